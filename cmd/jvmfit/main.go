@@ -1,0 +1,37 @@
+// Command jvmfit sizes Java services for containers: it launches the JVM with
+// options that fit the container, runs trials under real cgroup limits, and
+// searches for the smallest footprint that meets an SLO.
+package main
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"os"
+	"os/signal"
+	"syscall"
+)
+
+// version is set by the linker (-X main.version=...).
+var version = "dev"
+
+func main() {
+	// SIGINT and SIGTERM cancel the context; every command cleans up its
+	// processes and cgroups through deferred calls as the context ends.
+	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
+	err := newRoot().ExecuteContext(ctx)
+	stop()
+	if err == nil {
+		return
+	}
+	fmt.Fprintln(os.Stderr, "jvmfit: "+err.Error())
+	var ue usageError
+	switch {
+	case errors.As(err, &ue):
+		os.Exit(2)
+	case ctx.Err() != nil:
+		os.Exit(130)
+	default:
+		os.Exit(1)
+	}
+}

@@ -1,0 +1,125 @@
+package trial
+
+import (
+	"time"
+
+	"github.com/jvmfit/jvmfit/internal/load"
+	"github.com/jvmfit/jvmfit/internal/probe"
+)
+
+// Verdicts and KO kinds. These strings are a published interface (JSON,
+// database, reports).
+const (
+	OK = "OK"
+	KO = "KO"
+
+	KindOOMKilled = "oom-killed"
+	KindExited    = "exited"
+	KindNotReady  = "not-ready"
+	KindSLO       = "slo"
+	KindError     = "error" // jvmfit itself failed (not a verdict on the app)
+)
+
+// Spec is everything that defines a trial. Two trials with equal Key() are
+// the same experiment cell (used by sweep to resume).
+type Spec struct {
+	App         string            `json:"app"` // descriptor path or jar
+	AppName     string            `json:"app_name"`
+	Java        string            `json:"java"`         // java binary
+	JDKVersion  int               `json:"jdk_version"`  // feature version, e.g. 17
+	JVM         string            `json:"jvm"`          // mode: default | jvmfit[:goal] | set:NAME | custom
+	JVMOptions  []string          `json:"jvm_options"`  // the options actually given
+	MemoryBytes int64             `json:"memory_bytes"` // 0 with NoLimits
+	CPUs        float64           `json:"cpus"`
+	CPUSet      string            `json:"cpuset,omitempty"`
+	NoLimits    bool              `json:"no_limits,omitempty"`
+	Rate        float64           `json:"rate"` // measured phase rate, 0 = scenario's own
+	Warmup      time.Duration     `json:"warmup"`
+	Duration    time.Duration     `json:"duration"`
+	Vars        map[string]string `json:"vars,omitempty"`
+	SLO         string            `json:"slo"`
+	NMT         bool              `json:"nmt,omitempty"`
+	Repeat      int               `json:"repeat,omitempty"` // distinguishes deliberate repeats of one cell
+}
+
+// Result is one finished trial, as stored and reported.
+type Result struct {
+	ID         int64     `json:"id,omitempty"`
+	Experiment string    `json:"experiment,omitempty"`
+	Key        string    `json:"key"`
+	Spec       Spec      `json:"spec"`
+	Env        Env       `json:"env"`
+	StartedAt  time.Time `json:"started_at"`
+	EndedAt    time.Time `json:"ended_at"`
+
+	Verdict string   `json:"verdict"` // OK or KO
+	Kind    string   `json:"kind"`    // "" when OK
+	Failed  []string `json:"failed"`  // failed SLO clauses or the reason, in plain words
+
+	StartSeconds    float64 `json:"start_seconds"`
+	MemoryPeakBytes int64   `json:"memory_peak_bytes"`
+	HeapMaxBytes    int64   `json:"heap_max_bytes,omitempty"`
+
+	Load       *load.Report   `json:"load"`                 // measured phase
+	Phases     []*load.Report `json:"phases,omitempty"`     // every phase, warm-up included
+	Saturation *load.Report   `json:"saturation,omitempty"` // optional max-throughput probe
+	Summary    Summary        `json:"summary"`
+	Series     []probe.Sample `json:"series,omitempty"`
+	Services   []ServiceUsage `json:"services,omitempty"` // e.g. the database's own footprint
+	NMT        map[string]NMT `json:"nmt,omitempty"`      // category -> reserved/committed
+
+	ExitCode   *int   `json:"exit_code,omitempty"`
+	ExitSignal string `json:"exit_signal,omitempty"`
+	OutputTail string `json:"output_tail,omitempty"` // last lines of the app's output on KO
+}
+
+// Summary condenses the series into the figures the seeds report.
+type Summary struct {
+	CgroupPeak    int64         `json:"cgroup_peak"`
+	RSSPeak       int64         `json:"rss_peak"`
+	PSSPeak       int64         `json:"pss_peak"`
+	HeapUsedPeak  int64         `json:"heap_used_peak"`
+	HeapCommPeak  int64         `json:"heap_committed_peak"`
+	MetaspacePeak int64         `json:"metaspace_peak"`
+	ThreadsPeak   int           `json:"threads_peak"`
+	FDsPeak       int           `json:"fds_peak"`
+	CPUTime       time.Duration `json:"cpu_time"`
+	Throttled     time.Duration `json:"throttled"`
+
+	// Seed 001's GC statistics: live set after old GCs and mapped (committed)
+	// heap, averaged over the run and over the last 10 GCs, with peaks.
+	LiveAvg     int64         `json:"live_avg"`
+	LivePeak    int64         `json:"live_peak"`
+	Live10Avg   int64         `json:"live_last10_avg"`
+	MappedAvg   int64         `json:"mapped_avg"`
+	MappedPeak  int64         `json:"mapped_peak"`
+	Mapped10Avg int64         `json:"mapped_last10_avg"`
+	GCCount     int64         `json:"gc_count"`
+	GCTime      time.Duration `json:"gc_time"`
+	GCShare     float64       `json:"gc_share"` // GC time / wall time of the run
+}
+
+// NMT is one Native Memory Tracking category.
+type NMT struct {
+	Reserved  int64 `json:"reserved"`
+	Committed int64 `json:"committed"`
+}
+
+// ServiceUsage is the footprint of a service the app needed (e.g. postgres).
+type ServiceUsage struct {
+	Name        string        `json:"name"`
+	MemoryBytes int64         `json:"memory_limit"`
+	CPUs        float64       `json:"cpus"`
+	MemoryPeak  int64         `json:"memory_peak"`
+	CPUTime     time.Duration `json:"cpu_time"`
+}
+
+// Env records where a trial ran.
+type Env struct {
+	Kernel   string `json:"kernel"`
+	CPUModel string `json:"cpu_model"`
+	HostCPUs int    `json:"host_cpus"`
+	JDK      string `json:"jdk"` // full version string and vendor
+	Jvmfit   string `json:"jvmfit"`
+	Cgroup   string `json:"cgroup"` // "v1", "v2" or "none"
+}
