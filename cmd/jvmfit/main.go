@@ -19,6 +19,13 @@ func main() {
 	// SIGINT and SIGTERM cancel the context; every command cleans up its
 	// processes and cgroups through deferred calls as the context ends.
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
+	go func() {
+		// After the first signal, restore the default handlers so that a
+		// second Ctrl-C ends jvmfit at once; children still die with it
+		// (Pdeathsig) and the next run sweeps their empty cgroups.
+		<-ctx.Done()
+		stop()
+	}()
 	err := newRoot().ExecuteContext(ctx)
 	stop()
 	if err == nil {

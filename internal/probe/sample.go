@@ -9,9 +9,10 @@ type Sample struct {
 
 	// cgroup
 	CgroupUsage int64         `json:"cg_usage"`
+	CgroupPeak  int64         `json:"cg_peak,omitempty"` // the cgroup's own high-water mark
 	CgroupRSS   int64         `json:"cg_rss"`   // memory.stat rss / anon
 	CgroupCache int64         `json:"cg_cache"` // memory.stat cache / file
-	CPUTime     time.Duration `json:"cpu"`      // cumulative
+	CPUTime     time.Duration `json:"cpu"`      // cumulative: the cgroup's, else the process's
 	Throttled   time.Duration `json:"throttled"`
 	NrThrottled int64         `json:"nr_throttled"`
 
@@ -20,6 +21,8 @@ type Sample struct {
 	PSS     int64 `json:"pss"`
 	Threads int   `json:"threads"`
 	FDs     int   `json:"fds"`
+
+	ProcCPUTime time.Duration `json:"proc_cpu,omitempty"` // utime+stime of the process
 
 	// JVM (hsperfdata)
 	HeapUsed           int64         `json:"heap_used"`
@@ -33,4 +36,13 @@ type Sample struct {
 	YoungGCs           int64         `json:"young_gcs"`
 	OldGCs             int64         `json:"old_gcs"`
 	GCTime             time.Duration `json:"gc_time"` // cumulative, all collectors
+
+	HeapMax        int64 `json:"heap_max,omitempty"`
+	ClassSpaceUsed int64 `json:"class_space_used,omitempty"`
+	JavaThreads    int   `json:"java_threads,omitempty"` // java.threads.live (Threads counts all OS threads)
+	Classes        int64 `json:"classes,omitempty"`
 }
+
+// HasJVM reports whether the JVM fields were read (the perf-data file existed
+// and parsed).
+func (s Sample) HasJVM() bool { return s.HeapCommitted > 0 || s.HeapMax > 0 }

@@ -39,7 +39,8 @@ type Spec struct {
 	Vars        map[string]string `json:"vars,omitempty"`
 	SLO         string            `json:"slo"`
 	NMT         bool              `json:"nmt,omitempty"`
-	Repeat      int               `json:"repeat,omitempty"` // distinguishes deliberate repeats of one cell
+	Repeat      int               `json:"repeat,omitempty"`   // distinguishes deliberate repeats of one cell
+	Saturate    bool              `json:"saturate,omitempty"` // run the max-throughput probe after the measured load
 }
 
 // Result is one finished trial, as stored and reported.
@@ -65,12 +66,18 @@ type Result struct {
 	Saturation *load.Report   `json:"saturation,omitempty"` // optional max-throughput probe
 	Summary    Summary        `json:"summary"`
 	Series     []probe.Sample `json:"series,omitempty"`
-	Services   []ServiceUsage `json:"services,omitempty"` // e.g. the database's own footprint
-	NMT        map[string]NMT `json:"nmt,omitempty"`      // category -> reserved/committed
+	Services   []ServiceUsage `json:"services,omitempty"`   // e.g. the database's own footprint
+	NMT        map[string]NMT `json:"nmt,omitempty"`        // category -> reserved/committed
+	Histograms []Histogram    `json:"histograms,omitempty"` // encoded HdrHistograms per phase and request
 
 	ExitCode   *int   `json:"exit_code,omitempty"`
 	ExitSignal string `json:"exit_signal,omitempty"`
 	OutputTail string `json:"output_tail,omitempty"` // last lines of the app's output on KO
+	LogFile    string `json:"log_file,omitempty"`    // the app's full output, kept on KO
+
+	// Notes are things that went wrong without deciding the verdict
+	// (e.g. no jcmd for --nmt).
+	Notes []string `json:"notes,omitempty"`
 }
 
 // Summary condenses the series into the figures the seeds report.
@@ -97,6 +104,15 @@ type Summary struct {
 	GCCount     int64         `json:"gc_count"`
 	GCTime      time.Duration `json:"gc_time"`
 	GCShare     float64       `json:"gc_share"` // GC time / wall time of the run
+}
+
+// Histogram is one recorded latency distribution, kept so that reports can
+// merge phases or read any percentile later.
+type Histogram struct {
+	Phase    string `json:"phase"`
+	Name     string `json:"name"`     // request name, "" for the whole phase
+	Encoding string `json:"encoding"` // e.g. "hdr-v2-base64" (hdrhistogram-go Encode)
+	Data     string `json:"data"`
 }
 
 // NMT is one Native Memory Tracking category.

@@ -1,0 +1,148 @@
+package main
+
+import (
+	"context"
+	"encoding/json"
+	"fmt"
+	"io"
+	"os"
+	"strconv"
+	"strings"
+	"time"
+
+	"github.com/spf13/cobra"
+
+	"github.com/jvmfit/jvmfit/internal/app"
+	"github.com/jvmfit/jvmfit/internal/experiment"
+	"github.com/jvmfit/jvmfit/internal/report"
+	"github.com/jvmfit/jvmfit/internal/store"
+	"github.com/jvmfit/jvmfit/internal/trial"
+)
+
+// experimentFlags are the trial settings minmem, sweep and compare share.
+type experimentFlags struct {
+	app, db, java, optionSets, slo, name string
+	warmup, duration                     time.Duration
+	vars                                 []string
+	nmt, json                            bool
+}
+
+func (f *experimentFlags) register(cmd *cobra.Command) {
+	fl := cmd.Flags()
+	fl.StringVar(&f.app, "app", "", "app descriptor (app.yaml, see docs/app.md); required")
+	fl.StringVar(&f.db, "db", "jvmfit.db", "results database (SQLite); created if missing")
+	fl.StringVar(&f.name, "experiment", "", "experiment name in the database (default: KIND-APP-TIME)")
+	fl.StringVar(&f.java, "java", "", "java binary (default: $JAVA_HOME/bin/java, then PATH)")
+	fl.StringVar(&f.optionSets, "option-sets", "", "option-sets file for --jvm set:NAME (default: the descriptor's)")
+	fl.StringVar(&f.slo, "slo", "", `SLO that makes a trial OK, e.g. "p99<=500ms,success>=0.999" (default: the descriptor's)`)
+	fl.DurationVar(&f.warmup, "warmup", 0, "warm-up length, overriding the scenario's (0 = scenario's own)")
+	fl.DurationVar(&f.duration, "duration", 0, "measured phase length, overriding the scenario's (0 = scenario's own)")
+	fl.StringArrayVar(&f.vars, "var", nil, "scenario variable k=v (repeatable)")
+	fl.BoolVar(&f.nmt, "nmt", false, "add Native Memory Tracking and record its breakdown (costs ~5-10% memory)")
+	fl.BoolVar(&f.json, "json", false, "print JSON on stdout instead of Markdown")
+}
+
+// session is an opened experiment: the app, the database and the trial
+// functions bound to them.
+type session struct {
+	app     *app.App
+	store   *store.Store
+	base    trial.Spec
+	expID   int64
+	prepare experiment.PrepareFunc
+	run     experiment.RunFunc
+	log     io.Writer
+}
+
+func (f *experimentFlags) open(kind string, args any) (*session, error) {
+	if f.app == "" {
+		return nil, usagef("--app is required: give the service's app.yaml (see docs/app.md)")
+	}
+	a, err := app.Load(f.app)
+	if err != nil {
+		return nil, asUsage(err)
+	}
+	vars := map[string]string{}
+	for _, kv := range f.vars {
+		k, v, ok := strings.Cut(kv, "=")
+		if !ok || k == "" {
+			return nil, usagef("--var %q: write name=value", kv)
+		}
+		vars[k] = v
+	}
+	if len(vars) == 0 {
+		vars = nil
+	}
+	base := trial.Spec{Java: f.java, Warmup: f.warmup, Duration: f.duration, Vars: vars, SLO: f.slo, NMT: f.nmt, JVM: "default"}
+	optionSets := f.optionSets
+	prepare := func(s trial.Spec) (trial.Spec, error) {
+		return trial.Prepare(s, a, optionSets)
+	}
+	// Check the app, JDK and SLO once before anything is stored.
+	probe := base
+	probe.MemoryBytes, probe.CPUs = 1<<30, 1
+	if _, err := prepare(probe); err != nil {
+		return nil, asUsage(err)
+	}
+	st, err := store.Open(f.db)
+	if err != nil {
+		return nil, err
+	}
+	name := f.name
+	if name == "" {
+		name = fmt.Sprintf("%s-%s-%s", kind, a.Name, time.Now().Format("20060102-150405"))
+	}
+	id, err := st.NewExperiment(name, kind, args)
+	if err != nil {
+		st.Close()
+		return nil, err
+	}
+	deps := trial.DefaultDeps()
+	s := &session{app: a, store: st, base: base, expID: id, prepare: prepare, log: os.Stderr}
+	s.run = func(ctx context.Context, spec trial.Spec) (*trial.Result, error) {
+		return trial.Run(ctx, spec, a, deps)
+	}
+	fmt.Fprintf(s.log, "experiment %q (id %d) in %s\n", name, id, f.db)
+	return s, nil
+}
+
+func (s *session) close() {
+	_ = s.store.EndExperiment(s.expID)
+	s.store.Close()
+}
+
+// optionsAt gives the options a mode resolves to at the recommended limit,
+// the launcher's plan for jvmfit modes.
+func (s *session) optionsAt(jvm, java string, mem int64, cpus float64) ([]string, error) {
+	sp := s.base
+	sp.JVM, sp.Java, sp.MemoryBytes, sp.CPUs, sp.NMT = jvm, java, mem, cpus, false
+	sp, err := s.prepare(sp)
+	if err != nil {
+		return nil, err
+	}
+	return sp.JVMOptions, nil
+}
+
+// tables writes the report's seed-style tables for this experiment, read
+// back from the database so they match what `jvmfit report` shows.
+func (s *session) tables(w io.Writer) error {
+	_ = s.store.EndExperiment(s.expID)
+	e, err := s.store.Experiment(strconv.FormatInt(s.expID, 10))
+	if err != nil {
+		return err
+	}
+	trials, err := s.store.Trials(store.Filter{ExperimentID: s.expID, Light: true})
+	if err != nil {
+		return err
+	}
+	return report.Markdown(w, report.Input{
+		Meta:   report.Meta{ID: e.ID, Name: e.Name, Kind: e.Kind, Created: e.Created, Ended: e.Ended},
+		Trials: trials,
+	})
+}
+
+func printJSON(w io.Writer, v any) error {
+	enc := json.NewEncoder(w)
+	enc.SetIndent("", "  ")
+	return enc.Encode(v)
+}

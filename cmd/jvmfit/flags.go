@@ -1,0 +1,165 @@
+package main
+
+import (
+	"errors"
+	"fmt"
+	"math"
+	"os"
+	"strconv"
+
+	"github.com/spf13/cobra"
+	"github.com/spf13/pflag"
+
+	"github.com/jvmfit/jvmfit/internal/cgroup"
+	"github.com/jvmfit/jvmfit/internal/jdk"
+	"github.com/jvmfit/jvmfit/internal/launch"
+	"github.com/jvmfit/jvmfit/internal/plan"
+	"github.com/jvmfit/jvmfit/internal/size"
+)
+
+func init() { commands = append(commands, newFlagsCmd) }
+
+// launcherFlags are shared by `flags` and `exec`.
+type launcherFlags struct {
+	java, memory, cpus, cpuset, goal, profile, format, root string
+	explain                                                 bool
+}
+
+func (f *launcherFlags) bind(fs *pflag.FlagSet) {
+	fs.StringVar(&f.java, "java", "", "java launcher to plan for (default $JAVA_HOME/bin/java, then java on PATH)")
+	fs.StringVar(&f.memory, "memory", "", "plan for this memory limit instead of the detected one (256Mi, 300M, 1G)")
+	fs.StringVar(&f.cpus, "cpus", "", "plan for this CPU quota instead of the detected one (1, 1.5, 4)")
+	fs.StringVar(&f.cpuset, "cpuset", "", "plan for these CPUs instead of the detected cpuset (0-1, 0-3,8)")
+	fs.StringVar(&f.goal, "goal", "balanced", "footprint, balanced or throughput")
+	fs.StringVar(&f.profile, "profile", "", "JSON file with the app's measured needs (see docs/launcher.md)")
+	fs.BoolVar(&f.explain, "explain", false, "print a table of every option and memory region, with reasons")
+	fs.StringVar(&f.root, "root", "/", "filesystem root to read /proc and /sys/fs/cgroup from")
+	_ = fs.MarkHidden("root")
+}
+
+// limits detects the container's limits and applies the planning overrides.
+func (f *launcherFlags) limits() (cgroup.Limits, error) {
+	var mem int64
+	var cpus float64
+	var set []int
+	var err error
+	if f.memory != "" {
+		if mem, err = size.Parse(f.memory); err != nil {
+			return cgroup.Limits{}, usagef("--memory: %v", err)
+		}
+		if mem < size.MiB {
+			return cgroup.Limits{}, usagef("--memory %s is below 1 MiB: give a limit like 256Mi or 1G", f.memory)
+		}
+	}
+	if f.cpus != "" {
+		cpus, err = strconv.ParseFloat(f.cpus, 64)
+		if err != nil || math.IsNaN(cpus) || cpus <= 0 || cpus > 4096 {
+			return cgroup.Limits{}, usagef("--cpus %q: give a positive number of CPUs such as 1, 1.5 or 4", f.cpus)
+		}
+	}
+	if f.cpuset != "" {
+		if set, err = cgroup.ParseCPUList(f.cpuset); err != nil {
+			return cgroup.Limits{}, usagef("--cpuset: %v", err)
+		}
+	}
+	l, derr := cgroup.Detect(f.root)
+	if derr != nil {
+		if mem == 0 || cpus == 0 {
+			return cgroup.Limits{}, fmt.Errorf("cannot detect limits (%v): give --memory and --cpus", derr)
+		}
+		l = cgroup.Limits{SwapBytes: -1}
+	}
+	for _, w := range l.Warnings {
+		fmt.Fprintln(os.Stderr, "jvmfit: warning: "+w+" (ignored)")
+	}
+	if mem > 0 {
+		l.MemoryBytes, l.HostMemoryBytes = mem, max(mem, l.HostMemoryBytes)
+	}
+	if cpus > 0 {
+		l.CPUQuota, l.CPUQuotaInherited = cpus, false
+		l.HostCPUs = max(l.HostCPUs, int(math.Ceil(cpus)))
+	}
+	if set != nil {
+		l.CPUSet = set
+		l.HostCPUs = max(l.HostCPUs, len(set))
+	}
+	return l, nil
+}
+
+// plan computes the plan for java at javaPath ("" = find it).
+func (f *launcherFlags) plan(env launch.Env, args []string) (*plan.Plan, jdk.JDK, error) {
+	goal, err := plan.ParseGoal(f.goal)
+	if err != nil {
+		return nil, jdk.JDK{}, usagef("--goal: %v", err)
+	}
+	var prof *plan.Profile
+	if f.profile != "" {
+		if prof, err = plan.LoadProfile(f.profile); err != nil {
+			return nil, jdk.JDK{}, usagef("--profile: %v", err)
+		}
+	}
+	lim, err := f.limits()
+	if err != nil {
+		return nil, jdk.JDK{}, err
+	}
+	javaPath, err := jdk.Find(f.java)
+	if err != nil {
+		return nil, jdk.JDK{}, asUsage(err)
+	}
+	j, err := jdk.Inspect(javaPath)
+	if err != nil {
+		return nil, jdk.JDK{}, asUsage(err)
+	}
+	p, err := plan.Compute(plan.Input{
+		Limits: lim, JDK: j, Goal: goal, Profile: prof,
+		UserOptions: env.UserOptions(args),
+		MaxMemRatio: env.MaxMemRatio, InitMemRatio: env.InitMemRatio,
+	})
+	var ref *plan.RefusedError
+	if errors.As(err, &ref) {
+		return nil, j, usagef("%v", err)
+	}
+	if err != nil {
+		return nil, j, asUsage(err)
+	}
+	return p, j, nil
+}
+
+func newFlagsCmd() *cobra.Command {
+	var f launcherFlags
+	cmd := &cobra.Command{
+		Use:   "flags [flags] [-- JAVA_OPTIONS...]",
+		Short: "Print JVM options that fit this container (or the one given by --memory/--cpus)",
+		Long: `Print JVM options that fit the container: heap, metaspace, code cache, stacks and
+direct memory caps that add up to the memory limit, plus GC, JIT and CPU options
+for the CPU limit. Options you already give (after --, or in JAVA_OPTIONS,
+JAVA_TOOL_OPTIONS, JDK_JAVA_OPTIONS) win, and the rest is planned around them.`,
+		Example: `  java $(jvmfit flags) -jar app.jar
+  jvmfit flags --memory 256Mi --cpus 1 --explain
+  jvmfit flags --memory 1G --cpus 2 --goal footprint --format k8s
+  jvmfit flags --memory 512Mi -- -Xmx300m`,
+		RunE: func(cmd *cobra.Command, args []string) error {
+			switch f.format {
+			case "shell", "json", "java-tool-options", "dockerfile", "k8s":
+			default:
+				return usagef("--format %q: use shell, json, java-tool-options, dockerfile or k8s", f.format)
+			}
+			env, err := launch.ReadEnv(os.Getenv)
+			if err != nil {
+				return asUsage(err)
+			}
+			p, _, err := f.plan(env, args)
+			if err != nil {
+				return err
+			}
+			out := cmd.OutOrStdout()
+			if f.explain {
+				return p.Explain(out)
+			}
+			return p.Write(out, f.format)
+		},
+	}
+	f.bind(cmd.Flags())
+	cmd.Flags().StringVar(&f.format, "format", "shell", "shell, json, java-tool-options, dockerfile or k8s")
+	return cmd
+}

@@ -1,0 +1,117 @@
+package main
+
+import (
+	"errors"
+	"fmt"
+	"time"
+
+	"github.com/spf13/cobra"
+
+	"github.com/jvmfit/jvmfit/internal/experiment"
+	"github.com/jvmfit/jvmfit/internal/size"
+	"github.com/jvmfit/jvmfit/internal/store"
+)
+
+func init() { commands = append(commands, newMinMem) }
+
+func newMinMem() *cobra.Command {
+	var (
+		ef                       experimentFlags
+		cpus, jvms, lo, hi, step string
+		rate                     float64
+		repeats, maxTrials       int
+	)
+	cmd := &cobra.Command{
+		Use:   "minmem --app app.yaml [--cpus 1] [--jvm default,jvmfit]",
+		Short: "Find the smallest memory limit at which the service passes its SLO",
+		Long: `minmem searches, for each CPU count and JVM option mode, the smallest
+memory limit at which a trial is OK: doubling from --min until a trial
+passes, bisecting on a --step grid, then running the lowest OK and the
+highest KO limits --repeats more times (a limit's verdict is the majority
+of its runs; a tie is KO). Every trial is stored in --db.`,
+		Example: `  jvmfit minmem --app workloads/filecache/app.yaml --cpus 1 --jvm default,jvmfit
+  jvmfit minmem --app app.yaml --min 96Mi --max 512Mi --step 16Mi --repeats 2 --json`,
+		Args: cobra.NoArgs,
+		RunE: func(cmd *cobra.Command, _ []string) error {
+			cpuList, err := experiment.ParseNumbers("cpus", cpus)
+			if err != nil {
+				return asUsage(err)
+			}
+			modes := experiment.ParseList(jvms)
+			if len(modes) == 0 {
+				return usagef("--jvm: give at least one mode, e.g. default,jvmfit")
+			}
+			var s experiment.Search
+			for _, p := range []struct {
+				flag, v string
+				dst     *int64
+			}{{"min", lo, &s.Min}, {"max", hi, &s.Max}, {"step", step, &s.Step}} {
+				if *p.dst, err = size.Parse(p.v); err != nil {
+					return usagef("--%s: %v", p.flag, err)
+				}
+			}
+			s.Repeats, s.MaxTrials = repeats, maxTrials
+			if err := s.Validate(); err != nil {
+				return asUsage(err)
+			}
+			if rate < 0 {
+				return usagef("--rate cannot be negative")
+			}
+			args := map[string]any{"app": ef.app, "cpus": cpuList, "jvm": modes, "min": s.Min, "max": s.Max, "step": s.Step, "repeats": s.Repeats, "rate": rate}
+			sess, err := ef.open(store.KindMinMem, args)
+			if err != nil {
+				return err
+			}
+			defer sess.close()
+			base := sess.base
+			base.Rate = rate
+			t0 := time.Now()
+			plan := experiment.MinMemPlan{Base: base, CPUs: cpuList, JVMs: modes, Search: s, Prepare: sess.prepare,
+				Trial: sess.run, Store: sess.store, ExperimentID: sess.expID, Log: sess.log}
+			results, runErr := plan.Run(cmd.Context())
+			var pe *experiment.PrepareError
+			if errors.As(runErr, &pe) {
+				return asUsage(runErr)
+			}
+			n := 0
+			for _, r := range results {
+				n += len(r.Outcome.Trials)
+			}
+			if runErr != nil && n == 0 {
+				return runErr
+			}
+			rec, recErr := experiment.Recommend(experiment.Candidates(results), sess.optionsAt)
+			out := cmd.OutOrStdout()
+			if ef.json {
+				if err := printJSON(out, experiment.NewMinMemJSON(sess.expID, results, rec)); err != nil {
+					return err
+				}
+			} else {
+				if err := sess.tables(out); err != nil {
+					return err
+				}
+				fmt.Fprint(out, "### The search\n\n"+experiment.MinMemMarkdown(results))
+				fmt.Fprintf(out, "\n%d trials in %s; search grid %s from %s to %s, %d repeat(s) at the boundary.\n\n",
+					n, time.Since(t0).Round(time.Second), size.Format(s.Step), size.Format(s.Min), size.Format(s.Max), s.Repeats)
+				switch {
+				case rec != nil:
+					fmt.Fprint(out, rec.Markdown())
+				case runErr == nil:
+					fmt.Fprintf(out, "No recommendation: %v\n", recErr)
+				}
+			}
+			return runErr
+		},
+	}
+	ef.register(cmd)
+	fl := cmd.Flags()
+	fl.StringVar(&cpus, "cpus", "1", "CPU counts to search at, e.g. 1 or 0.5,1,2")
+	fl.StringVar(&jvms, "jvm", "default,jvmfit", "JVM option modes: default, jvmfit[:goal], set:NAME or quoted options")
+	fl.StringVar(&lo, "min", size.Format(experiment.DefaultSearch.Min), "lowest limit tried")
+	fl.StringVar(&hi, "max", size.Format(experiment.DefaultSearch.Max), "highest limit tried")
+	fl.StringVar(&step, "step", size.Format(experiment.DefaultSearch.Step), "grid step: the answer's precision")
+	fl.IntVar(&repeats, "repeats", experiment.DefaultSearch.Repeats, "extra runs of the lowest OK and highest KO limits")
+	fl.IntVar(&maxTrials, "max-trials", 0, "stop a search after this many trials (0 = no cap)")
+	fl.Float64Var(&rate, "rate", 0, "measured request rate (0 = the descriptor's or scenario's)")
+	return cmd
+}

@@ -1,0 +1,130 @@
+package main
+
+import (
+	"errors"
+	"fmt"
+
+	"github.com/spf13/cobra"
+
+	"github.com/jvmfit/jvmfit/internal/experiment"
+	"github.com/jvmfit/jvmfit/internal/report"
+	"github.com/jvmfit/jvmfit/internal/store"
+	"github.com/jvmfit/jvmfit/internal/trial"
+)
+
+func init() { commands = append(commands, newSweep) }
+
+func newSweep() *cobra.Command {
+	var (
+		ef                        experimentFlags
+		cpus, rates, memory, jvms string
+		fresh                     bool
+	)
+	cmd := &cobra.Command{
+		Use:   "sweep --app app.yaml --cpus 1,2 --rate 100..1000/100",
+		Short: "Run a matrix of trials over CPUs, memory, rate, JVM options and JDKs",
+		Long: `sweep runs one trial per cell of the matrix --cpus × --memory × --rate ×
+--jvm × --java (rate varying fastest). A cell whose identical trial is
+already in --db is taken from there, so an interrupted sweep resumes where
+it stopped; --fresh runs every cell again. Axes are lists (0.5,1,2) or
+ranges with a step (100..1000/100, 256Mi..1Gi/256Mi).`,
+		Example: `  jvmfit sweep --app workloads/filecache/app.yaml --cpus 1,2 --rate 100..500/100 --memory 512Mi
+  jvmfit sweep --app app.yaml --memory 256Mi,512Mi --jvm default,jvmfit \
+      --java /usr/lib/jvm/java-17-openjdk-amd64/bin/java,/usr/lib/jvm/temurin-25-jdk-amd64/bin/java`,
+		Args: cobra.NoArgs,
+		RunE: func(cmd *cobra.Command, _ []string) error {
+			var ax experiment.Axes
+			var err error
+			if ax.CPUs, err = experiment.ParseNumbers("cpus", cpus); err != nil {
+				return asUsage(err)
+			}
+			if ax.Memory, err = experiment.ParseSizes("memory", memory); err != nil {
+				return asUsage(err)
+			}
+			if rates != "" {
+				if ax.Rates, err = experiment.ParseNumbers("rate", rates); err != nil {
+					return asUsage(err)
+				}
+			}
+			if ax.JVMs = experiment.ParseList(jvms); len(ax.JVMs) == 0 {
+				return usagef("--jvm: give at least one mode, e.g. default")
+			}
+			// --java is an axis here: every JDK is checked when the cells are prepared.
+			ax.Javas, ef.java = experiment.ParseList(ef.java), ""
+			args := map[string]any{"app": ef.app, "cpus": ax.CPUs, "memory": ax.Memory, "rate": ax.Rates, "jvm": ax.JVMs, "java": ax.Javas, "fresh": fresh}
+			sess, err := ef.open(store.KindSweep, args)
+			if err != nil {
+				return err
+			}
+			defer sess.close()
+			sw := experiment.Sweep{Base: sess.base, Cells: ax.Cells(sess.base), Prepare: sess.prepare, Trial: sess.run,
+				Store: sess.store, ExperimentID: sess.expID, Fresh: fresh, Progress: experiment.NewProgress(sess.log)}
+			fmt.Fprintf(sess.log, "%d cells\n", len(sw.Cells))
+			cells, runErr := sw.Run(cmd.Context())
+			var pe *experiment.PrepareError
+			if errors.As(runErr, &pe) {
+				return asUsage(runErr)
+			}
+			if runErr != nil && len(cells) == 0 {
+				return runErr
+			}
+			return printMatrix(cmd, sess, ef.json, cells, runErr)
+		},
+	}
+	ef.register(cmd)
+	fl := cmd.Flags()
+	fl.Lookup("java").Usage = "java binaries to compare, comma-separated (default: $JAVA_HOME/bin/java, then PATH)"
+	fl.StringVar(&cpus, "cpus", "1", "CPU counts, e.g. 0.5,1,2 or 1..4/1")
+	fl.StringVar(&rates, "rate", "", "measured request rates, e.g. 100..1000/100 (default: the descriptor's)")
+	fl.StringVar(&memory, "memory", "1Gi", "memory limits, e.g. 512Mi,1Gi or 256Mi..1Gi/256Mi")
+	fl.StringVar(&jvms, "jvm", "default", "JVM option modes: default, jvmfit[:goal], set:NAME, quoted options")
+	fl.BoolVar(&fresh, "fresh", false, "run every cell again even if the database has it")
+	return cmd
+}
+
+// sweepJSON is `jvmfit sweep --json` and `jvmfit compare --json`.
+type sweepJSON struct {
+	ExperimentID   int64                        `json:"experiment_id"`
+	Cells          []experiment.CellJSON        `json:"cells"`
+	Knees          map[string]report.KneeResult `json:"knees,omitempty"`
+	Recommendation *experiment.Recommendation   `json:"recommendation,omitempty"`
+	Stopped        string                       `json:"stopped,omitempty"`
+}
+
+// printMatrix prints a sweep's (or compare's) tables and recommendation.
+func printMatrix(cmd *cobra.Command, sess *session, asJSON bool, cells []experiment.CellResult, runErr error) error {
+	rec, recErr := experiment.Recommend(experiment.SweepCandidates(cells), sess.optionsAt)
+	out := cmd.OutOrStdout()
+	if asJSON {
+		j := sweepJSON{ExperimentID: sess.expID, Cells: experiment.CellsJSON(cells), Recommendation: rec}
+		var rs []*trial.Result
+		rates := map[float64]bool{}
+		for _, c := range cells {
+			rs = append(rs, c.Result)
+			rates[c.Cell.Rate] = true
+		}
+		if len(rates) > 1 {
+			j.Knees = report.Knees(rs)
+		}
+		if runErr != nil {
+			j.Stopped = runErr.Error()
+		}
+		if err := printJSON(out, j); err != nil {
+			return err
+		}
+		return runErr
+	}
+	if err := sess.tables(out); err != nil {
+		return err
+	}
+	switch {
+	case rec != nil:
+		fmt.Fprint(out, rec.Markdown())
+	case runErr == nil:
+		fmt.Fprintf(out, "No recommendation: %v\n", recErr)
+	}
+	if runErr != nil {
+		fmt.Fprintf(out, "\nStopped early (%v); run the same command again to resume: completed cells are kept.\n", runErr)
+	}
+	return runErr
+}

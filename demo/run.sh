@@ -1,0 +1,69 @@
+#!/usr/bin/env bash
+# The `make demo` job (make builds bin/jvmfit and the workloads first).
+# It sizes the file cache service of seed 001 at 1 CPU: the smallest memory
+# limit for JDK defaults against jvmfit's options, then a small CPU × rate
+# sweep, and writes demo-report/ (HTML + Markdown). Scaled to finish in
+# about 5-10 minutes on 2 cores. Every knob below can be overridden from
+# the environment, e.g. DEMO_STEP=16Mi make demo.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+
+JVMFIT=${JVMFIT:-bin/jvmfit}
+APP=${DEMO_APP:-workloads/filecache/app.yaml}
+OUT=${DEMO_OUT:-demo-report}
+DB=$OUT/jvmfit.db
+# The search: doubling from MIN, then 8 MiB bisection, one confirmation of
+# each boundary limit.
+MIN=${DEMO_MIN:-64Mi}
+MAX=${DEMO_MAX:-512Mi}
+STEP=${DEMO_STEP:-8Mi}
+REPEATS=${DEMO_REPEATS:-1}
+# Seed 001's scenario, scaled down: fewer files and workers, short phases.
+VARS=(${DEMO_VARS:---var files=100 --var workers=8})
+DURATION=${DEMO_DURATION:-8s}
+WARMUP=${DEMO_WARMUP:-0s}
+# The sweep: seed 002's matrix in miniature.
+SWEEP_CPUS=${DEMO_SWEEP_CPUS:-1,2}
+SWEEP_RATES=${DEMO_SWEEP_RATES:-100,300,600}
+SWEEP_MEMORY=${DEMO_SWEEP_MEMORY:-512Mi}
+
+for f in "$JVMFIT" "$APP"; do
+  [ -e "$f" ] || { echo "demo: $f is missing; run 'make demo' (it builds everything first)" >&2; exit 2; }
+done
+if [ "$(id -u)" != 0 ]; then
+  echo "demo: jvmfit sets real cgroup limits and needs root (or a delegated cgroup)" >&2
+  exit 2
+fi
+
+rm -rf "$OUT"
+mkdir -p "$OUT"
+common=(--app "$APP" --db "$DB" --duration "$DURATION" --warmup "$WARMUP" "${VARS[@]}")
+t0=$(date +%s)
+
+echo "== 1/3 minmem: smallest memory limit at 1 CPU, JDK defaults vs jvmfit ($MIN..$MAX, step $STEP)"
+"$JVMFIT" minmem "${common[@]}" --experiment demo-minmem --cpus 1 --jvm default,jvmfit \
+  --min "$MIN" --max "$MAX" --step "$STEP" --repeats "$REPEATS" >"$OUT/minmem.md"
+t1=$(date +%s)
+
+echo "== 2/3 sweep: CPUs $SWEEP_CPUS × rates $SWEEP_RATES at $SWEEP_MEMORY"
+"$JVMFIT" sweep "${common[@]}" --experiment demo-sweep --cpus "$SWEEP_CPUS" --rate "$SWEEP_RATES" \
+  --memory "$SWEEP_MEMORY" --jvm jvmfit >"$OUT/sweep.md"
+t2=$(date +%s)
+
+echo "== 3/3 reports"
+"$JVMFIT" report --db "$DB" --experiment demo-minmem --format html -o "$OUT/index.html"
+"$JVMFIT" report --db "$DB" --experiment demo-sweep --format html -o "$OUT/sweep.html"
+"$JVMFIT" report --db "$DB" --experiment demo-minmem --format md -o "$OUT/report-minmem.md"
+"$JVMFIT" report --db "$DB" --experiment demo-sweep --format md -o "$OUT/report-sweep.md"
+t3=$(date +%s)
+
+echo
+echo "================ jvmfit demo: filecache at 1 CPU ================"
+# The search summary and the recommendation, as minmem printed them.
+sed -n '/^### The search/,$p' "$OUT/minmem.md"
+echo
+echo "Sweep knees (where throughput, latency or success break):"
+sed -n '/^### Where it breaks/,/^A rate breaks/p' "$OUT/sweep.md"
+echo
+echo "Wall time: minmem $((t1 - t0)) s, sweep $((t2 - t1)) s, reports $((t3 - t2)) s, total $((t3 - t0)) s."
+echo "Report: $OUT/index.html (minmem), $OUT/sweep.html (sweep); Markdown: $OUT/minmem.md, $OUT/sweep.md; database: $DB"

@@ -1,0 +1,44 @@
+// Package app reads app descriptors (docs/app.md): how to start a Java
+// service, when it is ready, how to load it and what counts as OK. It also
+// builds a descriptor for a bare jar, and reads option-set files.
+package app
+
+import (
+	"time"
+)
+
+// App is a validated descriptor. Paths are absolute (resolved against the
+// descriptor's directory); ${...} placeholders are kept for Expand.
+type App struct {
+	Name         string
+	File         string // descriptor path, "" for a descriptor built from flags
+	Dir          string // working directory of the app
+	Jar          string
+	MainClass    string
+	Classpath    string
+	Command      []string
+	Args         []string
+	Env          map[string]string
+	Port         int // 0 = a free loopback port per trial
+	Ready        string
+	ReadyTimeout time.Duration
+	Scenario     string
+	Vars         map[string]string
+	SLO          string
+	Rate         float64
+	JVMOptions   []string
+	OptionSets   string // path of the option-sets file, "" if none
+	Services     []Service
+}
+
+// Service is another process the app needs; its kind-specific handling
+// lives in internal/service.
+type Service struct {
+	Name   string
+	Kind   string
+	Memory int64
+	CPUs   float64
+}
+
+// DefaultReadyTimeout applies when a descriptor sets none.
+const DefaultReadyTimeout = 90 * time.Second

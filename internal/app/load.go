@@ -1,0 +1,249 @@
+package app
+
+import (
+	"bytes"
+	"errors"
+	"fmt"
+	"io"
+	"os"
+	"path/filepath"
+	"regexp"
+	"strconv"
+	"strings"
+	"time"
+
+	"gopkg.in/yaml.v3"
+
+	"github.com/jvmfit/jvmfit/internal/size"
+)
+
+// raw mirrors the YAML. Scalars that users write either as numbers or as
+// strings ("90s", 0.5) are yaml.Node so the error can name the field.
+type raw struct {
+	Name         string            `yaml:"name"`
+	Jar          string            `yaml:"jar"`
+	MainClass    string            `yaml:"main_class"`
+	Classpath    string            `yaml:"classpath"`
+	Command      []string          `yaml:"command"`
+	Args         []string          `yaml:"args"`
+	Env          map[string]string `yaml:"env"`
+	Port         *scalar           `yaml:"port"`
+	Ready        string            `yaml:"ready"`
+	ReadyTimeout *scalar           `yaml:"ready_timeout"`
+	Scenario     string            `yaml:"scenario"`
+	Vars         map[string]string `yaml:"vars"`
+	SLO          string            `yaml:"slo"`
+	Rate         *scalar           `yaml:"rate"`
+	JVMOptions   []string          `yaml:"jvm_options"`
+	OptionSets   string            `yaml:"option_sets"`
+	Services     []rawService      `yaml:"services"`
+}
+
+type rawService struct {
+	Name   string  `yaml:"name"`
+	Kind   string  `yaml:"kind"`
+	Memory *scalar `yaml:"memory"`
+	CPUs   *scalar `yaml:"cpus"`
+}
+
+// Load reads and validates a descriptor. Every error is one line naming the
+// file and the field.
+func Load(path string) (*App, error) {
+	data, err := os.ReadFile(path)
+	if err != nil {
+		return nil, fmt.Errorf("cannot read app descriptor: %v", err)
+	}
+	abs, err := filepath.Abs(path)
+	if err != nil {
+		return nil, err
+	}
+	return Parse(abs, data)
+}
+
+// Parse validates descriptor bytes; path gives the base directory and the
+// name used in errors.
+func Parse(path string, data []byte) (*App, error) {
+	fail := func(field, format string, a ...any) error {
+		return fmt.Errorf("%s: %s: %s", path, field, fmt.Sprintf(format, a...))
+	}
+	var r raw
+	dec := yaml.NewDecoder(bytes.NewReader(data))
+	dec.KnownFields(true)
+	if err := dec.Decode(&r); err != nil {
+		if errors.Is(err, io.EOF) {
+			return nil, fmt.Errorf("%s: empty file: see docs/app.md for the descriptor format", path)
+		}
+		return nil, fmt.Errorf("%s: %s", path, yamlMessage(err))
+	}
+	dir := filepath.Dir(path)
+	a := &App{
+		Name: r.Name, File: path, Dir: dir,
+		MainClass: r.MainClass, Command: r.Command, Args: r.Args,
+		Env: r.Env, Ready: r.Ready, Vars: r.Vars, SLO: r.SLO, JVMOptions: r.JVMOptions,
+		ReadyTimeout: DefaultReadyTimeout,
+	}
+	if a.Name == "" {
+		a.Name = strings.TrimSuffix(filepath.Base(dir), string(filepath.Separator))
+	}
+	starts := 0
+	for _, set := range []bool{r.Jar != "", r.MainClass != "", len(r.Command) > 0} {
+		if set {
+			starts++
+		}
+	}
+	switch {
+	case starts == 0:
+		return nil, fail("jar", "missing: give jar, main_class (with classpath) or command")
+	case starts > 1:
+		return nil, fail("jar", "give only one of jar, main_class or command")
+	case r.MainClass != "" && r.Classpath == "":
+		return nil, fail("classpath", "missing: main_class needs a classpath")
+	}
+	if r.Jar != "" {
+		a.Jar = resolve(dir, r.Jar)
+	}
+	if r.Classpath != "" {
+		parts := strings.Split(r.Classpath, string(os.PathListSeparator))
+		for i, p := range parts {
+			parts[i] = resolve(dir, p)
+		}
+		a.Classpath = strings.Join(parts, string(os.PathListSeparator))
+	}
+	if r.Port != nil {
+		p, err := strconv.Atoi(r.Port.Value)
+		if err != nil || p < 0 || p > 65535 {
+			return nil, fail("port", "%q is not a port number (0..65535; 0 picks a free one)", r.Port.Value)
+		}
+		a.Port = p
+	}
+	if a.Ready == "" {
+		return nil, fail("ready", "missing: give the URL whose first 2xx answer means started, e.g. http://127.0.0.1:${port}/health")
+	}
+	if !strings.HasPrefix(a.Ready, "http://") && !strings.HasPrefix(a.Ready, "https://") {
+		return nil, fail("ready", "%q is not an http:// URL", a.Ready)
+	}
+	if r.ReadyTimeout != nil {
+		d, err := time.ParseDuration(r.ReadyTimeout.Value)
+		if err != nil || d <= 0 {
+			return nil, fail("ready_timeout", "%q is not a positive duration (e.g. 90s)", r.ReadyTimeout.Value)
+		}
+		a.ReadyTimeout = d
+	}
+	if r.Scenario != "" {
+		a.Scenario = resolve(dir, r.Scenario)
+		if _, err := os.Stat(a.Scenario); err != nil {
+			return nil, fail("scenario", "file %s does not exist", a.Scenario)
+		}
+	}
+	if r.Rate != nil {
+		v, err := strconv.ParseFloat(r.Rate.Value, 64)
+		if err != nil || v <= 0 {
+			return nil, fail("rate", "%q is not a positive number of requests per second", r.Rate.Value)
+		}
+		a.Rate = v
+	}
+	if r.OptionSets != "" {
+		a.OptionSets = resolve(dir, r.OptionSets)
+		if _, err := LoadOptionSets(a.OptionSets); err != nil {
+			return nil, fail("option_sets", "%v", err)
+		}
+	}
+	for i, o := range a.JVMOptions {
+		if !strings.HasPrefix(o, "-") {
+			return nil, fail(fmt.Sprintf("jvm_options[%d]", i), "%q is not a JVM option (options start with -)", o)
+		}
+	}
+	for i, s := range r.Services {
+		field := fmt.Sprintf("services[%d]", i)
+		if s.Name == "" || s.Kind == "" {
+			return nil, fail(field, "needs a name and a kind (e.g. name: db, kind: postgres)")
+		}
+		svc := Service{Name: s.Name, Kind: s.Kind}
+		if s.Memory != nil {
+			m, err := size.Parse(s.Memory.Value)
+			if err != nil {
+				return nil, fail(field+".memory", "%v", err)
+			}
+			svc.Memory = m
+		}
+		if s.CPUs != nil {
+			c, err := strconv.ParseFloat(s.CPUs.Value, 64)
+			if err != nil || c <= 0 {
+				return nil, fail(field+".cpus", "%q is not a positive number of CPUs", s.CPUs.Value)
+			}
+			svc.CPUs = c
+		}
+		a.Services = append(a.Services, svc)
+	}
+	if err := a.checkPlaceholders(); err != nil {
+		return nil, fmt.Errorf("%s: %v", path, err)
+	}
+	return a, nil
+}
+
+// yamlMessage strips yaml.v3's "yaml: " prefix and folds multi-error
+// reports into one line.
+func yamlMessage(err error) string {
+	msg := strings.TrimPrefix(err.Error(), "yaml: ")
+	msg = strings.ReplaceAll(msg, "unmarshal errors:\n  ", "")
+	msg = strings.ReplaceAll(msg, "\n  ", "; ")
+	msg = strings.ReplaceAll(msg, "not found in type app.raw", "is not a descriptor field (see docs/app.md)")
+	msg = strings.ReplaceAll(msg, "not found in type app.rawService", "is not a service field (see docs/app.md)")
+	return msg
+}
+
+func resolve(dir, p string) string {
+	if p == "" || filepath.IsAbs(p) || strings.HasPrefix(p, "${") {
+		return p
+	}
+	return filepath.Join(dir, p)
+}
+
+var placeholder = regexp.MustCompile(`\$\{([^}]*)\}`)
+
+// checkPlaceholders refuses unknown ${...} names now, not mid-trial.
+// Service exports (${db_port}) are known once services are declared.
+func (a *App) checkPlaceholders() error {
+	known := map[string]bool{"java": true, "jvm_options": true, "port": true}
+	for _, s := range a.Services {
+		for _, v := range []string{"port", "url", "user", "password", "host"} {
+			known[s.Name+"_"+v] = true
+		}
+	}
+	check := func(field, s string) error {
+		for _, m := range placeholder.FindAllStringSubmatch(s, -1) {
+			if !known[m[1]] {
+				return fmt.Errorf("%s: unknown variable ${%s} in %q (known: ${java}, ${jvm_options}, ${port} and service exports)", field, m[1], s)
+			}
+		}
+		return nil
+	}
+	for i, c := range a.Command {
+		if err := check(fmt.Sprintf("command[%d]", i), c); err != nil {
+			return err
+		}
+	}
+	for i, c := range a.Args {
+		if err := check(fmt.Sprintf("args[%d]", i), c); err != nil {
+			return err
+		}
+	}
+	for k, v := range a.Env {
+		if err := check("env."+k, v); err != nil {
+			return err
+		}
+	}
+	return check("ready", a.Ready)
+}
+
+// scalar keeps a number-or-string field as written, so validation can quote
+// it back in the error.
+type scalar struct{ Value string }
+
+func (s *scalar) UnmarshalYAML(n *yaml.Node) error {
+	if n.Kind != yaml.ScalarNode {
+		return fmt.Errorf("line %d: expected a single value", n.Line)
+	}
+	s.Value = n.Value
+	return nil
+}

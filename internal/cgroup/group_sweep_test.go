@@ -1,0 +1,87 @@
+package cgroup
+
+import (
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strconv"
+	"testing"
+)
+
+// grpDeadPid returns the pid of a process that has already exited.
+func grpDeadPid(t *testing.T) int {
+	t.Helper()
+	cmd := exec.Command("true")
+	if err := cmd.Run(); err != nil {
+		t.Fatal(err)
+	}
+	return cmd.Process.Pid
+}
+
+func TestGroupSweepRealV1(t *testing.T) {
+	m := grpRealManager(t)
+	mem := m.h.Dir("memory")
+	dead := filepath.Join(mem, "jvmfit-"+strconv.Itoa(grpDeadPid(t)))
+	busy := filepath.Join(mem, "jvmfit-"+strconv.Itoa(grpDeadPid(t)))
+	sleeper, release := grpStartHeld(t, "exec sleep 30")
+	release()
+	alive := filepath.Join(mem, "jvmfit-"+strconv.Itoa(sleeper.Process.Pid))
+	t.Cleanup(func() {
+		for _, d := range []string{dead, busy, alive} {
+			_ = grpKillProcs(filepath.Join(d, "t"), 0)
+			_ = grpRmdir(filepath.Join(d, "t"), 0)
+			_ = grpRmdir(d, 0)
+		}
+	})
+	for _, d := range []string{dead, busy, alive} {
+		if err := os.MkdirAll(filepath.Join(d, "t"), 0o755); err != nil {
+			t.Fatal(err)
+		}
+	}
+	// A stale group that still holds a process is not Sweep's to remove.
+	holder, release2 := grpStartHeld(t, "exec sleep 30")
+	if err := grpWrite(filepath.Join(busy, "t"), "cgroup.procs", strconv.Itoa(holder.Process.Pid)); err != nil {
+		t.Fatal(err)
+	}
+	release2()
+
+	removed, err := m.Sweep()
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(removed) != 2 || removed[0] != dead || removed[1] != filepath.Join(dead, "t") {
+		t.Errorf("removed %v, want only %s and its group", removed, dead)
+	}
+	for _, d := range []string{busy, alive} {
+		if _, err := os.Stat(filepath.Join(d, "t")); err != nil {
+			t.Errorf("%s: %v (must be kept)", d, err)
+		}
+	}
+	if _, err := os.Stat(dead); !os.IsNotExist(err) {
+		t.Errorf("%s kept", dead)
+	}
+}
+
+func TestGroupSweepFixtureV2(t *testing.T) {
+	m, own := grpV2Manager(t, true)
+	stale := filepath.Join(own, "jvmfit-999999999")
+	other := filepath.Join(own, "not-jvmfit-999999999")
+	for _, d := range []string{filepath.Join(stale, "a"), filepath.Join(stale, "b"), other} {
+		if err := os.MkdirAll(d, 0o755); err != nil {
+			t.Fatal(err)
+		}
+		if err := os.WriteFile(filepath.Join(d, "cgroup.procs"), nil, 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	removed, err := m.Sweep()
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(removed) != 3 {
+		t.Errorf("removed %v", removed)
+	}
+	if _, err := os.Stat(other); err != nil {
+		t.Errorf("a directory not named jvmfit-<pid> was touched: %v", err)
+	}
+}

@@ -1,0 +1,53 @@
+package cgroup
+
+import (
+	"fmt"
+	"time"
+)
+
+// Stats reads the memory, cpu and cpuacct hierarchies. Only the memory
+// files are required; the others are skipped when absent.
+func (g *grpV1) Stats() (Stats, error) {
+	var s Stats
+	mem := g.dirs["memory"]
+	var err error
+	if s.Usage, err = grpReadInt(mem, "memory.usage_in_bytes"); err != nil {
+		return s, fmt.Errorf("cannot read memory usage of %s: %v", mem, err)
+	}
+	s.Peak, _ = grpReadInt(mem, "memory.max_usage_in_bytes")
+	s.Limit, _ = grpReadInt(mem, "memory.limit_in_bytes")
+	if s.Limit >= 1<<62 { // v1 spells "no limit" as a page-rounded huge number
+		s.Limit = -1
+	}
+	s.Failcnt, _ = grpReadInt(mem, "memory.failcnt")
+	if st, err := grpReadKeyed(mem, "memory.stat"); err == nil {
+		s.RSS, s.Cache, s.Swap = st["rss"], st["cache"], st["swap"]
+	}
+	s.OOMKills, _ = g.OOMKills()
+	if pids, err := grpReadProcs(mem); err == nil {
+		s.Procs = len(pids)
+	}
+	if d, ok := g.dirs["cpuacct"]; ok {
+		if ns, err := grpReadInt(d, "cpuacct.usage"); err == nil {
+			s.CPUUsage = time.Duration(ns)
+		}
+	}
+	if st, err := grpReadKeyed(g.dirs["cpu"], "cpu.stat"); err == nil {
+		s.NrPeriods, s.NrThrottled = st["nr_periods"], st["nr_throttled"]
+		s.Throttled = time.Duration(st["throttled_time"]) // ns on v1
+	}
+	g.mu.Lock()
+	grpTrackPeak(&g.peak, &s)
+	g.mu.Unlock()
+	return s, nil
+}
+
+// OOMKills reads memory.oom_control's oom_kill (kernel 4.13+). failcnt is
+// no substitute: it stays 0 on recent kernels even when the OOM killer ran.
+func (g *grpV1) OOMKills() (int64, error) {
+	st, err := grpReadKeyed(g.dirs["memory"], "memory.oom_control")
+	if err != nil {
+		return 0, err
+	}
+	return st["oom_kill"], nil
+}

@@ -1,0 +1,47 @@
+package cgroup
+
+import (
+	"fmt"
+	"time"
+)
+
+// Stats reads the unified hierarchy's files. memory.peak is recent (5.19);
+// without it the peak is the highest usage jvmfit saw.
+func (g *grpV2) Stats() (Stats, error) {
+	var s Stats
+	var err error
+	if s.Usage, err = grpReadInt(g.dir, "memory.current"); err != nil {
+		return s, fmt.Errorf("cannot read memory usage of %s: %v", g.dir, err)
+	}
+	s.Peak, _ = grpReadInt(g.dir, "memory.peak")
+	if s.Limit, err = grpReadInt(g.dir, "memory.max"); err != nil {
+		s.Limit = -1
+	}
+	s.Swap, _ = grpReadInt(g.dir, "memory.swap.current")
+	if st, err := grpReadKeyed(g.dir, "memory.stat"); err == nil {
+		s.RSS, s.Cache = st["anon"], st["file"]
+	}
+	s.OOMKills, _ = g.OOMKills()
+	if pids, err := grpReadProcs(g.dir); err == nil {
+		s.Procs = len(pids)
+	}
+	if st, err := grpReadKeyed(g.dir, "cpu.stat"); err == nil {
+		s.CPUUsage = time.Duration(st["usage_usec"]) * time.Microsecond
+		s.NrPeriods, s.NrThrottled = st["nr_periods"], st["nr_throttled"]
+		s.Throttled = time.Duration(st["throttled_usec"]) * time.Microsecond
+	}
+	g.mu.Lock()
+	grpTrackPeak(&g.peak, &s)
+	g.mu.Unlock()
+	return s, nil
+}
+
+// OOMKills reads memory.events' oom_kill (hierarchical: a leaf trial group
+// counts only its own kills).
+func (g *grpV2) OOMKills() (int64, error) {
+	st, err := grpReadKeyed(g.dir, "memory.events")
+	if err != nil {
+		return 0, err
+	}
+	return st["oom_kill"], nil
+}

@@ -1,0 +1,234 @@
+package experiment
+
+import (
+	"fmt"
+	"strconv"
+	"strings"
+
+	"github.com/jvmfit/jvmfit/internal/size"
+)
+
+// Margin rules for the recommended limit. The search only brackets the edge
+// to one grid step, and a trial lasts about a minute while a service runs for
+// days: the JIT keeps filling the code cache, metaspace and thread counts
+// follow traffic, and page cache from logs is charged to the container. So
+// the limit is the minimum OK plus the largest of
+//   - marginFloor (16 MiB, two default grid steps: the search precision),
+//   - marginShare of the minimum OK (10%, for slow growth after the trial),
+//   - the noise band the search measured: when a limit both passed and
+//     failed, the edge moved that far between runs, and may again;
+//
+// and then rounded up to a multiple of marginRound so the number is one a
+// person would write in a manifest.
+const (
+	marginFloor = 16 * size.MiB
+	marginShare = 0.10
+	marginRound = 16 * size.MiB
+)
+
+// Margin returns the margin over minOK and the reason in plain words.
+// precision is the search's bracket (MinOK-MaxKO); noiseBand is the width
+// of the range in which verdicts disagreed (0 if none).
+func Margin(minOK, precision, noiseBand int64) (int64, string) {
+	share := int64(float64(minOK) * marginShare)
+	m, why := marginFloor, "16 MiB: two default grid steps, at least the search's precision"
+	if precision > m {
+		m, why = precision, fmt.Sprintf("%s: the search's precision (the edge lies somewhere in it)", size.Format(precision))
+	}
+	if share > m {
+		m, why = share, "10% of the minimum, for growth after a one-minute trial (code cache, metaspace, threads, page cache)"
+	}
+	if noiseBand > m {
+		m, why = noiseBand, fmt.Sprintf("%s: the band in which repeated trials disagreed", size.Format(noiseBand))
+	}
+	limit := (minOK + m + marginRound - 1) / marginRound * marginRound
+	return limit - minOK, why + ", rounded up to a multiple of 16 MiB"
+}
+
+// Recommendation is the plain answer an experiment ends with.
+type Recommendation struct {
+	MemoryBytes int64    `json:"memory_bytes"`
+	MinOKBytes  int64    `json:"min_ok_bytes"`
+	MarginBytes int64    `json:"margin_bytes"`
+	MarginWhy   string   `json:"margin_why"`
+	CPUs        float64  `json:"cpus"`
+	JVM         string   `json:"jvm"` // the option mode that won
+	Java        string   `json:"java,omitempty"`
+	Options     []string `json:"options"` // the launcher's options at MemoryBytes
+	Why         string   `json:"why"`     // how the winner was chosen
+	Tested      bool     `json:"tested"`  // MemoryBytes itself ran OK (sweep), else MinOK did
+}
+
+// OptionsAt gives the JVM options a mode resolves to at a limit: none for
+// JDK defaults, the launcher's plan for jvmfit, a set's options for set:NAME.
+type OptionsAt func(jvm, java string, memoryBytes int64, cpus float64) ([]string, error)
+
+// Candidate is one (mode, CPUs) result an experiment can recommend.
+type Candidate struct {
+	JVM        string
+	Java       string
+	CPUs       float64
+	MinOK      int64 // smallest OK limit found
+	Precision  int64 // MinOK minus the highest KO limit below it
+	NoiseBand  int64
+	Edge       bool    // a smaller limit failed, so MinOK is at the edge and needs a margin
+	Footprint  int64   // container peak at MinOK, the first tie-breaker
+	Throughput float64 // req/s at MinOK, the second
+}
+
+// Recommend picks the candidate with the smallest limit (then fewer CPUs,
+// a smaller peak, more throughput) and dresses it as an answer. It fails when no
+// candidate passed.
+func Recommend(cands []Candidate, opts OptionsAt) (*Recommendation, error) {
+	var best *Candidate
+	for i := range cands {
+		c := &cands[i]
+		if c.MinOK <= 0 {
+			continue
+		}
+		if best == nil || better(c, best) {
+			best = c
+		}
+	}
+	if best == nil {
+		return nil, fmt.Errorf("no trial passed, so there is nothing to recommend: raise the memory range or relax the SLO")
+	}
+	rec := &Recommendation{MinOKBytes: best.MinOK, CPUs: best.CPUs, JVM: best.JVM, Java: best.Java, MemoryBytes: best.MinOK, Tested: true}
+	if best.Edge {
+		rec.MarginBytes, rec.MarginWhy = Margin(best.MinOK, best.Precision, best.NoiseBand)
+		rec.MemoryBytes += rec.MarginBytes
+		rec.Tested = false
+	} else {
+		rec.MarginWhy = "none: this limit passed and no smaller one was tried, so it is not at the edge"
+	}
+	rec.Why = fmt.Sprintf("%s passed at %s with %s", best.JVM, size.Format(best.MinOK), cpuWord(best.CPUs))
+	if len(cands) > 1 {
+		rec.Why += fmt.Sprintf(", the smallest limit of %d candidates", len(cands))
+	}
+	if opts != nil {
+		o, err := opts(best.JVM, best.Java, rec.MemoryBytes, best.CPUs)
+		if err != nil {
+			return nil, fmt.Errorf("options for %s at %s: %w", best.JVM, size.Format(rec.MemoryBytes), err)
+		}
+		rec.Options = o
+	}
+	return rec, nil
+}
+
+func better(a, b *Candidate) bool {
+	if a.MinOK != b.MinOK {
+		return a.MinOK < b.MinOK
+	}
+	if a.CPUs != b.CPUs {
+		return a.CPUs < b.CPUs
+	}
+	if a.Footprint != b.Footprint && a.Footprint > 0 && b.Footprint > 0 {
+		return a.Footprint < b.Footprint
+	}
+	return a.Throughput > b.Throughput
+}
+
+func fmtCPUs(c float64) string { return strconv.FormatFloat(c, 'g', -1, 64) }
+
+func cpuWord(c float64) string {
+	if c == 1 {
+		return "1 CPU"
+	}
+	return fmtCPUs(c) + " CPUs"
+}
+
+// k8sQuantity writes a size as Kubernetes does (Mi/Gi are the same binary
+// units jvmfit uses).
+func k8sQuantity(b int64) string {
+	if b%size.GiB == 0 {
+		return strconv.FormatInt(b/size.GiB, 10) + "Gi"
+	}
+	return strconv.FormatInt((b+size.MiB-1)/size.MiB, 10) + "Mi"
+}
+
+func k8sCPU(c float64) string {
+	if c == float64(int64(c)) {
+		return strconv.FormatInt(int64(c), 10)
+	}
+	return strconv.FormatInt(int64(c*1000+0.5), 10) + "m"
+}
+
+// Markdown is the answer with the three ways to apply it.
+func (r *Recommendation) Markdown() string {
+	var b strings.Builder
+	fmt.Fprintf(&b, "## Recommendation\n\n")
+	fmt.Fprintf(&b, "- **Memory limit: %s** (minimum OK %s + margin %s; margin: %s)\n", size.Format(r.MemoryBytes), size.Format(r.MinOKBytes), size.Format(r.MarginBytes), r.MarginWhy)
+	fmt.Fprintf(&b, "- **CPUs: %s**\n", fmtCPUs(r.CPUs))
+	fmt.Fprintf(&b, "- **JVM options: %s** (%s)\n", r.optionsText(), r.Why)
+	if r.Java != "" {
+		fmt.Fprintf(&b, "- Java: `%s`\n", r.Java)
+	}
+	b.WriteString("\nApply it in one of three ways:\n\n")
+	b.WriteString("1. " + r.entrypoint() + "\n\n")
+	if len(r.Options) > 0 {
+		b.WriteString("2. The same options fixed in the environment (valid only at this limit):\n\n")
+		fmt.Fprintf(&b, "   ```sh\n   JAVA_TOOL_OPTIONS=%s\n   ```\n\n", shellQuote(strings.Join(r.Options, " ")))
+	} else {
+		b.WriteString("2. No `JAVA_TOOL_OPTIONS` are needed: the JDK defaults passed at this limit.\n\n")
+	}
+	b.WriteString("3. The Kubernetes container resources (request = limit, so the tested limits are the ones it gets):\n\n")
+	b.WriteString("   ```yaml\n")
+	b.WriteString(indent(r.K8s(), "   "))
+	b.WriteString("   ```\n")
+	return b.String()
+}
+
+// entrypoint says how to start the JVM so it gets what was tested.
+func (r *Recommendation) entrypoint() string {
+	const df = "\n\n   ```dockerfile\n   ENTRYPOINT [%s]\n   ```"
+	quote := func(args []string) string {
+		q := make([]string, len(args))
+		for i, a := range args {
+			q[i] = strconv.Quote(a)
+		}
+		return strings.Join(q, ", ")
+	}
+	switch {
+	case r.JVM == "jvmfit" || strings.HasPrefix(r.JVM, "jvmfit:"):
+		args := []string{"/jvmfit", "exec"}
+		if _, goal, ok := strings.Cut(r.JVM, ":"); ok {
+			args = append(args, "--goal", goal)
+		}
+		return "`jvmfit exec` as the entrypoint: it reads the container's limits at start and computes these options itself, so they follow the limit if it changes." +
+			fmt.Sprintf(df, quote(append(args, "--", "java", "-jar", "/app.jar")))
+	case len(r.Options) == 0:
+		return "Start `java` as it is: the JDK defaults passed. (`jvmfit exec` would add jvmfit's own options, a configuration this run did not choose; compare it with `--jvm default,jvmfit`.)" +
+			fmt.Sprintf(df, quote([]string{"java", "-jar", "/app.jar"}))
+	default:
+		return "`jvmfit exec` as the entrypoint with these options: the user's options always win over the launcher's, so it adds only what they leave open." +
+			fmt.Sprintf(df, quote(append(append([]string{"/jvmfit", "exec", "--", "java"}, r.Options...), "-jar", "/app.jar")))
+	}
+}
+
+// K8s is the container's resources block.
+func (r *Recommendation) K8s() string {
+	return fmt.Sprintf("resources:\n  requests:\n    memory: %s\n    cpu: %q\n  limits:\n    memory: %s\n    cpu: %q\n",
+		k8sQuantity(r.MemoryBytes), k8sCPU(r.CPUs), k8sQuantity(r.MemoryBytes), k8sCPU(r.CPUs))
+}
+
+func (r *Recommendation) optionsText() string {
+	if len(r.Options) == 0 {
+		return "JDK defaults (none)"
+	}
+	return "`" + strings.Join(r.Options, " ") + "`"
+}
+
+func indent(s, pre string) string {
+	lines := strings.SplitAfter(s, "\n")
+	var b strings.Builder
+	for _, l := range lines {
+		if l != "" {
+			b.WriteString(pre + l)
+		}
+	}
+	return b.String()
+}
+
+func shellQuote(s string) string {
+	return "'" + strings.ReplaceAll(s, "'", `'\''`) + "'"
+}

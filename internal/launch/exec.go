@@ -1,0 +1,71 @@
+package launch
+
+import (
+	"fmt"
+	"os"
+	"sort"
+	"strings"
+	"syscall"
+
+	"github.com/jvmfit/jvmfit/internal/plan"
+)
+
+// Argv builds the java command line: java, the plan's options (nil plan:
+// none), JAVA_OPTIONS, then the user's arguments, which win over both.
+// When args name no main class or jar, JAVA_APP_JAR or JAVA_MAIN_CLASS is
+// added.
+func Argv(javaPath string, p *plan.Plan, env Env, args []string) ([]string, error) {
+	argv := []string{javaPath}
+	if p != nil {
+		argv = append(argv, p.Options...)
+	}
+	argv = append(argv, env.JavaOptions...)
+	argv = append(argv, args...)
+	if _, hasMain := SplitArgs(args); !hasMain {
+		switch {
+		case env.AppJar != "":
+			argv = append(argv, "-jar", env.AppJar)
+		case env.MainClass != "":
+			argv = append(argv, env.MainClass)
+		case len(args) == 0:
+			return nil, fmt.Errorf("nothing to run: give java arguments (e.g. -jar app.jar) or set JAVA_APP_JAR or JAVA_MAIN_CLASS")
+		}
+	}
+	return argv, nil
+}
+
+// Environ adds the plan's variables to base, unless base already sets them.
+func Environ(base []string, p *plan.Plan) []string {
+	out := append([]string(nil), base...)
+	if p == nil {
+		return out
+	}
+	keys := make([]string, 0, len(p.Env))
+	for k := range p.Env {
+		keys = append(keys, k)
+	}
+	sort.Strings(keys)
+	for _, k := range keys {
+		set := false
+		for _, kv := range base {
+			if strings.HasPrefix(kv, k+"=") {
+				set = true
+				break
+			}
+		}
+		if !set {
+			out = append(out, k+"="+p.Env[k])
+		}
+	}
+	return out
+}
+
+// Exec replaces this process with argv, so the JVM keeps our pid (PID 1 in
+// a container), receives signals directly and its exit code is final.
+func Exec(argv, environ []string) error {
+	err := syscall.Exec(argv[0], argv, environ)
+	return fmt.Errorf("cannot exec %s: %v", argv[0], err)
+}
+
+// Getenv is os.Getenv, named for ReadEnv callers.
+var Getenv = os.Getenv

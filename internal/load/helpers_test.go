@@ -1,0 +1,97 @@
+package load
+
+import (
+	"bufio"
+	"bytes"
+	"context"
+	"net"
+	"net/http"
+	"net/http/httptest"
+	"runtime"
+	"testing"
+	"time"
+)
+
+// server starts a loopback HTTP server that is closed when the test ends.
+func server(t *testing.T, h http.HandlerFunc) *httptest.Server {
+	t.Helper()
+	s := httptest.NewServer(h)
+	t.Cleanup(func() {
+		s.CloseClientConnections()
+		s.Close()
+	})
+	return s
+}
+
+// single builds the one-URL scenario with one phase shaped by set.
+func single(t *testing.T, url string, set func(p *Phase)) *Scenario {
+	t.Helper()
+	sc, err := SingleURL("GET", url)
+	if err != nil {
+		t.Fatal(err)
+	}
+	set(sc.Phases[0])
+	return sc
+}
+
+func mustRun(t *testing.T, sc *Scenario, opts Options) *Result {
+	t.Helper()
+	ctx, cancel := context.WithTimeout(context.Background(), 2*time.Minute)
+	defer cancel()
+	res, err := Run(ctx, sc, opts)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return res
+}
+
+// noLeak fails if goroutines started during the test outlive it.
+func noLeak(t *testing.T) {
+	t.Helper()
+	before := runtime.NumGoroutine()
+	t.Cleanup(func() {
+		deadline := time.Now().Add(5 * time.Second)
+		for {
+			n := runtime.NumGoroutine()
+			if n <= before+2 {
+				return
+			}
+			if time.Now().After(deadline) {
+				buf := make([]byte, 1<<16)
+				t.Errorf("goroutines: %d before, %d after:\n%s", before, n, buf[:runtime.Stack(buf, true)])
+				return
+			}
+			time.Sleep(50 * time.Millisecond)
+		}
+	})
+}
+
+// retry runs a timing-sensitive check up to n times and fails only if every
+// attempt fails; each attempt is logged.
+func retry(t *testing.T, n int, attempt func() (ok bool, msg string)) {
+	t.Helper()
+	var msgs []string
+	for i := 1; i <= n; i++ {
+		ok, msg := attempt()
+		t.Logf("attempt %d: %s", i, msg)
+		if ok {
+			return
+		}
+		msgs = append(msgs, msg)
+	}
+	t.Errorf("all %d attempts failed: %q", n, msgs)
+}
+
+func bufioReader(b []byte) *bufio.Reader { return bufio.NewReader(bytes.NewReader(b)) }
+
+// closedPort returns a loopback port nobody listens on.
+func closedPort(t *testing.T) string {
+	t.Helper()
+	l, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	_, p, _ := net.SplitHostPort(l.Addr().String())
+	l.Close()
+	return p
+}

@@ -1,0 +1,44 @@
+package load
+
+import (
+	"fmt"
+	"net/http"
+	"sync/atomic"
+	"testing"
+	"time"
+)
+
+// 1000 req/s for 5 s against a fast server: achieved within 1%, none late.
+func TestRateAchieved(t *testing.T) {
+	var served atomic.Int64
+	s := server(t, func(w http.ResponseWriter, r *http.Request) {
+		served.Add(1)
+		w.Write([]byte("ok"))
+	})
+	sc := single(t, s.URL+"/fast", func(p *Phase) { p.Rate, p.Duration = 1000, 5*time.Second })
+	retry(t, 2, func() (bool, string) {
+		served.Store(0)
+		res := mustRun(t, sc, Options{Warmup: 500 * time.Millisecond})
+		r := res.Phases[1]
+		msg := fmt.Sprintf("requests %d rate %.2f late %d dropped %d success %.4f served %d p99 %v",
+			r.Requests, r.Rate, r.Late, r.Dropped, r.Success, served.Load(), r.Latencies.P99)
+		ok := r.Rate >= 990 && r.Rate <= 1010 && r.Late == 0 && r.Dropped == 0 && r.Success == 1 &&
+			r.Requests == 5000 && served.Load() == 5000+res.Phases[0].Requests
+		return ok, msg
+	})
+}
+
+// A ramp sends the integral of its rate: 0→200 req/s over 2 s is 200
+// requests, more of them late in the phase.
+func TestRampSchedule(t *testing.T) {
+	s := server(t, func(w http.ResponseWriter, r *http.Request) {})
+	sc := single(t, s.URL+"/", func(p *Phase) { p.Rate, p.RampFrom, p.RampTo, p.Duration = 0, 0, 200, 2*time.Second })
+	r := mustRun(t, sc, Options{}).Total
+	if r.Requests < 199 || r.Requests > 201 || r.Dropped != 0 {
+		t.Fatalf("ramp sent %d (dropped %d), want 200", r.Requests, r.Dropped)
+	}
+	sch := newSchedule(sc.Phases[0])
+	if first, second := sch.offset(50), sch.offset(100)-sch.offset(50); first <= second {
+		t.Errorf("ramp does not speed up: first 50 in %v, next 50 in %v", first, second)
+	}
+}

@@ -1,0 +1,150 @@
+package plan
+
+import (
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/jvmfit/jvmfit/internal/size"
+)
+
+func has(p *Plan, prefix string) bool {
+	for _, o := range p.Options {
+		if strings.HasPrefix(o, prefix) {
+			return true
+		}
+	}
+	return false
+}
+
+// A user -Xmx is the heap; the rest shrinks around it instead of adding on top.
+func TestUserHeapWinsAndRestShrinks(t *testing.T) {
+	base := mustPlan(t, Input{Limits: limits(512*mib, 1), JDK: jdk17})
+	p := mustPlan(t, Input{Limits: limits(512*mib, 1), JDK: jdk17, UserOptions: []string{"-Xmx340m"}})
+	if has(p, "-Xmx") || p.HeapBytes() != 340*mib {
+		t.Fatalf("user -Xmx not kept: %v heap %s", p.Options, size.Format(p.HeapBytes()))
+	}
+	if p.Region(RegMetaspace).Bytes >= base.Region(RegMetaspace).Bytes {
+		t.Errorf("metaspace did not shrink around the user's heap: %s", size.Format(p.Region(RegMetaspace).Bytes))
+	}
+	checkFits(t, withHeapOpt(p), 512*mib)
+	if len(p.Kept) != 1 || p.Kept[0] != "-Xmx340m" {
+		t.Errorf("kept %v", p.Kept)
+	}
+	if _, err := Compute(Input{Limits: limits(512*mib, 1), JDK: jdk17, UserOptions: []string{"-Xmx500m"}}); err == nil {
+		t.Error("-Xmx500m in 512Mi accepted")
+	}
+}
+
+// withHeapOpt puts the user's -Xmx back so checkFits can read it.
+func withHeapOpt(p *Plan) *Plan {
+	q := *p
+	q.Options = append([]string{"-Xmx" + size.JVM(p.HeapBytes())}, p.Options...)
+	return &q
+}
+
+func TestUserOptionsReplaceOurs(t *testing.T) {
+	user := []string{"-XX:+UseG1GC", "-Xss1m", "-XX:TieredStopAtLevel=4", "-XX:MaxMetaspaceSize=100m",
+		"-XX:CICompilerCount=3", "-Djava.util.concurrent.ForkJoinPool.common.parallelism=7", "-XX:MinHeapFreeRatio=10"}
+	p := mustPlan(t, Input{Limits: limits(256*mib, 1), JDK: jdk17, UserOptions: user})
+	for _, o := range []string{"-XX:+UseSerialGC", "-Xss", "-XX:TieredStopAtLevel", "-XX:MaxMetaspaceSize", "-XX:CICompilerCount", "-Djava.util.concurrent.ForkJoinPool", "-XX:MaxHeapFreeRatio"} {
+		if has(p, o) {
+			t.Errorf("%s emitted although the user set it: %v", o, p.Options)
+		}
+	}
+	if p.GC != "G1" || p.C1Only || p.Region(RegMetaspace).Bytes+p.Region(RegClass).Bytes != 100*mib {
+		t.Errorf("user choices not planned around: gc %s c1 %v meta %d", p.GC, p.C1Only, p.Region(RegMetaspace).Bytes)
+	}
+	if got := p.Region(RegStacks).Bytes; got != int64(p.Threads)*size.MiB {
+		t.Errorf("stacks %s not sized with the user's 1m", size.Format(got))
+	}
+	if _, err := Compute(Input{Limits: limits(256*mib, 1), JDK: jdk17, UserOptions: []string{"-Xmx12q"}}); err == nil || !strings.Contains(err.Error(), "-Xmx12q") {
+		t.Errorf("bad user size: %v", err)
+	}
+}
+
+func TestRunJavaRatios(t *testing.T) {
+	p := mustPlan(t, Input{Limits: limits(1024*mib, 2), JDK: jdk17, MaxMemRatio: 50, InitMemRatio: 25})
+	if p.HeapBytes() != 512*mib || !has(p, "-Xmx512m") || !has(p, "-Xms256m") {
+		t.Fatalf("ratios not applied: %v", p.Options)
+	}
+	if _, err := Compute(Input{Limits: limits(1024*mib, 2), JDK: jdk17, MaxMemRatio: 95}); err == nil {
+		t.Error("JAVA_MAX_MEM_RATIO=95 accepted at 1Gi: non-heap cannot fit")
+	}
+}
+
+func TestGoalsAndCPURules(t *testing.T) {
+	small := mustPlan(t, Input{Limits: limits(300*mib, 1), JDK: jdk17})
+	if !small.C1Only || small.GC != "Serial" || !has(small, "-XX:TieredStopAtLevel=1") || !has(small, "-XX:CICompilerCount=1") {
+		t.Errorf("300Mi/1CPU: %v", small.Options)
+	}
+	big := mustPlan(t, Input{Limits: limits(301*mib, 1), JDK: jdk17})
+	if big.C1Only || !has(big, "-XX:CICompilerCount=2") {
+		t.Errorf("301Mi must keep C2 with ≥ 2 compiler threads: %v", big.Options)
+	}
+	fp := mustPlan(t, Input{Limits: limits(2048*mib, 4), JDK: jdk25, Goal: Footprint})
+	for _, o := range []string{"-XX:+UseParallelGC", "-XX:GCTimeRatio=4", "-XX:AdaptiveSizePolicyWeight=90", "-XX:MinHeapFreeRatio=20", "-XX:MaxHeapFreeRatio=40", "-XX:TieredStopAtLevel=1", "-XX:+UseCompactObjectHeaders", "-XX:ParallelGCThreads=4"} {
+		if !has(fp, o) {
+			t.Errorf("footprint 2Gi/4CPU lacks %s: %v", o, fp.Options)
+		}
+	}
+	tp := mustPlan(t, Input{Limits: limits(4096*mib, 8), JDK: jdk17, Goal: Throughput})
+	if tp.GC != "G1" || tp.C1Only || !has(tp, "-Xms"+size.JVM(tp.HeapBytes())) || !has(tp, "-XX:CICompilerCount=4") || !has(tp, "-XX:ConcGCThreads=2") {
+		t.Errorf("throughput 4Gi/8CPU: %v", tp.Options)
+	}
+	frac := mustPlan(t, Input{Limits: limits(1024*mib, 1.5), JDK: jdk17})
+	if frac.CPUCount != 2 || !has(frac, "-XX:ParallelGCThreads=2") {
+		t.Errorf("1.5 CPUs must count as 2: %v", frac.Options)
+	}
+	inh := limits(1024*mib, 2)
+	inh.CPUQuotaInherited = true
+	if p := mustPlan(t, Input{Limits: inh, JDK: jdk17}); !has(p, "-XX:ActiveProcessorCount=2") {
+		t.Errorf("inherited quota must pin ActiveProcessorCount: %v", p.Options)
+	}
+	if has(big, "-XX:ActiveProcessorCount") {
+		t.Errorf("ActiveProcessorCount emitted where the JVM sees the quota itself")
+	}
+	old := mustPlan(t, Input{Limits: limits(1024*mib, 2), JDK: jdk17, Goal: Footprint})
+	old.JDK = 0
+	if p := mustPlan(t, Input{Limits: limits(1024*mib, 2), JDK: jdk17, Goal: Footprint}); has(p, "-XX:+UseCompactObjectHeaders") {
+		t.Error("UseCompactObjectHeaders emitted for JDK 17")
+	}
+	j11 := mustPlan(t, Input{Limits: limits(1024*mib, 2), JDK: jdk11()})
+	if has(j11, "-XX:TrimNativeHeapInterval") {
+		t.Error("TrimNativeHeapInterval emitted for 11.0.13")
+	}
+	if _, err := Compute(Input{Limits: limits(1024*mib, 2), JDK: jdk17, Goal: "fast"}); err == nil {
+		t.Error("unknown goal accepted")
+	}
+}
+
+func TestProfileDrivesRegions(t *testing.T) {
+	prof := &Profile{LoadedClasses: 20000, PeakThreads: 200, CodeCacheUsedBytes: 40 * mib, MetaspaceUsedBytes: 120 * mib, DirectMemoryBytes: 64 * mib, LiveHeapBytes: 100 * mib}
+	p := mustPlan(t, Input{Limits: limits(2048*mib, 2), JDK: jdk17, Profile: prof})
+	if p.Threads != 254 || p.Region(RegMetaspace).Bytes+p.Region(RegClass).Bytes != 158*mib || p.Region(RegDirect).Bytes != 100*mib {
+		t.Errorf("profile not used: threads %d meta %s direct %s", p.Threads, size.Format(p.Region(RegMetaspace).Bytes+p.Region(RegClass).Bytes), size.Format(p.Region(RegDirect).Bytes))
+	}
+	fp := mustPlan(t, Input{Limits: limits(2048*mib, 2), JDK: jdk17, Profile: prof, Goal: Footprint})
+	if fp.HeapBytes() != 316*mib {
+		t.Errorf("footprint heap %s, want 3 × live + 16 MiB", size.Format(fp.HeapBytes()))
+	}
+	_, err := Compute(Input{Limits: limits(256*mib, 1), JDK: jdk17, Profile: &Profile{LiveHeapBytes: 200 * mib}})
+	if err == nil || !strings.Contains(err.Error(), "smallest limit") {
+		t.Errorf("a 200 MiB live heap in 256Mi: %v", err)
+	}
+
+	dir := t.TempDir()
+	good := filepath.Join(dir, "p.json")
+	os.WriteFile(good, []byte(`{"app":"x","peakThreads":40,"liveHeapBytes":1048576}`), 0o644)
+	if lp, err := LoadProfile(good); err != nil || lp.PeakThreads != 40 {
+		t.Errorf("LoadProfile: %+v %v", lp, err)
+	}
+	for name, body := range map[string]string{"typo.json": `{"peakThreds":4}`, "neg.json": `{"peakThreads":-1}`, "bad.json": `{`} {
+		p := filepath.Join(dir, name)
+		os.WriteFile(p, []byte(body), 0o644)
+		if _, err := LoadProfile(p); err == nil || strings.Contains(err.Error(), "\n") {
+			t.Errorf("%s: %v", name, err)
+		}
+	}
+}

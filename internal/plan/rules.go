@@ -1,0 +1,61 @@
+package plan
+
+import "math/bits"
+
+// smallLimit is the seed-000 threshold below which C2 costs more memory
+// than it gives back: C1 only at or below it.
+const smallLimit = 300 * mib
+
+// jvmCompilerCount is HotSpot's own tiered formula, applied to the CPUs
+// the container really has: log2(n)·log2(log2(n))·3/2, at least 2.
+func jvmCompilerCount(n int) int {
+	lg := bits.Len(uint(n)) - 1
+	lglg := bits.Len(uint(max(lg, 1))) - 1
+	return max(lg*lglg*3/2, 2)
+}
+
+// compilerCount is the number of JIT threads: C1 alone needs one per two
+// CPUs (max 4); tiered keeps the JVM's formula, which must be at least 2.
+func compilerCount(n int, c1, tieredOff bool) int {
+	switch {
+	case c1:
+		return min(max(n/2, 1), 4)
+	case tieredOff:
+		return max(jvmCompilerCount(n)/2, 1)
+	}
+	return jvmCompilerCount(n)
+}
+
+// parallelGCThreads is HotSpot's formula: n up to 8, then 5/8 per CPU.
+func parallelGCThreads(n int) int {
+	if n <= 8 {
+		return n
+	}
+	return 8 + (n-8)*5/8
+}
+
+// chooseGC picks the collector for a goal, CPU count and heap size.
+func chooseGC(goal string, n int, heap int64) string {
+	if n < 2 {
+		return "Serial" // one CPU: nothing to parallelise, least overhead
+	}
+	switch goal {
+	case Footprint:
+		if heap < 64*mib {
+			return "Serial"
+		}
+		return "Parallel"
+	case Throughput:
+		if heap >= 512*mib {
+			return "G1"
+		}
+		return "Parallel"
+	}
+	switch {
+	case heap < 256*mib:
+		return "Serial"
+	case heap >= 1536*mib:
+		return "G1"
+	}
+	return "Parallel"
+}

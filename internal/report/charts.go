@@ -1,0 +1,359 @@
+package report
+
+import (
+	"fmt"
+	"sort"
+	"strconv"
+	"strings"
+
+	"github.com/jvmfit/jvmfit/internal/size"
+	"github.com/jvmfit/jvmfit/internal/trial"
+)
+
+// chart is what the page script turns into an ECharts option. Kinds:
+// "xy" (lines over a numeric x), "grid" (OK/KO cells), "bars" (stacked or
+// grouped bars over categories).
+type chart struct {
+	ID     string     `json:"id"`
+	Kind   string     `json:"kind"`
+	Title  string     `json:"title"`
+	Note   string     `json:"note,omitempty"`
+	XName  string     `json:"x_name,omitempty"`
+	YName  string     `json:"y_name,omitempty"`
+	YLog   bool       `json:"y_log,omitempty"`
+	YMax   float64    `json:"y_max,omitempty"`
+	Series []xySeries `json:"series,omitempty"`
+	// grid and bars
+	XCats []string   `json:"x_cats,omitempty"`
+	YCats []string   `json:"y_cats,omitempty"`
+	Cells []gridCell `json:"cells,omitempty"`
+	Bars  []bars     `json:"bars,omitempty"`
+	Stack bool       `json:"stack,omitempty"`
+}
+
+type xySeries struct {
+	Name   string       `json:"name"`
+	Dashed bool         `json:"dashed,omitempty"`
+	Points [][2]float64 `json:"points"`
+}
+
+type gridCell struct {
+	X, Y  int
+	Value float64 // 1 OK, 0 KO, in between for mixed repeats
+	Text  string  // e.g. "OK", "KO oom-killed", "1 OK / 1 KO"
+}
+
+// MarshalJSON keeps cells compact: [x, y, value, text].
+func (c gridCell) MarshalJSON() ([]byte, error) {
+	return []byte(fmt.Sprintf("[%d,%d,%s,%s]", c.X, c.Y, strconv.FormatFloat(c.Value, 'f', -1, 64), strconv.Quote(c.Text))), nil
+}
+
+type bars struct {
+	Name   string    `json:"name"`
+	Values []float64 `json:"values"`
+}
+
+// maxLines keeps time-series charts readable; maxPoints keeps the page
+// small (a 5-minute trial has 1200 samples).
+const (
+	maxLines  = 16
+	maxPoints = 400
+)
+
+func buildCharts(in Input) []chart {
+	ts := sortedBySpec(sorted(in.Trials))
+	vary := varying(ts)
+	var out []chart
+	add := func(c *chart) {
+		if c != nil {
+			c.ID = "chart-" + strconv.Itoa(len(out)+1)
+			out = append(out, *c)
+		}
+	}
+	if vary[dimRate] || in.Meta.Kind == "sweep" {
+		for _, c := range rateCharts(ts, vary) {
+			add(c)
+		}
+	}
+	add(okGrid(ts, vary))
+	add(compareChart(ts, vary))
+	add(timeChart(ts, "Memory over time", "Container memory (cgroup usage, solid) and process RSS (dashed)", "cgroup", "RSS",
+		func(s sampleT) (float64, float64) { return mibf(s.CgroupUsage), mibf(s.RSS) }))
+	add(timeChart(ts, "Heap over time", "Heap used (solid) and committed (dashed)", "used", "committed",
+		func(s sampleT) (float64, float64) { return mibf(s.HeapUsed), mibf(s.HeapCommitted) }))
+	add(nmtChart(ts))
+	return out
+}
+
+func mibf(b int64) float64 { return float64(b) / float64(size.MiB) }
+
+// trialLabel names a trial in legends: its id and what varies.
+func trialLabel(r *trial.Result, vary map[dimension]bool) string {
+	l := label(r, vary, dimApp, dimCPUs, dimMemory, dimJVM, dimJDK, dimRate)
+	if l == "" {
+		return "#" + strconv.FormatInt(r.ID, 10)
+	}
+	return "#" + strconv.FormatInt(r.ID, 10) + " " + l
+}
+
+func rateCharts(ts []*trial.Result, vary map[dimension]bool) []*chart {
+	thr := &chart{Kind: "xy", Title: "Throughput against rate", XName: "rate (req/s)", YName: "throughput (req/s)",
+		Note: "One line per configuration; the dotted line is the rate asked for."}
+	latc := &chart{Kind: "xy", Title: "Latency against rate", XName: "rate (req/s)", YName: "latency (ms, log)", YLog: true,
+		Note: "p99 solid, p50 dashed; measured from the intended send time."}
+	suc := &chart{Kind: "xy", Title: "Success against rate", XName: "rate (req/s)", YName: "success (%)", YMax: 100}
+	maxRate := 0.0
+	for _, g := range sweepGroups(ts, vary) {
+		var t, p50, p99, s xySeries
+		t.Name, p50.Name, p99.Name, s.Name = g.Label, g.Label+" p50", g.Label+" p99", g.Label
+		p50.Dashed = true
+		for _, r := range g.Trials {
+			x := rate(r)
+			if x <= 0 || r.Kind == trial.KindError {
+				continue
+			}
+			if x > maxRate {
+				maxRate = x
+			}
+			t.Points = append(t.Points, [2]float64{x, throughput(r)})
+			s.Points = append(s.Points, [2]float64{x, success(r) * 100})
+			if r.Load != nil && r.Load.Latencies.P99 > 0 {
+				p50.Points = append(p50.Points, [2]float64{x, float64(r.Load.Latencies.P50) / 1e6})
+				p99.Points = append(p99.Points, [2]float64{x, float64(r.Load.Latencies.P99) / 1e6})
+			}
+		}
+		thr.Series = append(thr.Series, t)
+		suc.Series = append(suc.Series, s)
+		latc.Series = append(latc.Series, p99, p50)
+	}
+	if maxRate == 0 {
+		return nil
+	}
+	thr.Series = append(thr.Series, xySeries{Name: "rate asked", Dashed: true, Points: [][2]float64{{0, 0}, {maxRate, maxRate}}})
+	return []*chart{thr, latc, suc}
+}
+
+// okGrid is seed 000's table as a picture: memory limits across,
+// configurations down, each cell OK or KO.
+func okGrid(ts []*trial.Result, vary map[dimension]bool) *chart {
+	var limited []*trial.Result
+	for _, r := range ts {
+		if r.Spec.MemoryBytes > 0 && r.Kind != trial.KindError {
+			limited = append(limited, r)
+		}
+	}
+	if len(limited) == 0 {
+		return nil
+	}
+	c := &chart{Kind: "grid", Title: "OK/KO by memory limit", XName: "memory limit", YName: "configuration",
+		Note: "Green OK, red KO; a cell with repeats that disagree is amber."}
+	mems := map[int64]bool{}
+	for _, r := range limited {
+		mems[r.Spec.MemoryBytes] = true
+	}
+	var memList []int64
+	for m := range mems {
+		memList = append(memList, m)
+	}
+	sort.Slice(memList, func(i, j int) bool { return memList[i] < memList[j] })
+	xi := map[int64]int{}
+	for i, m := range memList {
+		xi[m] = i
+		c.XCats = append(c.XCats, mem(m))
+	}
+	rows := groupBy(limited, func(r *trial.Result) string {
+		l := label(r, vary, dimApp, dimCPUs, dimJVM, dimJDK, dimRate)
+		if l == "" {
+			l = dimValue(r, dimCPUs) + " · " + dimValue(r, dimJVM)
+		}
+		return l
+	}, specOrder(limited))
+	for y, g := range rows {
+		c.YCats = append(c.YCats, g.Label)
+		type tally struct {
+			ok, ko int
+			kinds  []string
+		}
+		cells := map[int]*tally{}
+		for _, r := range g.Trials {
+			x := xi[r.Spec.MemoryBytes]
+			if cells[x] == nil {
+				cells[x] = &tally{}
+			}
+			if r.Verdict == trial.OK {
+				cells[x].ok++
+			} else {
+				cells[x].ko++
+				cells[x].kinds = append(cells[x].kinds, r.Kind)
+			}
+		}
+		var xs []int
+		for x := range cells {
+			xs = append(xs, x)
+		}
+		sort.Ints(xs)
+		for _, x := range xs {
+			t := cells[x]
+			cell := gridCell{X: x, Y: y, Value: float64(t.ok) / float64(t.ok+t.ko)}
+			switch {
+			case t.ko == 0:
+				cell.Text = "OK"
+			case t.ok == 0:
+				cell.Text = "KO " + strings.Join(unique(t.kinds), ",")
+			default:
+				cell.Text = fmt.Sprintf("%d OK / %d KO", t.ok, t.ko)
+			}
+			c.Cells = append(c.Cells, cell)
+		}
+	}
+	return c
+}
+
+func unique(ss []string) []string {
+	seen := map[string]bool{}
+	var out []string
+	for _, s := range ss {
+		if !seen[s] {
+			seen[s] = true
+			out = append(out, s)
+		}
+	}
+	return out
+}
+
+// compareChart draws seed 001's memory rows: live set and mapped heap per
+// configuration.
+func compareChart(ts []*trial.Result, vary map[dimension]bool) *chart {
+	if !vary[dimJVM] {
+		return nil
+	}
+	c := &chart{Kind: "bars", Title: "Live set and mapped heap by configuration", YName: "MiB",
+		Note: "Seed 001's figures: GC live set and committed (mapped) heap, average and peak, last trial of each configuration."}
+	latest := map[string]*trial.Result{}
+	var order []string
+	for _, r := range ts {
+		if r.Summary.LiveAvg == 0 && r.Summary.MappedAvg == 0 {
+			continue
+		}
+		l := label(r, vary, dimApp, dimCPUs, dimMemory, dimJVM, dimJDK, dimRate)
+		if _, ok := latest[l]; !ok {
+			order = append(order, l)
+		}
+		if p := latest[l]; p == nil || r.ID > p.ID {
+			latest[l] = r
+		}
+	}
+	if len(order) < 2 {
+		return nil
+	}
+	rows := []struct {
+		name string
+		get  func(trial.Summary) int64
+	}{
+		{"live avg", func(s trial.Summary) int64 { return s.LiveAvg }},
+		{"live peak", func(s trial.Summary) int64 { return s.LivePeak }},
+		{"phys avg", func(s trial.Summary) int64 { return s.MappedAvg }},
+		{"phys peak", func(s trial.Summary) int64 { return s.MappedPeak }},
+	}
+	c.XCats = order
+	for _, row := range rows {
+		b := bars{Name: row.name}
+		for _, l := range order {
+			b.Values = append(b.Values, round1(mibf(row.get(latest[l].Summary))))
+		}
+		c.Bars = append(c.Bars, b)
+	}
+	return c
+}
+
+func round1(v float64) float64 {
+	f, _ := strconv.ParseFloat(strconv.FormatFloat(v, 'f', 1, 64), 64)
+	return f
+}
+
+// timeChart plots two figures per trial over time (solid and dashed).
+func timeChart(ts []*trial.Result, title, note, aName, bName string, get func(sampleT) (float64, float64)) *chart {
+	vary := varying(ts)
+	c := &chart{Kind: "xy", Title: title, XName: "time since start (s)", YName: "MiB", Note: note + "."}
+	n := 0
+	for _, r := range sorted(ts) {
+		if len(r.Series) == 0 {
+			continue
+		}
+		if n == maxLines {
+			c.Note += fmt.Sprintf(" Only the first %d trials with samples are drawn.", maxLines)
+			break
+		}
+		name := trialLabel(r, vary)
+		a, b := xySeries{Name: name + " " + aName}, xySeries{Name: name + " " + bName, Dashed: true}
+		step := (len(r.Series) + maxPoints - 1) / maxPoints
+		any := false
+		for i := 0; i < len(r.Series); i += step {
+			s := r.Series[i]
+			x := round1(s.At.Seconds())
+			va, vb := get(s)
+			if va > 0 {
+				a.Points = append(a.Points, [2]float64{x, round1(va)})
+				any = true
+			}
+			if vb > 0 {
+				b.Points = append(b.Points, [2]float64{x, round1(vb)})
+				any = true
+			}
+		}
+		if !any {
+			continue
+		}
+		c.Series = append(c.Series, a, b)
+		n++
+	}
+	if n == 0 {
+		return nil
+	}
+	return c
+}
+
+// nmtChart stacks each trial's committed native memory by NMT category.
+func nmtChart(ts []*trial.Result) *chart {
+	vary := varying(ts)
+	var with []*trial.Result
+	cats := map[string]int64{}
+	for _, r := range sorted(ts) {
+		if len(r.NMT) == 0 {
+			continue
+		}
+		with = append(with, r)
+		for k, v := range r.NMT {
+			if !strings.EqualFold(k, "total") {
+				cats[k] += v.Committed
+			}
+		}
+	}
+	if len(with) == 0 {
+		return nil
+	}
+	// Biggest regions at the bottom of the stack, where they read best.
+	var names []string
+	for k := range cats {
+		names = append(names, k)
+	}
+	sort.Slice(names, func(i, j int) bool {
+		if cats[names[i]] != cats[names[j]] {
+			return cats[names[i]] > cats[names[j]]
+		}
+		return names[i] < names[j]
+	})
+	c := &chart{Kind: "bars", Stack: true, Title: "Native memory by region (NMT, committed)", YName: "MiB",
+		Note: "From jcmd VM.native_memory summary at the end of each trial run with --nmt."}
+	for _, r := range with {
+		c.XCats = append(c.XCats, trialLabel(r, vary))
+	}
+	for _, k := range names {
+		b := bars{Name: k}
+		for _, r := range with {
+			b.Values = append(b.Values, round1(mibf(r.NMT[k].Committed)))
+		}
+		c.Bars = append(c.Bars, b)
+	}
+	return c
+}

@@ -1,0 +1,240 @@
+package report
+
+import (
+	"bytes"
+	"encoding/json"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"regexp"
+	"strings"
+	"testing"
+
+	"github.com/jvmfit/jvmfit/internal/trial"
+)
+
+// hostile strings a user could put in an app name or an option set name.
+const (
+	evilApp = `</script><img src=x onerror="document.body.setAttribute('data-pwned','app')">`
+	evilJVM = `set:"><svg onload="document.body.setAttribute('data-pwned','jvm')"></svg><!--`
+	evilNMT = `<script>document.body.setAttribute('data-pwned','nmt')</script>`
+)
+
+func hostileInput(t *testing.T) Input {
+	db := fixtureDB(t)
+	in := loadInput(t, db, "compare-seed001")
+	for i, r := range in.Trials {
+		r.Spec.AppName = evilApp
+		if i == 1 {
+			r.Spec.JVM = evilJVM
+		}
+		if r.NMT != nil {
+			r.NMT[evilNMT] = trial.NMT{Committed: 3 << 20}
+		}
+		r.Failed = []string{"</td></tr></table><b>broken</b>"}
+	}
+	in.Meta.Name = `</title><script>alert(1)</script>`
+	return in
+}
+
+func render(t *testing.T, in Input) string {
+	t.Helper()
+	var buf bytes.Buffer
+	if err := HTML(&buf, in, "test"); err != nil {
+		t.Fatal(err)
+	}
+	return buf.String()
+}
+
+func TestHTMLEscapesHostileNames(t *testing.T) {
+	page := render(t, hostileInput(t))
+	// Exactly our four script elements (guard, data, echarts, app): no name
+	// opened or closed one.
+	if n := strings.Count(strings.ToLower(page), "<script"); n != 4 {
+		t.Errorf("page has %d <script> tags, want 4", n)
+	}
+	if n := strings.Count(strings.ToLower(page), "</script"); n != 4 {
+		t.Errorf("page has %d </script> tags, want 4", n)
+	}
+	for _, bad := range []string{"<img src=x", "<svg onload", "<b>broken</b>", "</title><script>", "<!--"} {
+		if strings.Contains(page, bad) {
+			t.Errorf("page contains raw %q", bad)
+		}
+	}
+	// The data block is valid JSON that still holds the names verbatim.
+	m := regexp.MustCompile(`(?s)<script type="application/json" id="jvmfit-data">(.*?)</script>`).FindStringSubmatch(page)
+	if m == nil {
+		t.Fatal("no data block")
+	}
+	var data struct {
+		Charts []struct {
+			Bars []bars `json:"bars"`
+		} `json:"charts"`
+	}
+	if err := json.Unmarshal([]byte(m[1]), &data); err != nil {
+		t.Fatalf("data block is not JSON: %v", err)
+	}
+	found := false
+	for _, c := range data.Charts {
+		for _, b := range c.Bars {
+			if b.Name == evilNMT {
+				found = true
+			}
+		}
+	}
+	if !found {
+		t.Error("the hostile NMT name did not survive into the chart data (escaping must not mangle data)")
+	}
+	// Visible text is escaped, not dropped.
+	if !strings.Contains(page, "&lt;/script&gt;&lt;img src=x") {
+		t.Error("escaped app name missing from the tables")
+	}
+}
+
+func TestHTMLIsOffline(t *testing.T) {
+	page := render(t, loadInput(t, fixtureDB(t), "compare-seed001"))
+	// No element of the page fetches anything (the library's own code may
+	// hold markup strings, so script bodies are left out of the check).
+	markup := regexp.MustCompile(`(?s)<script([^>]*)>.*?</script>`).ReplaceAllString(page, "<script$1></script>")
+	if m := regexp.MustCompile(`(?i)<(script|link|img|iframe|object|embed)[^>]+(src|href|data)=`).FindString(markup); m != "" {
+		t.Errorf("page loads an external resource: %s", m)
+	}
+	if !strings.Contains(page, "default-src 'none'") {
+		t.Error("page lacks the CSP that forbids network access")
+	}
+	if len(page) < 900_000 {
+		t.Errorf("page is %d bytes: ECharts not embedded?", len(page))
+	}
+}
+
+func TestChartsPerKind(t *testing.T) {
+	db := fixtureDB(t)
+	titles := func(ref string) []string {
+		var out []string
+		for _, c := range buildCharts(loadInput(t, db, ref)) {
+			out = append(out, c.Title)
+		}
+		return out
+	}
+	want := map[string][]string{
+		"sweep-filecache":  {"Throughput against rate", "Latency against rate", "Success against rate", "OK/KO by memory limit", "Memory over time", "Heap over time"},
+		"minmem-filecache": {"OK/KO by memory limit"},
+		"compare-seed001":  {"OK/KO by memory limit", "Live set and mapped heap by configuration", "Memory over time", "Heap over time", "Native memory by region (NMT, committed)"},
+	}
+	for ref, w := range want {
+		if got := titles(ref); strings.Join(got, "|") != strings.Join(w, "|") {
+			t.Errorf("%s charts = %q, want %q", ref, got, w)
+		}
+	}
+	in := loadInput(t, db, "minmem-filecache")
+	g := okGrid(sortedBySpec(in.Trials), varying(in.Trials))
+	// default: 6 limits, jvmfit: 5 limits, 128Mi shared: 10 across.
+	if len(g.XCats) != 10 || len(g.YCats) != 2 || len(g.Cells) != 11 {
+		t.Fatalf("grid %d x %d with %d cells", len(g.XCats), len(g.YCats), len(g.Cells))
+	}
+	if g.XCats[0] != "96Mi" || g.YCats[0] != "default" || g.YCats[1] != "jvmfit" {
+		t.Errorf("grid axes %q / %q", g.XCats, g.YCats)
+	}
+}
+
+// TestHTMLInChromium renders the page in headless Chromium: every chart
+// must initialise, the console must stay clean, and the hostile names must
+// not run. The screenshot is kept in testdata/out for a human to look at.
+func TestHTMLInChromium(t *testing.T) {
+	bin := chromium()
+	if bin == "" {
+		t.Skip("no chromium: /usr/bin/chromium absent")
+	}
+	if testing.Short() {
+		t.Skip("-short: skipping the browser")
+	}
+	dir := t.TempDir()
+	cases := []struct {
+		name string
+		in   Input
+	}{
+		{"sweep", loadInput(t, fixtureDB(t), "sweep-filecache")},
+		{"hostile-compare", hostileInput(t)},
+	}
+	for _, c := range cases {
+		t.Run(c.name, func(t *testing.T) {
+			file := filepath.Join(dir, c.name+".html")
+			if err := os.WriteFile(file, []byte(render(t, c.in)), 0o644); err != nil {
+				t.Fatal(err)
+			}
+			charts := len(buildCharts(c.in))
+			dom := runChromium(t, bin, "--dump-dom", "file://"+file)
+			body := regexp.MustCompile(`<body[^>]*>`).FindString(dom)
+			if body == "" {
+				t.Fatalf("no <body> in the dumped DOM:\n%.2000s", dom)
+			}
+			if strings.Contains(body, "data-errors") {
+				t.Errorf("page reported errors: %s", body)
+			}
+			if strings.Contains(body, "data-pwned") {
+				t.Errorf("hostile markup ran: %s", body)
+			}
+			if want := `data-charts-ready="` + itoa(charts) + `"`; !strings.Contains(body, want) || charts < 5 {
+				t.Errorf("want %s (%d charts), body is %s", want, charts, body)
+			}
+			// ECharts draws each chart into a canvas inside its div.
+			if n := strings.Count(dom, "<canvas"); n < charts {
+				t.Errorf("%d canvases for %d charts", n, charts)
+			}
+			png := filepath.Join(dir, c.name+".png")
+			runChromium(t, bin, "--screenshot="+png, "--window-size=1400,3000", "file://"+file)
+			st, err := os.Stat(png)
+			if err != nil {
+				t.Fatalf("no screenshot: %v", err)
+			}
+			// A blank 1400x3000 page compresses to a few KB; charts and
+			// tables make it far larger.
+			if st.Size() < 60_000 {
+				t.Errorf("screenshot is only %d bytes: page blank?", st.Size())
+			}
+			keep := filepath.Join("testdata", "out")
+			os.MkdirAll(keep, 0o755)
+			if b, err := os.ReadFile(png); err == nil {
+				os.WriteFile(filepath.Join(keep, c.name+".png"), b, 0o644)
+			}
+			t.Logf("%s: %d charts, screenshot %d bytes", c.name, charts, st.Size())
+		})
+	}
+}
+
+func chromium() string {
+	for _, p := range []string{"/usr/bin/chromium", "/usr/bin/chromium-browser"} {
+		if _, err := os.Stat(p); err == nil {
+			return p
+		}
+	}
+	return ""
+}
+
+func runChromium(t *testing.T, bin string, args ...string) string {
+	t.Helper()
+	profile := t.TempDir()
+	base := []string{"--headless", "--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run",
+		"--disable-background-networking", "--disable-component-update", "--disable-sync", "--disable-dev-shm-usage",
+		"--hide-scrollbars", "--user-data-dir=" + profile, "--virtual-time-budget=5000"}
+	cmd := exec.Command(bin, append(base, args...)...)
+	var out, errb bytes.Buffer
+	cmd.Stdout, cmd.Stderr = &out, &errb
+	cmd.Env = append(os.Environ(), "HOME="+profile)
+	done := make(chan error, 1)
+	if err := cmd.Start(); err != nil {
+		t.Fatal(err)
+	}
+	go func() { done <- cmd.Wait() }()
+	select {
+	case err := <-done:
+		if err != nil {
+			t.Fatalf("chromium %v: %v\n%s", args, err, errb.String())
+		}
+	case <-timeAfter(90):
+		cmd.Process.Kill()
+		<-done
+		t.Fatalf("chromium %v timed out\n%s", args, errb.String())
+	}
+	return out.String()
+}

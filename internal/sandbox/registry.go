@@ -1,0 +1,50 @@
+package sandbox
+
+import "sync"
+
+// The registry holds every process not yet stopped, so that a path that
+// cannot run the trial's deferred Stop (a second signal, a panic handler in
+// main) still leaves nothing behind.
+var registry = struct {
+	sync.Mutex
+	live map[*Process]struct{}
+}{live: map[*Process]struct{}{}}
+
+func register(p *Process) {
+	registry.Lock()
+	registry.live[p] = struct{}{}
+	registry.Unlock()
+}
+
+func unregister(p *Process) {
+	registry.Lock()
+	delete(registry.live, p)
+	registry.Unlock()
+}
+
+// StopAll stops every live sandboxed process at once, without grace, and
+// removes their cgroups. It returns when all are cleaned up.
+func StopAll() {
+	registry.Lock()
+	ps := make([]*Process, 0, len(registry.live))
+	for p := range registry.live {
+		ps = append(ps, p)
+	}
+	registry.Unlock()
+	var wg sync.WaitGroup
+	for _, p := range ps {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			p.Stop(0)
+		}()
+	}
+	wg.Wait()
+}
+
+// Live is how many sandboxed processes have not been stopped yet.
+func Live() int {
+	registry.Lock()
+	defer registry.Unlock()
+	return len(registry.live)
+}

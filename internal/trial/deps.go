@@ -1,0 +1,105 @@
+package trial
+
+import (
+	"context"
+	"io"
+	"time"
+
+	"github.com/jvmfit/jvmfit/internal/load"
+	"github.com/jvmfit/jvmfit/internal/probe"
+)
+
+// The runner reaches the outside world only through these interfaces, so
+// its logic is testable with fakes; DefaultDeps wires the real sandbox,
+// load generator and probes.
+
+// Sandbox starts the app in a fresh cgroup with the trial's limits.
+type Sandbox interface {
+	Start(ctx context.Context, l Launch) (Process, error)
+}
+
+// Launch is one process to start.
+type Launch struct {
+	Name        string // cgroup name; letters, digits, '.', '_', '-'
+	Argv        []string
+	Env         []string
+	Dir         string
+	MemoryBytes int64
+	CPUs        float64
+	CPUSet      string
+	NoLimits    bool
+	Stdout      io.Writer
+	Stderr      io.Writer
+}
+
+// Process is a started app.
+type Process interface {
+	Pid() int
+	Done() <-chan struct{} // closed when the process has exited
+	Exit() Exit            // valid once Done is closed
+	// MemoryPeak is the cgroup's peak usage so far (bytes); read it
+	// before Stop, which removes the cgroup.
+	MemoryPeak() (int64, error)
+	// Stop ends the process group (SIGTERM, then SIGKILL after grace) and
+	// removes the cgroup. It is safe to call more than once.
+	Stop(grace time.Duration) Exit
+}
+
+// Exit is how a process ended.
+type Exit struct {
+	Code      int    // -1 when killed by a signal
+	Signal    string // "killed", "terminated", ... or ""
+	OOMKilled bool
+}
+
+// Prober samples the process and its cgroup while the trial runs.
+type Prober interface {
+	Start(ctx context.Context, p Process) Sampling
+	// NMT runs jcmd VM.native_memory summary against pid.
+	NMT(ctx context.Context, jcmd string, pid int) (map[string]NMT, error)
+}
+
+// Sampling is a running sampler.
+type Sampling interface {
+	// Stop ends sampling and returns the series and its summary over
+	// wall, the length of the run.
+	Stop(wall time.Duration) ([]probe.Sample, Summary)
+}
+
+// Loader prepares a scenario before the app starts, so a bad scenario
+// costs nothing.
+type Loader interface {
+	Prepare(path string, vars map[string]string) (Driver, error)
+}
+
+// Driver drives one prepared scenario.
+type Driver interface {
+	// Run runs every phase in order; measured is the recorded phases
+	// merged (the one the SLO judges).
+	Run(ctx context.Context, o LoadOptions) (phases []*load.Report, measured *load.Report, err error)
+	// Saturate finds the maximum throughput at fixed concurrency.
+	Saturate(ctx context.Context, o LoadOptions) (*load.Report, error)
+}
+
+// LoadOptions override the scenario for one trial; zero keeps its own.
+type LoadOptions struct {
+	Base     string
+	Rate     float64
+	Warmup   time.Duration
+	Duration time.Duration
+	Progress io.Writer
+}
+
+// Deps are the runner's collaborators and knobs.
+type Deps struct {
+	Sandbox Sandbox
+	Loader  Loader
+	Prober  Prober
+	// Progress gets one line per trial step ("ready in 2.1s"); nil = quiet.
+	Progress io.Writer
+	// LogDir keeps the app's output (app.log); "" = a temp directory that is
+	// removed when the trial is OK and kept (path in Result.LogFile) on KO.
+	LogDir string
+	// StopGrace is how long the app gets to exit after SIGTERM.
+	StopGrace time.Duration
+}

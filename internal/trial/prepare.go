@@ -1,0 +1,94 @@
+package trial
+
+import (
+	"fmt"
+	"path/filepath"
+	"strings"
+
+	"github.com/jvmfit/jvmfit/internal/app"
+	"github.com/jvmfit/jvmfit/internal/jdk"
+	"github.com/jvmfit/jvmfit/internal/jvmopts"
+)
+
+const nmtOption = "-XX:NativeMemoryTracking=summary"
+
+// Prepare fills a spec's derived fields for app a (name, java, JDK version,
+// the resolved JVM options, SLO and rate defaults) and checks them, so
+// that Key() is known before the trial runs and every input error comes
+// out before anything starts. optionSets overrides the descriptor's file.
+// Errors are the user's to fix.
+func Prepare(spec Spec, a *app.App, optionSets string) (Spec, error) {
+	if a == nil {
+		return spec, fmt.Errorf("no app: give --app app.yaml or --jar app.jar --ready URL")
+	}
+	if spec.AppName == "" {
+		spec.AppName = a.Name
+	}
+	if spec.App == "" {
+		spec.App = a.File
+		if spec.App == "" {
+			spec.App = a.Jar
+		}
+	}
+	java, err := jdk.Find(spec.Java)
+	if err != nil {
+		return spec, err
+	}
+	j, err := jdk.Inspect(java)
+	if err != nil {
+		return spec, err
+	}
+	spec.Java, spec.JDKVersion = java, j.Version
+	if spec.JVM == "" {
+		spec.JVM = "default"
+	}
+	if spec.NoLimits {
+		spec.MemoryBytes, spec.CPUs, spec.CPUSet = 0, 0, ""
+	} else if spec.MemoryBytes <= 0 {
+		return spec, fmt.Errorf("--memory: give the trial's memory limit, e.g. 300Mi (or --no-limits for a baseline)")
+	}
+	if spec.CPUs < 0 {
+		return spec, fmt.Errorf("--cpus: %g is negative", spec.CPUs)
+	}
+	if optionSets == "" {
+		optionSets = a.OptionSets
+	} else if abs, err := filepath.Abs(optionSets); err == nil {
+		optionSets = abs
+	}
+	opts, err := jvmopts.Resolve(jvmopts.Request{
+		Mode: spec.JVM, JDK: j, MemoryBytes: spec.MemoryBytes, CPUs: spec.CPUs,
+		CPUSet: spec.CPUSet, OptionSets: optionSets,
+	})
+	if err != nil {
+		return spec, err
+	}
+	if spec.NMT && !hasOption(opts, "-XX:NativeMemoryTracking=") {
+		opts = append(opts, nmtOption)
+	}
+	spec.JVMOptions = opts
+	if spec.SLO == "" {
+		spec.SLO = a.SLO
+	}
+	if spec.SLO == "" {
+		spec.SLO = DefaultSLO
+	}
+	if _, err := ParseSLO(spec.SLO); err != nil {
+		return spec, fmt.Errorf("--slo: %v", err)
+	}
+	if spec.Rate == 0 {
+		spec.Rate = a.Rate
+	}
+	if spec.Rate < 0 || spec.Warmup < 0 || spec.Duration < 0 {
+		return spec, fmt.Errorf("--rate, --warmup and --duration cannot be negative")
+	}
+	return spec, nil
+}
+
+func hasOption(opts []string, prefix string) bool {
+	for _, o := range opts {
+		if strings.HasPrefix(o, prefix) {
+			return true
+		}
+	}
+	return false
+}

@@ -1,0 +1,82 @@
+package trial
+
+import (
+	"context"
+	"time"
+
+	"github.com/jvmfit/jvmfit/internal/cgroup"
+	"github.com/jvmfit/jvmfit/internal/load"
+	"github.com/jvmfit/jvmfit/internal/sandbox"
+)
+
+// DefaultDeps wires the real sandbox (cgroups), load generator and probes.
+func DefaultDeps() Deps {
+	return Deps{Sandbox: realSandbox{}, Loader: realLoader{}, Prober: realProber{}}
+}
+
+type realSandbox struct{}
+
+func (realSandbox) Start(ctx context.Context, l Launch) (Process, error) {
+	p, err := sandbox.Start(ctx, sandbox.Spec{
+		Name: l.Name, Argv: l.Argv, Env: l.Env, Dir: l.Dir,
+		Limits:   cgroup.Spec{MemoryBytes: l.MemoryBytes, CPUs: l.CPUs, CPUSet: l.CPUSet},
+		NoLimits: l.NoLimits, Stdout: l.Stdout, Stderr: l.Stderr,
+	})
+	if err != nil {
+		return nil, err
+	}
+	return realProcess{p}, nil
+}
+
+type realProcess struct{ p *sandbox.Process }
+
+func (r realProcess) Pid() int              { return r.p.Pid() }
+func (r realProcess) Done() <-chan struct{} { return r.p.Done() }
+func (r realProcess) Exit() Exit            { return exitOf(r.p.Exit()) }
+func (r realProcess) Stop(grace time.Duration) Exit {
+	return exitOf(r.p.Stop(grace))
+}
+func (r realProcess) MemoryPeak() (int64, error) {
+	st, err := r.p.Stats()
+	return st.Peak, err
+}
+
+func exitOf(e sandbox.Exit) Exit {
+	return Exit{Code: e.Code, Signal: e.Signal, OOMKilled: e.OOMKilled}
+}
+
+type realLoader struct{}
+
+func (realLoader) Prepare(path string, vars map[string]string) (Driver, error) {
+	sc, err := load.LoadScenario(path, vars)
+	if err != nil {
+		return nil, err
+	}
+	return realDriver{sc}, nil
+}
+
+type realDriver struct{ sc *load.Scenario }
+
+func loadOptions(o LoadOptions) load.Options {
+	return load.Options{Base: o.Base, Rate: o.Rate, Warmup: o.Warmup, Duration: o.Duration, Progress: o.Progress}
+}
+
+func (d realDriver) Run(ctx context.Context, o LoadOptions) ([]*load.Report, *load.Report, error) {
+	res, err := load.Run(ctx, d.sc, loadOptions(o))
+	if res == nil {
+		return nil, nil, err
+	}
+	return res.Phases, res.Total, err
+}
+
+// Saturation runs closed-loop at this concurrency for this long: enough
+// workers to keep one or two CPUs busy on loopback, short enough to add
+// little to a trial.
+const (
+	saturationWorkers  = 16
+	saturationDuration = 10 * time.Second
+)
+
+func (d realDriver) Saturate(ctx context.Context, o LoadOptions) (*load.Report, error) {
+	return load.Saturate(ctx, d.sc, loadOptions(o), saturationWorkers, saturationDuration)
+}

@@ -1,0 +1,61 @@
+package trial
+
+import (
+	"fmt"
+	"time"
+
+	"github.com/jvmfit/jvmfit/internal/size"
+)
+
+// judge sets the verdict. A process that died is the first reason (the
+// kernel's OOM killer, or its own exit), then not being ready in time,
+// then the SLO.
+func judge(r *Result, slo SLO, rd readiness, died bool, exit Exit, readyURL string, readyTimeout time.Duration) {
+	r.Verdict, r.Kind, r.Failed = OK, "", nil
+	when := "before it was ready"
+	if rd == ready {
+		when = "during the trial"
+		if r.Load != nil || len(r.Phases) > 0 {
+			when = "under load"
+		}
+	}
+	switch {
+	case died:
+		code := exit.Code
+		r.ExitCode, r.ExitSignal = &code, exit.Signal
+		r.Verdict = KO
+		if exit.OOMKilled {
+			r.Kind = KindOOMKilled
+			r.Failed = []string{fmt.Sprintf("killed by the kernel's OOM killer %s at the %s limit", when, limitOrNone(r.Spec))}
+			return
+		}
+		r.Kind = KindExited
+		how := fmt.Sprintf("exited with code %d", exit.Code)
+		if exit.Signal != "" {
+			how = "was killed by signal " + exit.Signal
+		}
+		r.Failed = []string{fmt.Sprintf("the app %s %s", how, when)}
+	case rd == readyTimedOut:
+		r.Verdict, r.Kind = KO, KindNotReady
+		r.Failed = []string{fmt.Sprintf("not ready: no 2xx answer from %s within %s", readyURL, readyTimeout)}
+	default:
+		rate := r.Spec.Rate
+		if rate == 0 && r.Load != nil {
+			rate = r.Load.TargetRate
+		}
+		failed := slo.Failed(Facts{Load: r.Load, Rate: rate, StartSeconds: r.StartSeconds, MemoryPeak: r.MemoryPeakBytes})
+		if len(failed) > 0 {
+			r.Verdict, r.Kind, r.Failed = KO, KindSLO, failed
+		}
+	}
+	if r.Failed == nil {
+		r.Failed = []string{}
+	}
+}
+
+func limitOrNone(s Spec) string {
+	if s.NoLimits || s.MemoryBytes == 0 {
+		return "host's"
+	}
+	return size.Format(s.MemoryBytes)
+}
