@@ -18,10 +18,10 @@ MIN=${DEMO_MIN:-64Mi}
 MAX=${DEMO_MAX:-512Mi}
 STEP=${DEMO_STEP:-8Mi}
 REPEATS=${DEMO_REPEATS:-1}
-# Seed 001's scenario, scaled down: fewer files and workers, short phases.
-VARS=(${DEMO_VARS:---var files=100 --var workers=8})
-DURATION=${DEMO_DURATION:-8s}
-WARMUP=${DEMO_WARMUP:-0s}
+# Seed 001's scenario (workloads/filecache/scenario.yaml), scaled down: fewer
+# files and workers, a 100 req/s open load, 5 s warm-up, 10 s measured.
+VARS=(${DEMO_VARS:---var files=100 --var workers=10 --var warmup=5s --var duration=10s})
+RATE=${DEMO_RATE:-100}
 # The sweep: seed 002's matrix in miniature.
 SWEEP_CPUS=${DEMO_SWEEP_CPUS:-1,2}
 SWEEP_RATES=${DEMO_SWEEP_RATES:-100,300,600}
@@ -37,11 +37,11 @@ fi
 
 rm -rf "$OUT"
 mkdir -p "$OUT"
-common=(--app "$APP" --db "$DB" --duration "$DURATION" --warmup "$WARMUP" "${VARS[@]}")
+common=(--app "$APP" --db "$DB" "${VARS[@]}")
 t0=$(date +%s)
 
 echo "== 1/3 minmem: smallest memory limit at 1 CPU, JDK defaults vs jvmfit ($MIN..$MAX, step $STEP)"
-"$JVMFIT" minmem "${common[@]}" --experiment demo-minmem --cpus 1 --jvm default,jvmfit \
+"$JVMFIT" minmem "${common[@]}" --experiment demo-minmem --cpus 1 --jvm default,jvmfit --rate "$RATE" \
   --min "$MIN" --max "$MAX" --step "$STEP" --repeats "$REPEATS" >"$OUT/minmem.md"
 t1=$(date +%s)
 
@@ -51,10 +51,9 @@ echo "== 2/3 sweep: CPUs $SWEEP_CPUS × rates $SWEEP_RATES at $SWEEP_MEMORY"
 t2=$(date +%s)
 
 echo "== 3/3 reports"
-"$JVMFIT" report --db "$DB" --experiment demo-minmem --format html -o "$OUT/index.html"
-"$JVMFIT" report --db "$DB" --experiment demo-sweep --format html -o "$OUT/sweep.html"
-"$JVMFIT" report --db "$DB" --experiment demo-minmem --format md -o "$OUT/report-minmem.md"
-"$JVMFIT" report --db "$DB" --experiment demo-sweep --format md -o "$OUT/report-sweep.md"
+# index.html, report.md, trials.csv and trials.json per experiment.
+"$JVMFIT" report --db "$DB" --experiment demo-minmem -o "$OUT"
+"$JVMFIT" report --db "$DB" --experiment demo-sweep -o "$OUT/sweep"
 t3=$(date +%s)
 
 echo
@@ -66,4 +65,5 @@ echo "Sweep knees (where throughput, latency or success break):"
 sed -n '/^### Where it breaks/,/^A rate breaks/p' "$OUT/sweep.md"
 echo
 echo "Wall time: minmem $((t1 - t0)) s, sweep $((t2 - t1)) s, reports $((t3 - t2)) s, total $((t3 - t0)) s."
-echo "Report: $OUT/index.html (minmem), $OUT/sweep.html (sweep); Markdown: $OUT/minmem.md, $OUT/sweep.md; database: $DB"
+echo "Reports: $OUT/index.html (minmem) and $OUT/sweep/index.html, with report.md, trials.csv, trials.json beside each."
+echo "Command output: $OUT/minmem.md, $OUT/sweep.md; database: $DB"

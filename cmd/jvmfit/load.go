@@ -5,7 +5,6 @@ import (
 	"fmt"
 	"io"
 	"os"
-	"strconv"
 	"strings"
 	"time"
 
@@ -245,12 +244,6 @@ func writeLoadOutputs(w io.Writer, f *loadFlags, res *load.Result) error {
 			Phases []*load.Report `json:"phases"`
 		}{res.Total, res.Phases})
 	}
-	recorded := 0
-	for _, r := range res.Phases {
-		if r.Phase != "" {
-			recorded++
-		}
-	}
 	for i, r := range res.Phases {
 		if i > 0 {
 			fmt.Fprintln(w)
@@ -282,5 +275,3 @@ func isTerminal(f *os.File) bool {
 	_, err := unix.IoctlGetTermios(int(f.Fd()), unix.TCGETS)
 	return err == nil
 }
-
-var _ = strconv.Itoa

@@ -73,6 +73,7 @@ type Candidate struct {
 	NoiseBand  int64
 	Edge       bool    // a smaller limit failed, so MinOK is at the edge and needs a margin
 	Footprint  int64   // container peak at MinOK, the first tie-breaker
+	Where      string  // what else held, e.g. "at 600 req/s", for the explanation
 	Throughput float64 // req/s at MinOK, the second
 }
 
@@ -102,6 +103,9 @@ func Recommend(cands []Candidate, opts OptionsAt) (*Recommendation, error) {
 		rec.MarginWhy = "none: this limit passed and no smaller one was tried, so it is not at the edge"
 	}
 	rec.Why = fmt.Sprintf("%s passed at %s with %s", best.JVM, size.Format(best.MinOK), cpuWord(best.CPUs))
+	if best.Where != "" {
+		rec.Why += " " + best.Where
+	}
 	if len(cands) > 1 {
 		rec.Why += fmt.Sprintf(", the smallest limit of %d candidates", len(cands))
 	}

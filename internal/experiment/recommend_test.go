@@ -13,9 +13,9 @@ func TestMargin(t *testing.T) {
 		minOK, precision, noise, wantLimit int64
 		why                                string
 	}{
-		{100 * mi, 8 * mi, 0, 128 * mi, "16 MiB"},   // floor: 116 → 128
-		{208 * mi, 8 * mi, 0, 240 * mi, "10%"},      // 20.8 MiB → 228.8 → 240
-		{600 * mi, 8 * mi, 0, 672 * mi, "10%"},      // 60 MiB → 660 → 672
+		{100 * mi, 8 * mi, 0, 128 * mi, "16 MiB"}, // floor: 116 → 128
+		{208 * mi, 8 * mi, 0, 240 * mi, "10%"},    // 20.8 MiB → 228.8 → 240
+		{600 * mi, 8 * mi, 0, 672 * mi, "10%"},    // 60 MiB → 660 → 672
 		{144 * mi, 8 * mi, 40 * mi, 192 * mi, "40Mi: the band"},
 		{96 * mi, 32 * mi, 0, 128 * mi, "precision"},
 	}
@@ -125,3 +125,28 @@ func TestLoadSets(t *testing.T) {
 }
 
 func trialSpec(mem int64) trial.Spec { return trial.Spec{JVM: "default", CPUs: 1, MemoryBytes: mem} }
+
+func TestSweepCandidates(t *testing.T) {
+	cell := func(cpus float64, mem int64, rate float64, v string, peak int64) CellResult {
+		c := Cell{JVM: "jvmfit", CPUs: cpus, MemoryBytes: mem, Rate: rate}
+		return CellResult{Cell: c, Result: &trial.Result{Verdict: v, MemoryPeakBytes: peak, Spec: c.Spec(trial.Spec{})}}
+	}
+	cells := []CellResult{
+		cell(1, 256*mi, 100, trial.OK, 200*mi), cell(1, 256*mi, 400, trial.KO, 0),
+		cell(1, 512*mi, 100, trial.OK, 300*mi), cell(1, 512*mi, 400, trial.KO, 0),
+		cell(2, 256*mi, 100, trial.OK, 210*mi), cell(2, 256*mi, 400, trial.KO, 0),
+		cell(2, 512*mi, 100, trial.OK, 320*mi), cell(2, 512*mi, 400, trial.OK, 330*mi),
+	}
+	cs := SweepCandidates(cells)
+	if len(cs) != 2 {
+		t.Fatalf("%d candidates at the target rate, want one per CPU count: %+v", len(cs), cs)
+	}
+	// Only 2 CPUs passed at 400 req/s, at 512Mi, with 256Mi failing: an edge.
+	if cs[0].MinOK != 0 || cs[1].MinOK != 512*mi || !cs[1].Edge || cs[1].CPUs != 2 {
+		t.Fatalf("candidates %+v", cs)
+	}
+	rec, err := Recommend(cs, nil)
+	if err != nil || rec.CPUs != 2 || rec.MemoryBytes != 576*mi || !strings.Contains(rec.Why, "400 req/s") {
+		t.Fatalf("recommendation %+v, %v", rec, err)
+	}
+}

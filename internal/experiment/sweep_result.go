@@ -41,6 +41,9 @@ func SweepCandidates(cells []CellResult) []Candidate {
 		cand, seen := best[g]
 		if !seen {
 			cand = &Candidate{JVM: g.jvm, Java: g.java, CPUs: g.cpus}
+			if target > 0 {
+				cand.Where = fmt.Sprintf("at %g req/s, the highest rate any cell passed", target)
+			}
 			best[g] = cand
 			order = append(order, g)
 		}

@@ -17,9 +17,11 @@ type Generation struct {
 // Collector is one GC counter set (sun.gc.collector.N).
 type Collector struct {
 	Index       int
-	Name        string // e.g. "G1 young collection pauses", "Copy", "PSScavenge"
-	Kind        string // CollectorYoung, CollectorOld or CollectorConcurrent
-	Invocations int64
+	Name        string        // e.g. "G1 young collection pauses", "Copy", "PSScavenge"
+	Kind        string        // CollectorYoung, CollectorOld or CollectorConcurrent
+	Invocations int64         // started, including one still running
+	Completed   int64         // finished: Invocations less one while InProgress
+	InProgress  bool          // lastEntryTime after lastExitTime
 	Time        time.Duration // accumulated pause time
 }
 
@@ -49,10 +51,14 @@ type JVM struct {
 	MetaspaceUsed, MetaspaceCommitted, MetaspaceMax    int64
 	ClassSpaceUsed, ClassSpaceCommitted, ClassSpaceMax int64
 
-	Collectors  []Collector // empty on JDK 11's ZGC, which publishes none
+	Collectors []Collector // empty on JDK 11's ZGC, which publishes none
+	// GC counts are of finished collections. The JVM counts a collection when
+	// it starts but updates the space counters when it ends, so a reading
+	// taken mid-GC would pair the new count with the old sizes.
 	YoungGCs    int64
 	OldGCs      int64 // full collections; for ZGC, whole-heap/major cycles
 	Concurrent  int64 // G1 concurrent-cycle pauses (remark, cleanup)
+	InGC        bool  // a collector was running at the time of the reading
 	YoungGCTime time.Duration
 	OldGCTime   time.Duration
 	GCTime      time.Duration // all collectors
@@ -96,7 +102,11 @@ func (s *Snapshot) JVM() JVM {
 		if !ok {
 			continue
 		}
-		c := Collector{Index: i, Invocations: n}
+		c := Collector{Index: i, Invocations: n, Completed: n}
+		if s.long(p+"lastEntryTime") > s.long(p+"lastExitTime") && n > 0 {
+			c.InProgress, c.Completed = true, n-1
+			j.InGC = true
+		}
 		c.Name, _ = s.String(p + "name")
 		c.Time, _ = s.Ticks(p + "time")
 		c.Kind = collectorKind(i, c.Name, hasFull)
@@ -104,13 +114,13 @@ func (s *Snapshot) JVM() JVM {
 		j.GCTime += c.Time
 		switch c.Kind {
 		case CollectorYoung:
-			j.YoungGCs += n
+			j.YoungGCs += c.Completed
 			j.YoungGCTime += c.Time
 		case CollectorOld:
-			j.OldGCs += n
+			j.OldGCs += c.Completed
 			j.OldGCTime += c.Time
 		default:
-			j.Concurrent += n
+			j.Concurrent += c.Completed
 		}
 	}
 	j.Safepoint, _ = s.Ticks("sun.rt.safepointTime")

@@ -21,9 +21,22 @@ import (
 // without building header maps or body readers.
 
 type conn struct {
-	nc   net.Conn
-	br   *bufio.Reader
-	used bool // has answered before: a failure may be a stale keep-alive
+	nc       net.Conn
+	br       *bufio.Reader
+	used     bool // has answered before: a failure may be a stale keep-alive
+	deadline time.Time
+}
+
+// deadlineSlack is how early a request may time out: moving a socket's
+// deadline costs a runtime timer update, so it moves only when the wanted
+// deadline is earlier than the set one, or later by more than this.
+const deadlineSlack = 100 * time.Millisecond
+
+func (c *conn) setDeadline(d time.Time) {
+	if d.Before(c.deadline) || d.Sub(c.deadline) > deadlineSlack {
+		c.nc.SetDeadline(d)
+		c.deadline = d
+	}
 }
 
 // client belongs to one goroutine; it keeps one connection per address.
@@ -119,7 +132,7 @@ func (cl *client) do(ctx context.Context, w *wireReq, data []byte, deadline time
 		if err != nil {
 			return 0, 0, err
 		}
-		c.nc.SetDeadline(deadline)
+		c.setDeadline(deadline)
 		var keep, got bool
 		if _, err = c.nc.Write(data); err == nil {
 			status, in, keep, got, err = c.read(w.isHEAD)
@@ -173,7 +186,7 @@ func (c *conn) read(isHEAD bool) (status int, in int64, keep, got bool, err erro
 			if err != nil {
 				return status, in, false, got, err
 			}
-			h = bytes.TrimRight(h, "\r\n")
+			h = trimEOL(h)
 			if len(h) == 0 {
 				break
 			}
@@ -260,7 +273,7 @@ func (c *conn) chunks() (int64, error) {
 		if err != nil {
 			return in, unexpected(err)
 		}
-		line = bytes.TrimRight(line, "\r\n")
+		line = trimEOL(line)
 		if i := bytes.IndexByte(line, ';'); i >= 0 {
 			line = line[:i]
 		}
@@ -275,7 +288,7 @@ func (c *conn) chunks() (int64, error) {
 				if err != nil {
 					return in, unexpected(err)
 				}
-				if len(bytes.TrimRight(t, "\r\n")) == 0 {
+				if len(trimEOL(t)) == 0 {
 					return in, nil
 				}
 			}
@@ -286,6 +299,13 @@ func (c *conn) chunks() (int64, error) {
 			return in, unexpected(err)
 		}
 	}
+}
+
+func trimEOL(b []byte) []byte {
+	for len(b) > 0 && (b[len(b)-1] == '\n' || b[len(b)-1] == '\r') {
+		b = b[:len(b)-1]
+	}
+	return b
 }
 
 func equalFold(b []byte, s string) bool {

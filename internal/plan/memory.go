@@ -225,7 +225,7 @@ func (s *sizing) shrink(need int64, c1 bool) bool {
 	for _, f := range fl {
 		cut := roundUp(int64(float64(need)*float64(*f.v-f.floor)/float64(spare)), mib)
 		*f.v = max(f.floor, *f.v-cut)
-		s.why[f.reg] += "; shrunk to make room for your heap"
+		s.why[f.reg] += "; shrunk to make room for the heap"
 	}
 	s.threads = int(stacks / s.xss)
 	return true

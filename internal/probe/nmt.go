@@ -22,8 +22,8 @@ const NMTTotal = "Total"
 
 // A category line, the same from JDK 11 to 25 (25 may add ", readonly=…"):
 //
-//	-                 Java Heap (reserved=65536KB, committed=65536KB)
-//	Total: reserved=1504781KB, committed=127865KB
+//   - Java Heap (reserved=65536KB, committed=65536KB)
+//     Total: reserved=1504781KB, committed=127865KB
 var (
 	nmtCategory = regexp.MustCompile(`^-\s+(.+?)\s+\(reserved=(\d+)([KMG]?B), committed=(\d+)([KMG]?B)`)
 	nmtTotal    = regexp.MustCompile(`^Total:\s+reserved=(\d+)([KMG]?B), committed=(\d+)([KMG]?B)`)

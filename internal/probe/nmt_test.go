@@ -77,8 +77,8 @@ func TestParseNMTUnitsAndErrors(t *testing.T) {
 
 // TestNMTRealJVMs reads the summary from live JDK 11, 17, 21 and 25 processes.
 func TestNMTRealJVMs(t *testing.T) {
-	for _, java := range []string{jvmtest.Java11, jvmtest.Java17, jvmtest.Java21, jvmtest.Java25} {
-		t.Run(java, func(t *testing.T) {
+	for name, java := range map[string]string{"jdk11": jvmtest.Java11, "jdk17": jvmtest.Java17, "jdk21": jvmtest.Java21, "jdk25": jvmtest.Java25} {
+		t.Run(name, func(t *testing.T) {
 			jvmtest.Need(t, java)
 			jcmd := JcmdFor(java)
 			if jcmd == "" {
@@ -96,7 +96,7 @@ func TestNMTRealJVMs(t *testing.T) {
 				t.Errorf("heap reserved %d, want -Xmx80m", got["Java Heap"].Reserved)
 			}
 			th := got["Thread"]
-			if th.Committed <= 0 || th.Reserved < 20*th.Committed/20 {
+			if th.Committed <= 0 || th.Reserved < th.Committed {
 				t.Errorf("thread %+v", th)
 			}
 			// 20 extra threads reserve their stacks (1 MiB each by default).

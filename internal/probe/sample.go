@@ -10,9 +10,9 @@ type Sample struct {
 	// cgroup
 	CgroupUsage int64         `json:"cg_usage"`
 	CgroupPeak  int64         `json:"cg_peak,omitempty"` // the cgroup's own high-water mark
-	CgroupRSS   int64         `json:"cg_rss"`   // memory.stat rss / anon
-	CgroupCache int64         `json:"cg_cache"` // memory.stat cache / file
-	CPUTime     time.Duration `json:"cpu"`      // cumulative: the cgroup's, else the process's
+	CgroupRSS   int64         `json:"cg_rss"`            // memory.stat rss / anon
+	CgroupCache int64         `json:"cg_cache"`          // memory.stat cache / file
+	CPUTime     time.Duration `json:"cpu"`               // cumulative: the cgroup's, else the process's
 	Throttled   time.Duration `json:"throttled"`
 	NrThrottled int64         `json:"nr_throttled"`
 

@@ -75,7 +75,9 @@ func buildCharts(in Input) []chart {
 			add(c)
 		}
 	}
-	add(okGrid(ts, vary))
+	if vary[dimMemory] || in.Meta.Kind == "minmem" {
+		add(okGrid(ts, vary))
+	}
 	add(compareChart(ts, vary))
 	add(timeChart(ts, "Memory over time", "Container memory (cgroup usage, solid) and process RSS (dashed)", "cgroup", "RSS",
 		func(s sampleT) (float64, float64) { return mibf(s.CgroupUsage), mibf(s.RSS) }))
@@ -122,15 +124,26 @@ func rateCharts(ts []*trial.Result, vary map[dimension]bool) []*chart {
 				p99.Points = append(p99.Points, [2]float64{x, float64(r.Load.Latencies.P99) / 1e6})
 			}
 		}
-		thr.Series = append(thr.Series, t)
-		suc.Series = append(suc.Series, s)
-		latc.Series = append(latc.Series, p99, p50)
+		thr.Series = appendDrawn(thr.Series, t)
+		suc.Series = appendDrawn(suc.Series, s)
+		latc.Series = appendDrawn(latc.Series, p99, p50)
 	}
 	if maxRate == 0 {
 		return nil
 	}
 	thr.Series = append(thr.Series, xySeries{Name: "rate asked", Dashed: true, Points: [][2]float64{{0, 0}, {maxRate, maxRate}}})
 	return []*chart{thr, latc, suc}
+}
+
+// appendDrawn leaves out series with nothing to draw (e.g. latency of a
+// configuration whose every trial died before the load).
+func appendDrawn(dst []xySeries, ss ...xySeries) []xySeries {
+	for _, s := range ss {
+		if len(s.Points) > 0 {
+			dst = append(dst, s)
+		}
+	}
+	return dst
 }
 
 // okGrid is seed 000's table as a picture: memory limits across,

@@ -20,12 +20,17 @@ const (
 	evilNMT = `<script>document.body.setAttribute('data-pwned','nmt')</script>`
 )
 
+// hostileInput is every fixture trial in one report (so every chart kind
+// appears), with hostile names.
 func hostileInput(t *testing.T) Input {
 	db := fixtureDB(t)
-	in := loadInput(t, db, "compare-seed001")
+	var in Input
+	for _, ref := range []string{"minmem-filecache", "sweep-filecache", "compare-seed001"} {
+		in.Trials = append(in.Trials, loadInput(t, db, ref).Trials...)
+	}
 	for i, r := range in.Trials {
 		r.Spec.AppName = evilApp
-		if i == 1 {
+		if i%7 == 1 {
 			r.Spec.JVM = evilJVM
 		}
 		if r.NMT != nil {
@@ -117,9 +122,9 @@ func TestChartsPerKind(t *testing.T) {
 		return out
 	}
 	want := map[string][]string{
-		"sweep-filecache":  {"Throughput against rate", "Latency against rate", "Success against rate", "OK/KO by memory limit", "Memory over time", "Heap over time"},
+		"sweep-filecache":  {"Throughput against rate", "Latency against rate", "Success against rate", "Memory over time", "Heap over time"},
 		"minmem-filecache": {"OK/KO by memory limit"},
-		"compare-seed001":  {"OK/KO by memory limit", "Live set and mapped heap by configuration", "Memory over time", "Heap over time", "Native memory by region (NMT, committed)"},
+		"compare-seed001":  {"Live set and mapped heap by configuration", "Memory over time", "Heap over time", "Native memory by region (NMT, committed)"},
 	}
 	for ref, w := range want {
 		if got := titles(ref); strings.Join(got, "|") != strings.Join(w, "|") {
@@ -154,7 +159,8 @@ func TestHTMLInChromium(t *testing.T) {
 		in   Input
 	}{
 		{"sweep", loadInput(t, fixtureDB(t), "sweep-filecache")},
-		{"hostile-compare", hostileInput(t)},
+		{"minmem", loadInput(t, fixtureDB(t), "minmem-filecache")},
+		{"hostile-all", hostileInput(t)},
 	}
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {
@@ -174,7 +180,7 @@ func TestHTMLInChromium(t *testing.T) {
 			if strings.Contains(body, "data-pwned") {
 				t.Errorf("hostile markup ran: %s", body)
 			}
-			if want := `data-charts-ready="` + itoa(charts) + `"`; !strings.Contains(body, want) || charts < 5 {
+			if want := `data-charts-ready="` + itoa(charts) + `"`; !strings.Contains(body, want) || charts < 1 {
 				t.Errorf("want %s (%d charts), body is %s", want, charts, body)
 			}
 			// ECharts draws each chart into a canvas inside its div.

@@ -177,8 +177,9 @@ func TestCrashKeepsCompletedTrials(t *testing.T) {
 	// Kill it while it is writing the next trial.
 	time.Sleep(7 * time.Millisecond)
 	syscall.Kill(-cmd.Process.Pid, syscall.SIGKILL)
-	cmd.Wait()
-	for sc.Scan() { // lines written before the kill also count
+	// Lines written before the kill also count; read them before Wait,
+	// which closes the pipe.
+	for sc.Scan() {
 		f := strings.Fields(sc.Text())
 		if len(f) == 3 && f[0] == "saved" {
 			i, _ := strconv.Atoi(f[1])
@@ -186,6 +187,7 @@ func TestCrashKeepsCompletedTrials(t *testing.T) {
 			saved[id] = i
 		}
 	}
+	cmd.Wait()
 
 	s, err := Open(path)
 	if err != nil {

@@ -4,53 +4,92 @@ import (
 	"bytes"
 	"encoding/json"
 	"fmt"
-	"sort"
+	"reflect"
+	"strconv"
+	"strings"
 
 	"github.com/jvmfit/jvmfit/internal/probe"
 )
 
-// compactSeries is a series stored as a table: the JSON keys of
-// probe.Sample once, then one row of values per sample. That halves the
-// size of a 250 ms series over plain JSON objects, and it survives fields
-// being added to probe.Sample (old rows lack the column, new code reads 0).
+// A series is stored as a table: the JSON keys of probe.Sample once, then
+// one row of values per sample. That is a third of the size of plain JSON
+// objects, and it survives fields being added to probe.Sample: old rows
+// lack the column and read as zero; columns this build does not know are
+// skipped.
 type compactSeries struct {
 	Columns []string            `json:"columns"`
 	Rows    [][]json.RawMessage `json:"rows"`
 }
 
+// sampleField is one JSON-visible field of probe.Sample.
+type sampleField struct {
+	name  string
+	index int
+	isInt bool // integer kinds (sizes, counts, durations) take the fast path
+}
+
+var sampleFields = func() []sampleField {
+	t := reflect.TypeOf(probe.Sample{})
+	var out []sampleField
+	for i := 0; i < t.NumField(); i++ {
+		f := t.Field(i)
+		if !f.IsExported() {
+			continue
+		}
+		name, _, _ := strings.Cut(f.Tag.Get("json"), ",")
+		if name == "-" {
+			continue
+		}
+		if name == "" {
+			name = f.Name
+		}
+		switch f.Type.Kind() {
+		case reflect.Int, reflect.Int8, reflect.Int16, reflect.Int32, reflect.Int64:
+			out = append(out, sampleField{name, i, true})
+		default:
+			out = append(out, sampleField{name, i, false})
+		}
+	}
+	return out
+}()
+
 func encodeSeries(samples []probe.Sample) (string, error) {
-	objs := make([]map[string]json.RawMessage, len(samples))
-	seen := map[string]bool{}
-	for i, s := range samples {
-		b, err := json.Marshal(s)
-		if err != nil {
-			return "", err
+	var b bytes.Buffer
+	b.WriteString(`{"columns":[`)
+	for i, f := range sampleFields {
+		if i > 0 {
+			b.WriteByte(',')
 		}
-		if err := json.Unmarshal(b, &objs[i]); err != nil {
-			return "", err
-		}
-		for k := range objs[i] {
-			seen[k] = true
-		}
+		b.WriteString(strconv.Quote(f.name))
 	}
-	c := compactSeries{Columns: make([]string, 0, len(seen)), Rows: make([][]json.RawMessage, len(samples))}
-	for k := range seen {
-		c.Columns = append(c.Columns, k)
-	}
-	sort.Strings(c.Columns)
-	for i, o := range objs {
-		row := make([]json.RawMessage, len(c.Columns))
-		for j, k := range c.Columns {
-			if v, ok := o[k]; ok {
-				row[j] = v
-			} else {
-				row[j] = json.RawMessage("null")
+	b.WriteString(`],"rows":[`)
+	var num []byte
+	for i := range samples {
+		if i > 0 {
+			b.WriteByte(',')
+		}
+		b.WriteByte('[')
+		v := reflect.ValueOf(&samples[i]).Elem()
+		for j, f := range sampleFields {
+			if j > 0 {
+				b.WriteByte(',')
 			}
+			fv := v.Field(f.index)
+			if f.isInt {
+				num = strconv.AppendInt(num[:0], fv.Int(), 10)
+				b.Write(num)
+				continue
+			}
+			raw, err := json.Marshal(fv.Interface())
+			if err != nil {
+				return "", err
+			}
+			b.Write(raw)
 		}
-		c.Rows[i] = row
+		b.WriteByte(']')
 	}
-	b, err := json.Marshal(c)
-	return string(b), err
+	b.WriteString("]}")
+	return b.String(), nil
 }
 
 func decodeSeries(data string) ([]probe.Sample, error) {
@@ -58,26 +97,39 @@ func decodeSeries(data string) ([]probe.Sample, error) {
 	if err := json.Unmarshal([]byte(data), &c); err != nil {
 		return nil, fmt.Errorf("series: %w", err)
 	}
+	byName := map[string]sampleField{}
+	for _, f := range sampleFields {
+		byName[f.name] = f
+	}
+	cols := make([]*sampleField, len(c.Columns))
+	for i, name := range c.Columns {
+		if f, ok := byName[name]; ok {
+			cols[i] = &f
+		}
+	}
 	out := make([]probe.Sample, len(c.Rows))
-	var buf bytes.Buffer
 	for i, row := range c.Rows {
-		if len(row) != len(c.Columns) {
-			return nil, fmt.Errorf("series: row %d has %d values for %d columns", i, len(row), len(c.Columns))
+		if len(row) != len(cols) {
+			return nil, fmt.Errorf("series: row %d has %d values for %d columns", i, len(row), len(cols))
 		}
-		buf.Reset()
-		buf.WriteByte('{')
-		for j, k := range c.Columns {
-			if j > 0 {
-				buf.WriteByte(',')
+		v := reflect.ValueOf(&out[i]).Elem()
+		for j, f := range cols {
+			raw := row[j]
+			if f == nil || string(raw) == "null" {
+				continue
 			}
-			kb, _ := json.Marshal(k)
-			buf.Write(kb)
-			buf.WriteByte(':')
-			buf.Write(row[j])
-		}
-		buf.WriteByte('}')
-		if err := json.Unmarshal(buf.Bytes(), &out[i]); err != nil {
-			return nil, fmt.Errorf("series: row %d: %w", i, err)
+			fv := v.Field(f.index)
+			if f.isInt {
+				n, err := strconv.ParseInt(string(raw), 10, 64)
+				if err != nil {
+					return nil, fmt.Errorf("series: row %d, %s: %w", i, f.name, err)
+				}
+				fv.SetInt(n)
+				continue
+			}
+			if err := json.Unmarshal(raw, fv.Addr().Interface()); err != nil {
+				return nil, fmt.Errorf("series: row %d, %s: %w", i, f.name, err)
+			}
 		}
 	}
 	return out, nil

@@ -37,7 +37,7 @@ func (r *Result) Line() string {
 	if r.StartSeconds > 0 {
 		parts = append(parts, "start "+strconv.FormatFloat(r.StartSeconds, 'f', 2, 64)+"s")
 	}
-	if r.Load != nil {
+	if r.Load != nil && r.Load.Requests > 0 {
 		parts = append(parts, fmt.Sprintf("%.1f req/s", r.Load.Throughput), "p99 "+roundDur(r.Load.Latencies.P99).String())
 	}
 	if r.MemoryPeakBytes > 0 {

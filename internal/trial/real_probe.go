@@ -2,21 +2,47 @@ package trial
 
 import (
 	"context"
-	"errors"
 	"time"
 
 	"github.com/jvmfit/jvmfit/internal/probe"
 )
 
-// realProber is filled in once internal/probe's sampler lands.
+// samplePeriod is the "about every 250 ms".
+const samplePeriod = 250 * time.Millisecond
+
 type realProber struct{}
 
-func (realProber) Start(ctx context.Context, p Process) Sampling { return noSampling{} }
-
-func (realProber) NMT(ctx context.Context, jcmd string, pid int) (map[string]NMT, error) {
-	return nil, errors.New("probe not built yet")
+func (realProber) Start(ctx context.Context, p Process) Sampling {
+	t := probe.Target{Pid: p.Pid()}
+	if rp, ok := p.(realProcess); ok && rp.p.CgroupPath() != "" {
+		t.CgroupStats = func() (probe.CgroupStats, error) {
+			st, err := rp.p.Stats()
+			return probe.CgroupStats{
+				Usage: st.Usage, Peak: st.Peak, RSS: st.RSS, Cache: st.Cache,
+				CPUUsage: st.CPUUsage, NrThrottled: st.NrThrottled, Throttled: st.Throttled,
+			}, err
+		}
+	}
+	return realSampling{probe.Start(ctx, t, samplePeriod)}
 }
 
-type noSampling struct{}
+func (realProber) NMT(ctx context.Context, jcmd string, pid int) (map[string]NMT, error) {
+	ctx, cancel := context.WithTimeout(ctx, 30*time.Second)
+	defer cancel()
+	cats, err := probe.NMT(ctx, jcmd, pid)
+	if err != nil {
+		return nil, err
+	}
+	out := make(map[string]NMT, len(cats))
+	for k, c := range cats {
+		out[k] = NMT(c)
+	}
+	return out, nil
+}
 
-func (noSampling) Stop(time.Duration) ([]probe.Sample, Summary) { return nil, Summary{} }
+type realSampling struct{ s *probe.Sampler }
+
+func (r realSampling) Stop(wall time.Duration) ([]probe.Sample, Summary) {
+	series := r.s.Stop()
+	return series, Summary(probe.Summarise(series, wall))
+}

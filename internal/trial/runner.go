@@ -137,7 +137,7 @@ func Run(ctx context.Context, spec Spec, a *app.App, d Deps) (*Result, error) {
 		}
 	}
 	if spec.NMT && rd == ready && alive(p) {
-		jcmd := filepath.Join(filepath.Dir(spec.Java), "jcmd")
+		jcmd := probe.JcmdFor(spec.Java)
 		nmt, err := d.Prober.NMT(ctx, jcmd, p.Pid())
 		if err != nil {
 			r.Notes = append(r.Notes, "NMT summary unavailable: "+err.Error())

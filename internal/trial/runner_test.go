@@ -54,6 +54,10 @@ func TestFixtureOKUnderLimitsAndTheJVMSeesThem(t *testing.T) {
 	if g := ownTrialGroups(t); len(g) != 0 {
 		t.Errorf("cgroups left behind: %v", g)
 	}
+	sm := r.Summary
+	if len(r.Series) < 8 || sm.RSSPeak <= 0 || sm.CgroupPeak <= 0 || sm.ThreadsPeak < 5 || sm.HeapCommPeak <= 0 || sm.CPUTime <= 0 {
+		t.Errorf("%d samples, summary %+v", len(r.Series), sm)
+	}
 	b, _ := json.Marshal(r)
 	var top map[string]any
 	json.Unmarshal(b, &top)
@@ -153,7 +157,14 @@ func TestCancelLeavesNothingBehind(t *testing.T) {
 		_, got = Run(ctx, spec, a, d)
 		close(done)
 	}()
-	pid := <-pids
+	var pid int
+	select {
+	case pid = <-pids:
+	case <-done:
+		t.Fatalf("Run ended before the app started: %v", got)
+	case <-time.After(30 * time.Second):
+		t.Fatal("the app did not start within 30s")
+	}
 	time.Sleep(4 * time.Second) // ready, and under load
 	if len(ownTrialGroups(t)) == 0 {
 		t.Fatal("no trial cgroup while the trial runs")
@@ -188,4 +199,34 @@ func (s spySandbox) Start(ctx context.Context, l Launch) (Process, error) {
 		s.pids <- p.Pid()
 	}
 	return p, err
+}
+
+func TestJvmfitOptionsAndNMT(t *testing.T) {
+	needRoot(t)
+	a := fixtureApp(t, "serve", 30*time.Second)
+	spec := prepared(t, a, Spec{MemoryBytes: 192 * size.MiB, CPUs: 1, JVM: "jvmfit", NMT: true})
+	if len(spec.JVMOptions) < 3 || spec.JVMOptions[len(spec.JVMOptions)-1] != nmtOption {
+		t.Fatalf("options %q", spec.JVMOptions)
+	}
+	r, err := Run(context.Background(), spec, a, deps(t))
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Log(r.Line())
+	if r.Verdict != OK {
+		t.Fatalf("%s %s %q\n%s", r.Verdict, r.Kind, r.Failed, r.OutputTail)
+	}
+	heap, total := r.NMT["Java Heap"], r.NMT["Total"]
+	if heap.Reserved <= 0 || total.Committed <= heap.Committed || len(r.Notes) != 0 {
+		t.Fatalf("NMT %+v notes %q", r.NMT, r.Notes)
+	}
+	// The plan's -Xmx is what the JVM reports as its heap maximum.
+	for _, o := range spec.JVMOptions {
+		if v, ok := strings.CutPrefix(o, "-Xmx"); ok {
+			want, err := size.Parse(v)
+			if err == nil && r.HeapMaxBytes != want {
+				t.Errorf("heap max %d, plan gave %s", r.HeapMaxBytes, o)
+			}
+		}
+	}
 }

@@ -48,8 +48,10 @@
     o.legend = undefined;
     o.grid.top = 16;
     o.xAxis = { type: "category", data: c.x_cats, name: c.x_name, nameLocation: "middle", nameGap: 30, splitArea: { show: true } };
-    o.yAxis = { type: "category", data: c.y_cats, splitArea: { show: true } };
-    o.visualMap = { show: false, min: 0, max: 1, inRange: { color: ["#d64541", "#e3a51b", "#2e9e5b"] } };
+    // First configuration on top, as in the tables; long names cut short.
+    o.yAxis = { type: "category", data: c.y_cats, inverse: true, splitArea: { show: true },
+      axisLabel: { width: 220, overflow: "truncate" } };
+    o.visualMap = { show: false, dimension: 2, min: 0, max: 1, inRange: { color: ["#d64541", "#e3a51b", "#2e9e5b"] } };
     o.tooltip.formatter = function (p) {
       return escape(c.y_cats[p.value[1]]) + "<br>" + escape(c.x_cats[p.value[0]]) + ": <b>" + escape(p.value[3]) + "</b>";
     };

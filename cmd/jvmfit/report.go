@@ -1,0 +1,205 @@
+package main
+
+import (
+	"bytes"
+	"errors"
+	"fmt"
+	"io"
+	"os"
+	"path/filepath"
+	"strings"
+	"text/tabwriter"
+
+	"github.com/spf13/cobra"
+
+	"github.com/jvmfit/jvmfit/internal/report"
+	"github.com/jvmfit/jvmfit/internal/store"
+)
+
+func init() { commands = append(commands, newReport) }
+
+// reportFiles is what `-o DIR` writes: everything, in one place.
+var reportFiles = []struct{ name, format string }{
+	{"index.html", "html"}, {"report.md", "md"}, {"trials.csv", "csv"}, {"trials.json", "json"},
+}
+
+func newReport() *cobra.Command {
+	var db, expRef, format, out string
+	var list bool
+	cmd := &cobra.Command{
+		Use:   "report [--db jvmfit.db] [--experiment NAME|ID|latest] [--format md|html|csv|json] [-o FILE|DIR]",
+		Short: "Markdown, offline HTML, CSV or JSON from the results database",
+		Long: `report reads one experiment from the database and renders it:
+  md    the seeds' tables (memory limit -> OK/KO, rate sweep with its knee,
+        option sets side by side) and a list of all trials
+  html  one self-contained page with the same tables and charts (works offline)
+  csv   one row per trial, flat columns
+  json  the array of stored results
+
+-o FILE writes one format (taken from --format, else from the extension);
+-o DIR (an existing directory, or a path ending in /) writes index.html,
+report.md, trials.csv and trials.json into it. Without -o, output goes to
+stdout.`,
+		Example: `  jvmfit report                                   # latest experiment, Markdown
+  jvmfit report --experiment minmem-filecache -o report.html
+  jvmfit report --experiment 3 -o demo-report/
+  jvmfit report --list`,
+		Args: cobra.NoArgs,
+		RunE: func(cmd *cobra.Command, _ []string) error {
+			if format != "" && !validFormat(format) {
+				return usagef("--format %q: use md, html, csv or json", format)
+			}
+			if _, err := os.Stat(db); err != nil {
+				return usagef("no database at %s: run jvmfit run, minmem, sweep or compare first, or give --db PATH", db)
+			}
+			st, err := store.Open(db)
+			if err != nil {
+				return asUsage(err)
+			}
+			defer st.Close()
+			w := cmd.OutOrStdout()
+			if list {
+				return listExperiments(w, st)
+			}
+			e, err := st.Experiment(expRef)
+			if errors.Is(err, store.ErrNotFound) {
+				return usagef("%v: see 'jvmfit report --list'", err)
+			}
+			if err != nil {
+				return err
+			}
+			trials, err := st.Trials(store.Filter{ExperimentID: e.ID})
+			if err != nil {
+				return err
+			}
+			in := report.Input{Meta: report.MetaOf(e), Trials: trials}
+
+			if out == "" {
+				if format == "" {
+					format = "md"
+				}
+				if format == "html" && isCharDevice(os.Stdout) {
+					return usagef("--format html is a 1 MB page: give -o report.html (or redirect stdout)")
+				}
+				return render(w, format, in)
+			}
+			if isDirTarget(out) {
+				if err := os.MkdirAll(out, 0o755); err != nil {
+					return fmt.Errorf("create %s: %w", out, err)
+				}
+				for _, f := range reportFiles {
+					if err := writeReport(filepath.Join(out, f.name), f.format, in); err != nil {
+						return err
+					}
+				}
+				fmt.Fprintf(cmd.ErrOrStderr(), "wrote %s/{index.html,report.md,trials.csv,trials.json}: experiment #%d %s, %d trials\n",
+					strings.TrimSuffix(out, "/"), e.ID, e.Name, len(trials))
+				return nil
+			}
+			if format == "" {
+				if format = formatOf(out); format == "" {
+					return usagef("-o %s: cannot tell the format from the extension; give --format md|html|csv|json", out)
+				}
+			}
+			if err := writeReport(out, format, in); err != nil {
+				return err
+			}
+			fmt.Fprintf(cmd.ErrOrStderr(), "wrote %s: experiment #%d %s, %d trials\n", out, e.ID, e.Name, len(trials))
+			return nil
+		},
+	}
+	f := cmd.Flags()
+	f.StringVar(&db, "db", "jvmfit.db", "results database")
+	f.StringVarP(&expRef, "experiment", "e", "latest", "experiment: its name (latest of that name), its id, or latest")
+	f.StringVarP(&format, "format", "f", "", "md, html, csv or json (default md, or from -o's extension)")
+	f.StringVarP(&out, "output", "o", "", "write to FILE, or all formats into DIR")
+	f.BoolVar(&list, "list", false, "list the experiments in the database and exit")
+	return cmd
+}
+
+func validFormat(f string) bool {
+	switch f {
+	case "md", "html", "csv", "json":
+		return true
+	}
+	return false
+}
+
+func formatOf(path string) string {
+	switch strings.ToLower(filepath.Ext(path)) {
+	case ".md", ".markdown":
+		return "md"
+	case ".html", ".htm":
+		return "html"
+	case ".csv":
+		return "csv"
+	case ".json":
+		return "json"
+	}
+	return ""
+}
+
+func isDirTarget(out string) bool {
+	if strings.HasSuffix(out, "/") {
+		return true
+	}
+	st, err := os.Stat(out)
+	return err == nil && st.IsDir()
+}
+
+func render(w io.Writer, format string, in report.Input) error {
+	switch format {
+	case "html":
+		return report.HTML(w, in, version)
+	case "csv":
+		return report.CSV(w, in.Trials)
+	case "json":
+		return report.JSON(w, in.Trials)
+	}
+	return report.Markdown(w, in)
+}
+
+// writeReport renders in memory first, so a failure never leaves half a
+// file where a good report used to be.
+func writeReport(path, format string, in report.Input) error {
+	var buf bytes.Buffer
+	if err := render(&buf, format, in); err != nil {
+		return err
+	}
+	tmp := path + ".tmp"
+	if err := os.WriteFile(tmp, buf.Bytes(), 0o644); err != nil {
+		return fmt.Errorf("write %s: %w", path, err)
+	}
+	if err := os.Rename(tmp, path); err != nil {
+		os.Remove(tmp)
+		return fmt.Errorf("write %s: %w", path, err)
+	}
+	return nil
+}
+
+func listExperiments(w io.Writer, st *store.Store) error {
+	es, err := st.Experiments()
+	if err != nil {
+		return err
+	}
+	if len(es) == 0 {
+		fmt.Fprintf(w, "no experiments in %s yet\n", st.Path())
+		return nil
+	}
+	tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', 0)
+	fmt.Fprintln(tw, "ID\tNAME\tKIND\tTRIALS\tOK\tSTARTED\tENDED")
+	for _, e := range es {
+		ended := "-"
+		if !e.Ended.IsZero() {
+			ended = e.Ended.Local().Format("2006-01-02 15:04")
+		}
+		fmt.Fprintf(tw, "%d\t%s\t%s\t%d\t%d\t%s\t%s\n", e.ID, e.Name, e.Kind, e.Trials, e.OK,
+			e.Created.Local().Format("2006-01-02 15:04"), ended)
+	}
+	return tw.Flush()
+}
+
+func isCharDevice(f *os.File) bool {
+	st, err := f.Stat()
+	return err == nil && st.Mode()&os.ModeCharDevice != 0
+}

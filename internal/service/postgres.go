@@ -1,0 +1,321 @@
+package service
+
+import (
+	"context"
+	"crypto/rand"
+	"encoding/hex"
+	"errors"
+	"fmt"
+	"io"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"regexp"
+	"strconv"
+	"sync"
+	"syscall"
+	"time"
+
+	"github.com/jvmfit/jvmfit/internal/app"
+	"github.com/jvmfit/jvmfit/internal/cgroup"
+	"github.com/jvmfit/jvmfit/internal/sandbox"
+	"github.com/jvmfit/jvmfit/internal/size"
+)
+
+// KindPostgres is a throwaway PostgreSQL cluster from the installed server
+// binaries.
+const KindPostgres = "postgres"
+
+const (
+	// superuser is the cluster's bootstrap role; the app gets its own.
+	superuser = "postgres"
+	// maxConnections leaves room for seed 002's pool (CPUs × 20) up to
+	// 8 CPUs plus tools; each slot costs only a few KB of shared memory.
+	maxConnections = 200
+	// fastShutdownGrace is how long a fast shutdown (SIGINT) may take
+	// before the cgroup is killed.
+	fastShutdownGrace = 5 * time.Second
+)
+
+type postgres struct {
+	svc      app.Service
+	dir      string // temp root: data/ and sock/
+	port     int
+	db, user string
+	password string
+	proc     *sandbox.Process
+	tail     *tail
+
+	stopOnce sync.Once
+	stopped  chan struct{}
+	usage    Usage
+	stopErr  error
+}
+
+func startPostgres(ctx context.Context, s app.Service, o Options) (Instance, error) {
+	sweepStaleOnce()
+	bin, err := postgresBin()
+	if err != nil {
+		return nil, err
+	}
+	acct, err := serverAccount()
+	if err != nil {
+		return nil, err
+	}
+	db := o.Database
+	if db == "" {
+		db = "app"
+	}
+	if !identifier.MatchString(db) {
+		return nil, fmt.Errorf("service %q: database name %q: use lower-case letters, digits and _", s.Name, db)
+	}
+	dir, err := os.MkdirTemp("", fmt.Sprintf("%s%d-", dirPrefix, os.Getpid()))
+	if err != nil {
+		return nil, fmt.Errorf("service %q: cannot make its data directory: %v", s.Name, err)
+	}
+	pg := &postgres{svc: s, dir: dir, db: db, user: db, password: randomPassword(),
+		tail: &tail{}, stopped: make(chan struct{})}
+	registerDir(dir)
+	fail := func(err error) (Instance, error) {
+		pg.Stop()
+		return nil, fmt.Errorf("service %q (postgres): %v", s.Name, err)
+	}
+	if err := pg.initdb(ctx, bin, acct); err != nil {
+		return fail(err)
+	}
+	if pg.port, err = app.FreePort(); err != nil {
+		return fail(err)
+	}
+	var out io.Writer = pg.tail
+	if o.Log != nil {
+		out = io.MultiWriter(pg.tail, o.Log)
+	}
+	// The server outlives ctx's cancellation by a fast shutdown, which
+	// Stop (below, via watch) runs; the sandbox's own cancel path would
+	// send SIGTERM, a smart shutdown that waits for clients.
+	pg.proc, err = sandbox.Start(context.WithoutCancel(ctx), sandbox.Spec{
+		Name:     "jvmfit-svc-" + s.Name,
+		Argv:     acct.wrap(pg.serverArgv(bin)),
+		Env:      serverEnv(),
+		Dir:      dir,
+		Limits:   cgroup.Spec{MemoryBytes: s.Memory, CPUs: s.CPUs},
+		NoLimits: o.NoLimits,
+		Stdout:   out, Stderr: out,
+	})
+	if err != nil {
+		return fail(err)
+	}
+	register(pg)
+	go pg.watch(ctx)
+	timeout := o.ReadyTimeout
+	if timeout <= 0 {
+		timeout = DefaultReadyTimeout
+	}
+	if err := pg.awaitReady(ctx, bin, timeout); err != nil {
+		return fail(err)
+	}
+	if err := pg.createAppDatabase(ctx, bin); err != nil {
+		return fail(err)
+	}
+	return pg, nil
+}
+
+var identifier = regexp.MustCompile(`^[a-z_][a-z0-9_]{0,62}$`)
+
+// initdb makes the cluster as the server's account. Trust authentication
+// is safe here only because the server listens on 127.0.0.1 and a socket
+// directory no one else can enter, and the cluster lives for one trial.
+func (pg *postgres) initdb(ctx context.Context, bin string, acct account) error {
+	data := filepath.Join(pg.dir, "data")
+	for _, d := range []string{data, filepath.Join(pg.dir, "sock")} {
+		if err := os.Mkdir(d, 0o700); err != nil {
+			return err
+		}
+	}
+	if acct.drop {
+		for _, d := range []string{pg.dir, data, filepath.Join(pg.dir, "sock")} {
+			if err := os.Chown(d, acct.uid, acct.gid); err != nil {
+				return fmt.Errorf("cannot give %s to user %s: %v", d, acct.name, err)
+			}
+		}
+	}
+	// --no-sync: a throwaway cluster need not survive a power cut.
+	cmd := exec.CommandContext(ctx, filepath.Join(bin, "initdb"), "-D", data, "-U", superuser,
+		"--auth=trust", "--encoding=UTF8", "--locale=C", "--no-sync", "--no-instructions")
+	cmd.Env = serverEnv()
+	cmd.Dir = pg.dir
+	if acct.drop {
+		cmd.SysProcAttr = &syscall.SysProcAttr{Credential: &syscall.Credential{Uid: uint32(acct.uid), Gid: uint32(acct.gid)}}
+	}
+	out, err := cmd.CombinedOutput()
+	if err != nil {
+		if ctx.Err() != nil {
+			return ctx.Err()
+		}
+		return fmt.Errorf("initdb failed (%v): %s", err, lastLines(string(out), 3))
+	}
+	hba := "local all all trust\nhost all all 127.0.0.1/32 trust\n"
+	hbaPath := filepath.Join(data, "pg_hba.conf")
+	if err := os.WriteFile(hbaPath, []byte(hba), 0o600); err != nil {
+		return err
+	}
+	if acct.drop {
+		return os.Chown(hbaPath, acct.uid, acct.gid)
+	}
+	return nil
+}
+
+// serverArgv sets everything on the command line, so the cluster's files
+// stay initdb's. fsync, synchronous_commit and full_page_writes are off:
+// this is a test database that is thrown away, and durability would only
+// add disk latency that production tuning would not have on a local SSD
+// either.
+func (pg *postgres) serverArgv(bin string) []string {
+	return []string{filepath.Join(bin, "postgres"),
+		"-D", filepath.Join(pg.dir, "data"),
+		"-k", filepath.Join(pg.dir, "sock"),
+		"-h", "127.0.0.1",
+		"-p", strconv.Itoa(pg.port),
+		"-c", "max_connections=" + strconv.Itoa(maxConnections),
+		"-c", "shared_buffers=" + strconv.FormatInt(sharedBuffers(pg.svc.Memory)/size.KiB, 10) + "kB",
+		"-c", "fsync=off",
+		"-c", "synchronous_commit=off",
+		"-c", "full_page_writes=off",
+		"-c", "logging_collector=off",
+		"-c", "log_min_messages=warning",
+	}
+}
+
+// sharedBuffers follows the usual advice of a quarter of the memory, kept
+// between 16 MiB and PostgreSQL's own default of 128 MiB, so a small
+// limit is not mostly spent on the buffer pool.
+func sharedBuffers(limit int64) int64 {
+	const lo, hi = 16 * size.MiB, 128 * size.MiB
+	if limit <= 0 {
+		return hi
+	}
+	return min(max(limit/4, lo), hi)
+}
+
+func serverEnv() []string {
+	return []string{"PATH=/usr/local/bin:/usr/bin:/bin", "LC_ALL=C", "TZ=UTC"}
+}
+
+// awaitReady polls pg_isready until the server accepts connections.
+func (pg *postgres) awaitReady(ctx context.Context, bin string, timeout time.Duration) error {
+	deadline := time.Now().Add(timeout)
+	for {
+		cmd := exec.CommandContext(ctx, filepath.Join(bin, "pg_isready"), "-q", "-h", "127.0.0.1",
+			"-p", strconv.Itoa(pg.port), "-U", superuser, "-d", "postgres", "-t", "2")
+		cmd.Env = serverEnv()
+		if cmd.Run() == nil {
+			return nil
+		}
+		select {
+		case <-ctx.Done():
+			return ctx.Err()
+		case <-pg.proc.Done():
+			return fmt.Errorf("the server exited (%s) before it was ready: %s", pg.proc.Exit(), pg.tail.last(3))
+		case <-time.After(100 * time.Millisecond):
+		}
+		if time.Now().After(deadline) {
+			return fmt.Errorf("not accepting connections within %s: %s", timeout, pg.tail.last(3))
+		}
+	}
+}
+
+// createAppDatabase makes the app's role and database: the app loads its
+// own schema, nothing else is put in.
+func (pg *postgres) createAppDatabase(ctx context.Context, bin string) error {
+	cmd := exec.CommandContext(ctx, filepath.Join(bin, "psql"), "-X", "-q", "-v", "ON_ERROR_STOP=1",
+		"-h", "127.0.0.1", "-p", strconv.Itoa(pg.port), "-U", superuser, "-d", "postgres",
+		"-c", fmt.Sprintf("CREATE ROLE %s LOGIN PASSWORD '%s'", pg.user, pg.password),
+		"-c", fmt.Sprintf("CREATE DATABASE %s OWNER %s", pg.db, pg.user))
+	cmd.Env = serverEnv()
+	out, err := cmd.CombinedOutput()
+	if err != nil {
+		if ctx.Err() != nil {
+			return ctx.Err()
+		}
+		return fmt.Errorf("cannot create database %s: %s", pg.db, lastLines(string(out), 2))
+	}
+	return nil
+}
+
+func randomPassword() string {
+	b := make([]byte, 12)
+	_, _ = rand.Read(b)
+	return hex.EncodeToString(b)
+}
+
+func (pg *postgres) Name() string          { return pg.svc.Name }
+func (pg *postgres) Pid() int              { return pg.proc.Pid() }
+func (pg *postgres) Done() <-chan struct{} { return pg.proc.Done() }
+
+// DataDir is the cluster's temporary root, removed by Stop.
+func (pg *postgres) DataDir() string { return pg.dir }
+
+func (pg *postgres) Exports() map[string]string {
+	n := pg.svc.Name + "_"
+	port := strconv.Itoa(pg.port)
+	return map[string]string{
+		n + "host":     "127.0.0.1",
+		n + "port":     port,
+		n + "url":      "jdbc:postgresql://127.0.0.1:" + port + "/" + pg.db,
+		n + "user":     pg.user,
+		n + "password": pg.password,
+	}
+}
+
+// watch stops the cluster as soon as ctx ends (jvmfit got SIGINT), so a
+// fast shutdown runs even while the caller is still unwinding.
+func (pg *postgres) watch(ctx context.Context) {
+	select {
+	case <-ctx.Done():
+		pg.Stop()
+	case <-pg.stopped:
+	}
+}
+
+func (pg *postgres) Stop() (Usage, error) {
+	pg.stopOnce.Do(func() {
+		pg.usage, pg.stopErr = pg.stop()
+		close(pg.stopped)
+	})
+	<-pg.stopped
+	return pg.usage, pg.stopErr
+}
+
+func (pg *postgres) stop() (Usage, error) {
+	u := Usage{Name: pg.svc.Name, Kind: KindPostgres, MemoryLimit: pg.svc.Memory, CPUs: pg.svc.CPUs}
+	var errs []error
+	if pg.proc != nil {
+		key, id, hasShm := shmSegment(filepath.Join(pg.dir, "data"))
+		select {
+		case <-pg.proc.Done():
+		default:
+			// SIGINT is PostgreSQL's fast shutdown: it ends sessions and
+			// removes its shared memory, which a SIGKILL would leave.
+			_ = syscall.Kill(pg.proc.Pid(), syscall.SIGINT)
+			select {
+			case <-pg.proc.Done():
+			case <-time.After(fastShutdownGrace):
+			}
+		}
+		exit := pg.proc.Stop(time.Second)
+		errs = append(errs, pg.proc.StopErr())
+		if st, err := pg.proc.Stats(); err == nil {
+			u.MemoryPeak, u.CPUTime = st.Peak, st.CPUUsage
+			u.OOMKilled = st.OOMKills > 0 || exit.OOMKilled
+		}
+		if hasShm {
+			removeShm(key, id)
+		}
+		unregister(pg)
+	}
+	if err := os.RemoveAll(pg.dir); err != nil {
+		errs = append(errs, fmt.Errorf("cannot remove %s: %v", pg.dir, err))
+	}
+	unregisterDir(pg.dir)
+	return u, errors.Join(errs...)
+}

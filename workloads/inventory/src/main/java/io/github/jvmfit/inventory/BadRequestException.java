@@ -1,0 +1,7 @@
+package io.github.jvmfit.inventory;
+
+class BadRequestException extends RuntimeException {
+    BadRequestException(String message) {
+        super(message);
+    }
+}

@@ -1,0 +1,7 @@
+package io.github.jvmfit.inventory;
+
+class ConflictException extends RuntimeException {
+    ConflictException(String message) {
+        super(message);
+    }
+}

@@ -1,0 +1,70 @@
+package io.github.jvmfit.inventory;
+
+import java.util.Map;
+
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+import org.springframework.dao.DataAccessException;
+import org.springframework.dao.DataAccessResourceFailureException;
+import org.springframework.dao.TransientDataAccessException;
+import org.springframework.http.HttpStatus;
+import org.springframework.http.ResponseEntity;
+import org.springframework.http.converter.HttpMessageNotReadableException;
+import org.springframework.web.bind.annotation.ExceptionHandler;
+import org.springframework.web.bind.annotation.RestControllerAdvice;
+import org.springframework.web.method.annotation.MethodArgumentTypeMismatchException;
+
+/** Every failure is a short JSON answer, never a stack trace. */
+@RestControllerAdvice
+class ErrorAnswers {
+    private static final Logger log = LoggerFactory.getLogger(ErrorAnswers.class);
+
+    @ExceptionHandler(BadRequestException.class)
+    ResponseEntity<Map<String, String>> badRequest(BadRequestException e) {
+        return answer(HttpStatus.BAD_REQUEST, e.getMessage());
+    }
+
+    @ExceptionHandler({MethodArgumentTypeMismatchException.class, HttpMessageNotReadableException.class})
+    ResponseEntity<Map<String, String>> unreadable(Exception e) {
+        return answer(HttpStatus.BAD_REQUEST, "malformed request: " + firstLine(e.getMessage()));
+    }
+
+    @ExceptionHandler(NotFoundException.class)
+    ResponseEntity<Map<String, String>> notFound(NotFoundException e) {
+        return answer(HttpStatus.NOT_FOUND, e.getMessage());
+    }
+
+    @ExceptionHandler(ConflictException.class)
+    ResponseEntity<Map<String, String>> conflict(ConflictException e) {
+        return answer(HttpStatus.CONFLICT, e.getMessage());
+    }
+
+    /**
+     * No connection (database down, or the pool exhausted past its timeout) and
+     * transient failures mean "try again later": 503, the status load
+     * balancers and jvmfit's SLO both read as unavailability.
+     */
+    @ExceptionHandler({DataAccessResourceFailureException.class, TransientDataAccessException.class})
+    ResponseEntity<Map<String, String>> unavailable(DataAccessException e) {
+        log.warn("database unavailable: {}", firstLine(e.getMostSpecificCause().getMessage()));
+        return answer(HttpStatus.SERVICE_UNAVAILABLE, "database unavailable: " + firstLine(e.getMostSpecificCause().getMessage()));
+    }
+
+    @ExceptionHandler(DataAccessException.class)
+    ResponseEntity<Map<String, String>> database(DataAccessException e) {
+        log.error("database error", e);
+        return answer(HttpStatus.INTERNAL_SERVER_ERROR, "database error: " + firstLine(e.getMostSpecificCause().getMessage()));
+    }
+
+    private static ResponseEntity<Map<String, String>> answer(HttpStatus status, String message) {
+        return ResponseEntity.status(status).body(Map.of("status", String.valueOf(status.value()), "error", message));
+    }
+
+    private static String firstLine(String s) {
+        if (s == null) {
+            return "";
+        }
+        int nl = s.indexOf('\n');
+        return nl < 0 ? s : s.substring(0, nl);
+    }
+}
