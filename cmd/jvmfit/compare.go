@@ -1,7 +1,6 @@
 package main
 
 import (
-	"errors"
 	"fmt"
 	"os"
 	"path/filepath"
@@ -67,7 +66,7 @@ seropt and paropt. Cells already in --db are reused unless --fresh.`,
 			}
 			ef.optionSets = path
 			args := map[string]any{"app": ef.app, "sets": sets, "names": names, "memory": mems, "cpus": cpuList, "rate": rate, "fresh": fresh}
-			sess, err := ef.open(store.KindCompare, args)
+			sess, err := ef.open()
 			if err != nil {
 				return err
 			}
@@ -77,13 +76,16 @@ seropt and paropt. Cells already in --db are reused unless --fresh.`,
 			base := sess.base
 			base.Rate = rate
 			sw := experiment.Sweep{Base: base, Cells: ax.Cells(base), Prepare: sess.prepare, Trial: sess.run,
-				Store: sess.store, ExperimentID: sess.expID, Fresh: fresh, Progress: experiment.NewProgress(sess.log)}
+				Fresh: fresh, Progress: experiment.NewProgress(sess.log)}
+			if _, err := sw.Specs(); err != nil {
+				return asUsage(err)
+			}
+			if err := sess.begin(store.KindCompare, args); err != nil {
+				return err
+			}
+			sw.Store, sw.ExperimentID = sess.store, sess.expID
 			fmt.Fprintf(sess.log, "%d option sets × %d limits × %d CPU counts\n", len(names), len(mems), len(cpuList))
 			cells, runErr := sw.Run(cmd.Context())
-			var pe *experiment.PrepareError
-			if errors.As(runErr, &pe) {
-				return asUsage(runErr)
-			}
 			if runErr != nil && len(cells) == 0 {
 				return runErr
 			}

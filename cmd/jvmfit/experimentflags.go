@@ -52,9 +52,13 @@ type session struct {
 	prepare experiment.PrepareFunc
 	run     experiment.RunFunc
 	log     io.Writer
+	name    string // experiment name ("" = generated)
+	db      string
 }
 
-func (f *experimentFlags) open(kind string, args any) (*session, error) {
+// open loads the app and binds the trial functions; begin then records the
+// experiment, once the command has checked everything it can.
+func (f *experimentFlags) open() (*session, error) {
 	if f.app == "" {
 		return nil, usagef("--app is required: give the service's app.yaml (see docs/app.md)")
 	}
@@ -84,29 +88,36 @@ func (f *experimentFlags) open(kind string, args any) (*session, error) {
 	if _, err := prepare(probe); err != nil {
 		return nil, asUsage(err)
 	}
-	st, err := store.Open(f.db)
-	if err != nil {
-		return nil, err
-	}
-	name := f.name
-	if name == "" {
-		name = fmt.Sprintf("%s-%s-%s", kind, a.Name, time.Now().Format("20060102-150405"))
-	}
-	id, err := st.NewExperiment(name, kind, args)
-	if err != nil {
-		st.Close()
-		return nil, err
-	}
 	deps := trial.DefaultDeps()
-	s := &session{app: a, store: st, base: base, expID: id, prepare: prepare, log: os.Stderr}
+	s := &session{app: a, base: base, prepare: prepare, log: os.Stderr, name: f.name, db: f.db}
 	s.run = func(ctx context.Context, spec trial.Spec) (*trial.Result, error) {
 		return trial.Run(ctx, spec, a, deps)
 	}
-	fmt.Fprintf(s.log, "experiment %q (id %d) in %s\n", name, id, f.db)
 	return s, nil
 }
 
+// begin opens the database and records a new experiment.
+func (s *session) begin(kind string, args any) error {
+	st, err := store.Open(s.db)
+	if err != nil {
+		return err
+	}
+	if s.name == "" {
+		s.name = fmt.Sprintf("%s-%s-%s", kind, s.app.Name, time.Now().Format("20060102-150405"))
+	}
+	if s.expID, err = st.NewExperiment(s.name, kind, args); err != nil {
+		st.Close()
+		return err
+	}
+	s.store = st
+	fmt.Fprintf(s.log, "experiment %q (id %d) in %s\n", s.name, s.expID, s.db)
+	return nil
+}
+
 func (s *session) close() {
+	if s.store == nil {
+		return
+	}
 	_ = s.store.EndExperiment(s.expID)
 	s.store.Close()
 }

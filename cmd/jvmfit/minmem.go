@@ -1,7 +1,6 @@
 package main
 
 import (
-	"errors"
 	"fmt"
 	"time"
 
@@ -58,21 +57,24 @@ of its runs; a tie is KO). Every trial is stored in --db.`,
 				return usagef("--rate cannot be negative")
 			}
 			args := map[string]any{"app": ef.app, "cpus": cpuList, "jvm": modes, "min": s.Min, "max": s.Max, "step": s.Step, "repeats": s.Repeats, "rate": rate}
-			sess, err := ef.open(store.KindMinMem, args)
+			sess, err := ef.open()
 			if err != nil {
 				return err
 			}
 			defer sess.close()
 			base := sess.base
 			base.Rate = rate
-			t0 := time.Now()
 			plan := experiment.MinMemPlan{Base: base, CPUs: cpuList, JVMs: modes, Search: s, Prepare: sess.prepare,
-				Trial: sess.run, Store: sess.store, ExperimentID: sess.expID, Log: sess.log}
-			results, runErr := plan.Run(cmd.Context())
-			var pe *experiment.PrepareError
-			if errors.As(runErr, &pe) {
-				return asUsage(runErr)
+				Trial: sess.run, Log: sess.log}
+			if err := plan.Check(); err != nil {
+				return asUsage(err)
 			}
+			if err := sess.begin(store.KindMinMem, args); err != nil {
+				return err
+			}
+			plan.Store, plan.ExperimentID = sess.store, sess.expID
+			t0 := time.Now()
+			results, runErr := plan.Run(cmd.Context())
 			n := 0
 			for _, r := range results {
 				n += len(r.Outcome.Trials)

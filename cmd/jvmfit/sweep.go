@@ -1,7 +1,6 @@
 package main
 
 import (
-	"errors"
 	"fmt"
 
 	"github.com/spf13/cobra"
@@ -52,19 +51,22 @@ ranges with a step (100..1000/100, 256Mi..1Gi/256Mi).`,
 			// --java is an axis here: every JDK is checked when the cells are prepared.
 			ax.Javas, ef.java = experiment.ParseList(ef.java), ""
 			args := map[string]any{"app": ef.app, "cpus": ax.CPUs, "memory": ax.Memory, "rate": ax.Rates, "jvm": ax.JVMs, "java": ax.Javas, "fresh": fresh}
-			sess, err := ef.open(store.KindSweep, args)
+			sess, err := ef.open()
 			if err != nil {
 				return err
 			}
 			defer sess.close()
 			sw := experiment.Sweep{Base: sess.base, Cells: ax.Cells(sess.base), Prepare: sess.prepare, Trial: sess.run,
-				Store: sess.store, ExperimentID: sess.expID, Fresh: fresh, Progress: experiment.NewProgress(sess.log)}
+				Fresh: fresh, Progress: experiment.NewProgress(sess.log)}
+			if _, err := sw.Specs(); err != nil {
+				return asUsage(err)
+			}
+			if err := sess.begin(store.KindSweep, args); err != nil {
+				return err
+			}
+			sw.Store, sw.ExperimentID = sess.store, sess.expID
 			fmt.Fprintf(sess.log, "%d cells\n", len(sw.Cells))
 			cells, runErr := sw.Run(cmd.Context())
-			var pe *experiment.PrepareError
-			if errors.As(runErr, &pe) {
-				return asUsage(runErr)
-			}
 			if runErr != nil && len(cells) == 0 {
 				return runErr
 			}

@@ -26,6 +26,21 @@ type MinMemPlan struct {
 	Log          io.Writer // one line per trial; nil = silent
 }
 
+// Check prepares every mode at the top of the range, so a bad mode, JDK or
+// option set is reported before any trial runs (or anything is stored).
+func (p MinMemPlan) Check() error {
+	for _, cpus := range p.CPUs {
+		for _, jvm := range p.JVMs {
+			spec := p.Base
+			spec.CPUs, spec.JVM, spec.MemoryBytes, spec.JVMOptions = cpus, jvm, p.Search.gridHigh(), nil
+			if _, err := p.Prepare.apply(spec); err != nil {
+				return &PrepareError{Cell: Cell{JVM: jvm, CPUs: cpus, MemoryBytes: spec.MemoryBytes, Java: spec.Java}, Err: err}
+			}
+		}
+	}
+	return nil
+}
+
 // ModeResult is one pair's search.
 type ModeResult struct {
 	JVM     string
@@ -36,16 +51,8 @@ type ModeResult struct {
 // Run searches the pairs in order. On error the pairs done so far, and the
 // trials of the one interrupted, are returned.
 func (p MinMemPlan) Run(ctx context.Context) ([]ModeResult, error) {
-	// Every mode is prepared at the top of the range first, so a bad mode,
-	// JDK or option set is reported before any trial runs.
-	for _, cpus := range p.CPUs {
-		for _, jvm := range p.JVMs {
-			spec := p.Base
-			spec.CPUs, spec.JVM, spec.MemoryBytes, spec.JVMOptions = cpus, jvm, p.Search.gridHigh(), nil
-			if _, err := p.Prepare.apply(spec); err != nil {
-				return nil, &PrepareError{Cell: Cell{JVM: jvm, CPUs: cpus, MemoryBytes: spec.MemoryBytes, Java: spec.Java}, Err: err}
-			}
-		}
+	if err := p.Check(); err != nil {
+		return nil, err
 	}
 	var out []ModeResult
 	for _, cpus := range p.CPUs {

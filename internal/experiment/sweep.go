@@ -127,14 +127,9 @@ type CellResult struct {
 	Reused bool
 }
 
-// Run walks the cells in order. A cell whose trial (same Key) is in the
-// store is taken from there unless Fresh; a cell run now is saved before the
-// next one starts, so an interrupted sweep loses at most the cell in
-// progress. Reused trials are saved again under this experiment so that its
-// report is complete; they are not run again.
-func (sw Sweep) Run(ctx context.Context) ([]CellResult, error) {
-	// Every cell is prepared first, so a bad option set or JDK is reported
-	// before an hour of trials, not after.
+// Specs prepares every cell, so a bad option set or JDK is reported before
+// an hour of trials, not after (and before anything is stored).
+func (sw Sweep) Specs() ([]trial.Spec, error) {
 	specs := make([]trial.Spec, len(sw.Cells))
 	for i, cell := range sw.Cells {
 		s, err := sw.Prepare.apply(cell.Spec(sw.Base))
@@ -142,6 +137,19 @@ func (sw Sweep) Run(ctx context.Context) ([]CellResult, error) {
 			return nil, &PrepareError{Cell: cell, Err: err}
 		}
 		specs[i] = s
+	}
+	return specs, nil
+}
+
+// Run walks the cells in order. A cell whose trial (same Key) is in the
+// store is taken from there unless Fresh; a cell run now is saved before the
+// next one starts, so an interrupted sweep loses at most the cell in
+// progress. Reused trials are saved again under this experiment so that its
+// report is complete; they are not run again.
+func (sw Sweep) Run(ctx context.Context) ([]CellResult, error) {
+	specs, err := sw.Specs()
+	if err != nil {
+		return nil, err
 	}
 	out := make([]CellResult, 0, len(sw.Cells))
 	if sw.Progress != nil {

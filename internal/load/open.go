@@ -2,7 +2,9 @@ package load
 
 import (
 	"context"
+	"runtime"
 	"sync"
+	"syscall"
 	"time"
 )
 
@@ -66,11 +68,8 @@ func (pl *plan) runOpen(ctx context.Context, p *Phase, rec *recorder, reg *regis
 dispatch:
 	for i := int64(0); i < sch.count; i++ {
 		at := start.Add(sch.offset(i))
-		if d := time.Until(at); d > 0 {
-			sleep.Reset(d)
-			select {
-			case <-sleep.C:
-			case <-ctx.Done():
+		if time.Until(at) > 0 {
+			if !waitUntil(ctx, sleep, at) {
 				break dispatch
 			}
 		} else if time.Now().After(sendBy) {
@@ -81,6 +80,7 @@ dispatch:
 		j := job{req: ri, intended: at, data: data, buf: buf}
 		select {
 		case jobs <- j:
+			runtime.Gosched()
 		default:
 			if senders < maxInflight {
 				spawn()
@@ -119,4 +119,28 @@ func (pl *plan) sendOpen(ctx context.Context, cl *client, rec *recorder, id int,
 	release(j.buf)
 	classify(&o, w.req, err, phaseEnd, timeout)
 	rec.add(id, &o)
+}
+
+// waitUntil sleeps until at. Go's timers can fire up to 1 ms late when the
+// runtime is idle (its poller sleeps in whole milliseconds), which at low
+// rates would add up to 1 ms to every measured latency; so the last stretch
+// is a nanosleep, which the kernel ends within tens of µs.
+func waitUntil(ctx context.Context, t *time.Timer, at time.Time) bool {
+	for {
+		d := time.Until(at)
+		if d <= 0 {
+			return true
+		}
+		if d > 2*time.Millisecond {
+			t.Reset(d - time.Millisecond)
+			select {
+			case <-t.C:
+			case <-ctx.Done():
+				return false
+			}
+			continue
+		}
+		ts := syscall.NsecToTimespec(int64(d))
+		syscall.Nanosleep(&ts, nil)
+	}
 }

@@ -91,7 +91,7 @@ func compute(in Input, u userSet, limit int64) (*Plan, error) {
 	}
 
 	s := &sizing{limit: limit}
-	s.sizeNonHeap(in, u, c1, tieredOff, compilers)
+	s.sizeNonHeap(in, u, c1, compilers)
 
 	// Heap: the user's, run-java.sh's ratio, or all that is left.
 	userHeap, _ := u.size("MaxHeapSize")
@@ -171,7 +171,7 @@ func compute(in Input, u userSet, limit int64) (*Plan, error) {
 	}
 	p.regions(s, heapSrc, heapWhy, gc)
 	e := &emitter{p: p, u: u, j: in.JDK}
-	e.memory(s, in, heapSrc)
+	e.memory(s, in)
 	e.gc(gc, in.Goal, n)
 	e.jit(c1, compilers, n, limit)
 	e.cpu(in, n)

@@ -45,27 +45,19 @@ func (e *emitter) xx(key, value, region, why string) {
 
 func (e *emitter) on(key, region, why string) { e.add(key, "-XX:+"+key, "true", region, why) }
 
-func (e *emitter) memory(s *sizing, in Input, heapSrc string) {
-	heapKey := "MaxHeapSize"
-	if heapSrc == "user" && !e.u.has("MaxHeapSize") && !e.u.has("MaxRAMPercentage") {
-		heapKey = "JAVA_MAX_MEM_RATIO" // run-java.sh's variable becomes our -Xmx
-	}
+func (e *emitter) memory(s *sizing, in Input) {
 	if !e.u.has("MaxRAMPercentage") {
 		h := size.JVM(s.heap)
 		e.add("MaxHeapSize", "-Xmx"+h, h, RegHeap, e.p.Region(RegHeap).Why)
 	} else {
 		e.p.Kept = appendOnce(e.p.Kept, e.u.keys["MaxRAMPercentage"])
 	}
-	_ = heapKey
 	switch {
 	case in.InitMemRatio > 0:
 		xms := alignHeap(min(frac(s.limit, in.InitMemRatio/100), s.heap))
 		e.add("InitialHeapSize", "-Xms"+size.JVM(xms), size.JVM(xms), RegHeap, fmt.Sprintf("JAVA_INIT_MEM_RATIO=%g%% of the limit", in.InitMemRatio))
 	case in.Goal == Throughput:
 		e.add("InitialHeapSize", "-Xms"+size.JVM(s.heap), size.JVM(s.heap), RegHeap, "throughput: start at full size, no resizing pauses")
-	}
-	if !e.u.has("InitialRAMPercentage") {
-		// nothing: the JVM's small initial heap lets footprint stay low
 	}
 	e.xx("MaxMetaspaceSize", size.JVM(s.meta), RegMetaspace, "caps metaspace + class space at "+size.Format(s.meta)+": "+s.why[RegMetaspace])
 	if s.emitClass {

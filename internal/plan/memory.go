@@ -33,7 +33,7 @@ func frac(b int64, f float64) int64 { return int64(float64(b)*f) / mib * mib }
 func headroomFor(limit int64) int64 { return clamp(frac(limit, 0.05), 6*mib, 1024*mib) }
 
 // sizeNonHeap fills every region but heap and GC overhead.
-func (s *sizing) sizeNonHeap(in Input, u userSet, c1, tieredOff bool, compilers int) {
+func (s *sizing) sizeNonHeap(in Input, u userSet, c1 bool, compilers int) {
 	L := s.limit
 	pr := in.Profile
 	if pr == nil {
@@ -145,7 +145,6 @@ func (s *sizing) sizeNonHeap(in Input, u userSet, c1, tieredOff bool, compilers 
 		s.compiler = 8*mib + 8*mib*int64(compilers)
 		set(RegCompiler, "jvmfit", fmt.Sprintf("C2 arenas: 8 MiB + 8 MiB × %d compiler threads", compilers))
 	}
-	_ = tieredOff
 	s.native = clamp(6*mib+frac(L, 0.02), 6*mib, 512*mib)
 	set(RegNative, "jvmfit", "symbols, class loader data, libc, NIO: 6 MiB + 2% of the limit (up to 512 MiB)")
 }

@@ -105,8 +105,6 @@ func TestGoalsAndCPURules(t *testing.T) {
 	if has(big, "-XX:ActiveProcessorCount") {
 		t.Errorf("ActiveProcessorCount emitted where the JVM sees the quota itself")
 	}
-	old := mustPlan(t, Input{Limits: limits(1024*mib, 2), JDK: jdk17, Goal: Footprint})
-	old.JDK = 0
 	if p := mustPlan(t, Input{Limits: limits(1024*mib, 2), JDK: jdk17, Goal: Footprint}); has(p, "-XX:+UseCompactObjectHeaders") {
 		t.Error("UseCompactObjectHeaders emitted for JDK 17")
 	}

@@ -25,7 +25,7 @@ func fixtureResult(i, n int) *trial.Result {
 		},
 		Env:       trial.Env{Kernel: "6.18.0", CPUModel: "Test CPU", HostCPUs: 2, JDK: "17.0.9 Eclipse", Jvmfit: "dev", Cgroup: "v1"},
 		StartedAt: t0, EndedAt: t0.Add(45 * time.Second),
-		Verdict:   trial.OK, Failed: []string{},
+		Verdict: trial.OK, Failed: []string{},
 		StartSeconds: 3.25 + float64(i), MemoryPeakBytes: int64(200+i) << 20, HeapMaxBytes: 126 << 20,
 		Load: &load.Report{Phase: "measure", Model: "open", Requests: int64(3000 + i), Rate: 100, Throughput: 99.5,
 			Success: 1, Duration: 30 * time.Second, StatusCodes: map[string]int64{"200": int64(3000 + i)}, Errors: []string{},

@@ -95,6 +95,9 @@ type Deps struct {
 	Sandbox Sandbox
 	Loader  Loader
 	Prober  Prober
+	// Services starts the app's declared services (its database) before
+	// the app; nil = the real ones (internal/service).
+	Services Services
 	// Progress gets one line per trial step ("ready in 2.1s"); nil = quiet.
 	Progress io.Writer
 	// LogDir keeps the app's output (app.log); "" = a temp directory that is
@@ -102,4 +105,10 @@ type Deps struct {
 	LogDir string
 	// StopGrace is how long the app gets to exit after SIGTERM.
 	StopGrace time.Duration
+}
+
+// WithProgress returns d with progress lines going to w.
+func (d Deps) WithProgress(w io.Writer) Deps {
+	d.Progress = w
+	return d
 }

@@ -11,7 +11,7 @@ import (
 
 // DefaultDeps wires the real sandbox (cgroups), load generator and probes.
 func DefaultDeps() Deps {
-	return Deps{Sandbox: realSandbox{}, Loader: realLoader{}, Prober: realProber{}}
+	return Deps{Sandbox: realSandbox{}, Loader: realLoader{}, Prober: realProber{}, Services: realServices{}}
 }
 
 type realSandbox struct{}

@@ -124,10 +124,12 @@ type NMT struct {
 // ServiceUsage is the footprint of a service the app needed (e.g. postgres).
 type ServiceUsage struct {
 	Name        string        `json:"name"`
+	Kind        string        `json:"kind,omitempty"` // e.g. postgres
 	MemoryBytes int64         `json:"memory_limit"`
 	CPUs        float64       `json:"cpus"`
 	MemoryPeak  int64         `json:"memory_peak"`
 	CPUTime     time.Duration `json:"cpu_time"`
+	OOMKilled   bool          `json:"oom_killed,omitempty"`
 }
 
 // Env records where a trial ran.

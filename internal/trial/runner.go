@@ -47,8 +47,22 @@ func Run(ctx context.Context, spec Spec, a *app.App, d Deps) (*Result, error) {
 	r := &Result{Spec: spec, Key: spec.Key(), StartedAt: time.Now()}
 	r.Env = CollectEnv(spec)
 
+	if d.Services == nil {
+		d.Services = realServices{}
+	}
+	// Services start first and stop last (defers run in reverse), so the
+	// app never runs without its database.
+	svcs, err := d.Services.Start(ctx, a, spec, d.Progress)
+	if err != nil {
+		if ctx.Err() != nil {
+			return nil, ctx.Err()
+		}
+		return nil, err
+	}
+	defer svcs.Stop()
+
 	opts := append(append([]string{}, spec.JVMOptions...), flagsOption)
-	launch, err := a.Expand(app.Values{Java: spec.Java, JVMOptions: opts})
+	launch, err := a.Expand(app.Values{Java: spec.Java, JVMOptions: opts, Exports: svcs.Exports()})
 	if err != nil {
 		return nil, err
 	}
@@ -149,8 +163,14 @@ func Run(ctx context.Context, spec Spec, a *app.App, d Deps) (*Result, error) {
 	died := !alive(p)
 	peak, perr := p.MemoryPeak()
 	exit = stop()
+	services, svcErr := svcs.Stop()
 	if ctx.Err() != nil {
 		return nil, ctx.Err()
+	}
+	r.Services = services
+	r.Notes = append(r.Notes, serviceNotes(services)...)
+	if svcErr != nil {
+		r.Notes = append(r.Notes, "service cleanup: "+svcErr.Error())
 	}
 	if loadErr != nil && !died {
 		return nil, fmt.Errorf("load: %v", loadErr)

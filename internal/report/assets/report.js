@@ -78,6 +78,10 @@
   var ready = 0;
   data.charts.forEach(function (c) {
     var el = document.getElementById(c.id);
+    if (c.kind === "grid") {
+      // Rows of a comfortable height, not one row stretched over the box.
+      el.style.height = Math.max(160, Math.min(900, 90 + 46 * c.y_cats.length)) + "px";
+    }
     try {
       var chart = echarts.init(el, null, { renderer: "canvas" });
       chart.setOption(kinds[c.kind](c));

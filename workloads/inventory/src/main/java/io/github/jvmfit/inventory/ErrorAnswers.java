@@ -20,22 +20,22 @@ class ErrorAnswers {
     private static final Logger log = LoggerFactory.getLogger(ErrorAnswers.class);
 
     @ExceptionHandler(BadRequestException.class)
-    ResponseEntity<Map<String, String>> badRequest(BadRequestException e) {
+    ResponseEntity<Map<String, Object>> badRequest(BadRequestException e) {
         return answer(HttpStatus.BAD_REQUEST, e.getMessage());
     }
 
     @ExceptionHandler({MethodArgumentTypeMismatchException.class, HttpMessageNotReadableException.class})
-    ResponseEntity<Map<String, String>> unreadable(Exception e) {
+    ResponseEntity<Map<String, Object>> unreadable(Exception e) {
         return answer(HttpStatus.BAD_REQUEST, "malformed request: " + firstLine(e.getMessage()));
     }
 
     @ExceptionHandler(NotFoundException.class)
-    ResponseEntity<Map<String, String>> notFound(NotFoundException e) {
+    ResponseEntity<Map<String, Object>> notFound(NotFoundException e) {
         return answer(HttpStatus.NOT_FOUND, e.getMessage());
     }
 
     @ExceptionHandler(ConflictException.class)
-    ResponseEntity<Map<String, String>> conflict(ConflictException e) {
+    ResponseEntity<Map<String, Object>> conflict(ConflictException e) {
         return answer(HttpStatus.CONFLICT, e.getMessage());
     }
 
@@ -45,19 +45,19 @@ class ErrorAnswers {
      * balancers and jvmfit's SLO both read as unavailability.
      */
     @ExceptionHandler({DataAccessResourceFailureException.class, TransientDataAccessException.class})
-    ResponseEntity<Map<String, String>> unavailable(DataAccessException e) {
+    ResponseEntity<Map<String, Object>> unavailable(DataAccessException e) {
         log.warn("database unavailable: {}", firstLine(e.getMostSpecificCause().getMessage()));
         return answer(HttpStatus.SERVICE_UNAVAILABLE, "database unavailable: " + firstLine(e.getMostSpecificCause().getMessage()));
     }
 
     @ExceptionHandler(DataAccessException.class)
-    ResponseEntity<Map<String, String>> database(DataAccessException e) {
+    ResponseEntity<Map<String, Object>> database(DataAccessException e) {
         log.error("database error", e);
         return answer(HttpStatus.INTERNAL_SERVER_ERROR, "database error: " + firstLine(e.getMostSpecificCause().getMessage()));
     }
 
-    private static ResponseEntity<Map<String, String>> answer(HttpStatus status, String message) {
-        return ResponseEntity.status(status).body(Map.of("status", String.valueOf(status.value()), "error", message));
+    private static ResponseEntity<Map<String, Object>> answer(HttpStatus status, String message) {
+        return ResponseEntity.status(status).body(Map.of("status", status.value(), "error", message));
     }
 
     private static String firstLine(String s) {

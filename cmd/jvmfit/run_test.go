@@ -1,0 +1,245 @@
+package main
+
+import (
+	"bufio"
+	"bytes"
+	"database/sql"
+	"encoding/json"
+	"fmt"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strconv"
+	"strings"
+	"syscall"
+	"testing"
+	"time"
+
+	"github.com/jvmfit/jvmfit/internal/store"
+)
+
+// runFixture compiles the trial runner's fixture server and writes a
+// descriptor for it in the given mode; it returns the descriptor's path.
+func runFixture(t *testing.T, mode, readyTimeout string) string {
+	t.Helper()
+	needJava(t)
+	dir := t.TempDir()
+	javac := filepath.Join(filepath.Dir(java17), "javac")
+	if out, err := exec.Command(javac, "--release", "11", "-d", dir, "../../internal/trial/testdata/Server.java").CombinedOutput(); err != nil {
+		t.Skipf("cannot compile the fixture: %v %s", err, out)
+	}
+	sc, err := os.ReadFile("../../internal/trial/testdata/light.yaml")
+	if err != nil {
+		t.Fatal(err)
+	}
+	os.WriteFile(filepath.Join(dir, "light.yaml"), sc, 0o644)
+	desc := fmt.Sprintf(`name: fixture
+command: ["${java}", "${jvm_options}", "-cp", %q, "Server", %q, "${port}"]
+ready: http://127.0.0.1:${port}/health
+ready_timeout: %s
+scenario: light.yaml
+`, dir, mode, readyTimeout)
+	p := filepath.Join(dir, "app.yaml")
+	os.WriteFile(p, []byte(desc), 0o644)
+	return p
+}
+
+func needRootRun(t *testing.T) {
+	if os.Geteuid() != 0 {
+		t.Skip("needs root to create cgroups")
+	}
+}
+
+func TestRunBadInputExit2(t *testing.T) {
+	needJava(t)
+	desc := runFixture(t, "serve", "10s")
+	cases := map[string][]string{
+		"no app":        {"run", "--memory", "64Mi"},
+		"app and jar":   {"run", "--app", desc, "--jar", "x.jar", "--memory", "64Mi"},
+		"ready w/ app":  {"run", "--app", desc, "--ready", "http://127.0.0.1:1/", "--memory", "64Mi"},
+		"missing file":  {"run", "--app", "/nonexistent/app.yaml", "--memory", "64Mi"},
+		"bad memory":    {"run", "--app", desc, "--memory", "lots"},
+		"no memory":     {"run", "--app", desc, "--java", java17},
+		"bad jvm":       {"run", "--app", desc, "--memory", "64Mi", "--java", java17, "--jvm", "Xmx64m"},
+		"no sets file":  {"run", "--app", desc, "--memory", "64Mi", "--java", java17, "--jvm", "set:pardef"},
+		"bad slo":       {"run", "--app", desc, "--memory", "64Mi", "--java", java17, "--slo", "p99<=soon"},
+		"bad var":       {"run", "--app", desc, "--memory", "64Mi", "--var", "novalue"},
+		"jar no ready":  {"run", "--jar", desc, "--memory", "64Mi"},
+		"bad goal":      {"run", "--app", desc, "--memory", "256Mi", "--java", java17, "--jvm", "jvmfit:fast"},
+		"limits+none":   {"run", "--app", desc, "--memory", "256Mi", "--no-limits"},
+		"unknown flag":  {"run", "--app", desc, "--memroy", "256Mi"},
+		"missing java":  {"run", "--app", desc, "--memory", "256Mi", "--java", "/nonexistent/java"},
+		"bad db":        {"run", "--app", desc, "--memory", "256Mi", "--java", java17, "--db", "/nonexistent/dir/x.db"},
+		"unknown field": {"run", "--app", writeDesc(t, "jar: a.jar\nready: http://h/\nreddy: 1\n"), "--memory", "64Mi"},
+	}
+	for name, args := range cases {
+		_, stderr, code := run(t, nil, args...)
+		lines := strings.Split(strings.TrimSpace(stderr), "\n")
+		if code != 2 || len(lines) != 1 || !strings.HasPrefix(lines[0], "jvmfit: ") {
+			t.Errorf("%s: exit %d, stderr %q; want exit 2 and one line", name, code, stderr)
+		}
+	}
+}
+
+func writeDesc(t *testing.T, body string) string {
+	p := filepath.Join(t.TempDir(), "app.yaml")
+	os.WriteFile(p, []byte(body), 0o644)
+	return p
+}
+
+func TestRunStoresOKAndKO(t *testing.T) {
+	needRootRun(t)
+	db := filepath.Join(t.TempDir(), "t.db")
+	ok := runFixture(t, "serve", "30s")
+	stdout, stderr, code := run(t, nil, "run", "--app", ok, "--memory", "256Mi", "--cpus", "1", "--java", java17, "--db", db, "--json")
+	if code != 0 {
+		t.Fatalf("OK trial exit %d\n%s", code, stderr)
+	}
+	var top map[string]any
+	if err := json.Unmarshal([]byte(stdout), &top); err != nil {
+		t.Fatalf("--json output is not JSON: %v\n%s", err, stdout)
+	}
+	for _, k := range []string{"verdict", "kind", "failed", "start_seconds", "memory_peak_bytes", "load"} {
+		if _, ok := top[k]; !ok {
+			t.Errorf("JSON lacks %q", k)
+		}
+	}
+	if top["verdict"] != "OK" {
+		t.Errorf("verdict %v", top["verdict"])
+	}
+	ko := runFixture(t, "exit", "30s")
+	stdout, _, code = run(t, nil, "run", "--app", ko, "--memory", "256Mi", "--java", java17, "--db", db)
+	if code == 0 || !strings.Contains(stdout, "KO exited") || !strings.Contains(stdout, "fixture line 40") {
+		t.Errorf("KO trial exit %d:\n%s", code, stdout)
+	}
+	st, err := store.Open(db)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer st.Close()
+	exps, err := st.Experiments()
+	if err != nil || len(exps) != 2 {
+		t.Fatalf("experiments %+v %v", exps, err)
+	}
+}
+
+func TestRunSIGINTLeavesNothingBehind(t *testing.T) {
+	needRootRun(t)
+	db := filepath.Join(t.TempDir(), "t.db")
+	desc := runFixture(t, "serve", "30s")
+	marker := "-Djvmfit.runtest=" + strconv.FormatInt(time.Now().UnixNano(), 36)
+	// A first trial gives the database something to keep consistent.
+	if _, stderr, code := run(t, nil, "run", "--app", desc, "--memory", "256Mi", "--java", java17, "--db", db, "--duration", "1s"); code != 0 {
+		t.Fatalf("first trial exit %d\n%s", code, stderr)
+	}
+	cmd := jvmfitCmd(t, nil, "run", "--app", desc, "--memory", "256Mi", "--java", java17, "--db", db, "--duration", "60s", "--jvm", marker)
+	var errb bytes.Buffer
+	pr, pw, _ := os.Pipe()
+	cmd.Stderr = pw
+	if err := cmd.Start(); err != nil {
+		t.Fatal(err)
+	}
+	pw.Close()
+	t.Cleanup(func() { cmd.Process.Kill() })
+	ready := make(chan bool, 1)
+	go func() {
+		sc := bufio.NewScanner(pr)
+		sc.Split(scanCRLF)
+		for sc.Scan() {
+			errb.WriteString(sc.Text() + "\n")
+			if strings.HasPrefix(strings.TrimLeft(sc.Text(), "\x1b[K"), "measure") {
+				select {
+				case ready <- true:
+				default:
+				}
+			}
+		}
+	}()
+	select {
+	case <-ready:
+	case <-time.After(60 * time.Second):
+		t.Fatalf("the trial did not reach its measured phase in 60s")
+	}
+	javaPids := pidsWith(marker)
+	if len(javaPids) != 1 {
+		t.Fatalf("want one java process with %s, found %v", marker, javaPids)
+	}
+	groups := filepath.Join(ownMemoryCgroup(t), "jvmfit-"+strconv.Itoa(cmd.Process.Pid))
+	if _, err := os.Stat(groups); err != nil {
+		t.Fatalf("no trial cgroup at %s while running", groups)
+	}
+	t0 := time.Now()
+	cmd.Process.Signal(syscall.SIGINT)
+	done := make(chan error, 1)
+	go func() { done <- cmd.Wait() }()
+	select {
+	case <-done:
+	case <-time.After(15 * time.Second):
+		t.Fatal("jvmfit did not exit within 15s of SIGINT")
+	}
+	t.Logf("exited %s after SIGINT with %d", time.Since(t0), cmd.ProcessState.ExitCode())
+	if c := cmd.ProcessState.ExitCode(); c != 130 {
+		t.Errorf("exit %d, want 130", c)
+	}
+	if left := pidsWith(marker); len(left) != 0 {
+		t.Errorf("java still running: %v", left)
+	}
+	if entries, err := os.ReadDir(groups); err == nil {
+		t.Errorf("cgroups left in %s: %d entries", groups, len(entries))
+	}
+	// The interrupted trial is not stored; the earlier one is intact.
+	conn, err := sql.Open("sqlite", db)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer conn.Close()
+	var check string
+	var n int
+	if err := conn.QueryRow("PRAGMA integrity_check").Scan(&check); err != nil || check != "ok" {
+		t.Errorf("integrity_check %q %v", check, err)
+	}
+	if err := conn.QueryRow("SELECT COUNT(*) FROM trials").Scan(&n); err != nil || n != 1 {
+		t.Errorf("%d trials stored (%v), want 1", n, err)
+	}
+}
+
+// scanCRLF splits on \n and \r, so progress lines count as lines.
+func scanCRLF(data []byte, atEOF bool) (int, []byte, error) {
+	for i, b := range data {
+		if b == '\n' || b == '\r' {
+			return i + 1, data[:i], nil
+		}
+	}
+	if atEOF && len(data) > 0 {
+		return len(data), data, nil
+	}
+	return 0, nil, nil
+}
+
+func pidsWith(marker string) []int {
+	var out []int
+	entries, _ := os.ReadDir("/proc")
+	for _, e := range entries {
+		pid, err := strconv.Atoi(e.Name())
+		if err != nil {
+			continue
+		}
+		b, err := os.ReadFile(filepath.Join("/proc", e.Name(), "cmdline"))
+		if err == nil && bytes.Contains(b, []byte(marker)) {
+			out = append(out, pid)
+		}
+	}
+	return out
+}
+
+func ownMemoryCgroup(t *testing.T) string {
+	b, _ := os.ReadFile("/proc/self/cgroup")
+	for _, line := range strings.Split(string(b), "\n") {
+		p := strings.SplitN(line, ":", 3)
+		if len(p) == 3 && p[1] == "memory" {
+			return filepath.Join("/sys/fs/cgroup/memory", p[2])
+		}
+	}
+	t.Skip("no v1 memory cgroup")
+	return ""
+}
