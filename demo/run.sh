@@ -53,6 +53,7 @@ t2=$(date +%s)
 echo "== 3/3 reports"
 # index.html, report.md, trials.csv and trials.json per experiment.
 "$JVMFIT" report --db "$DB" --experiment demo-minmem -o "$OUT"
+mkdir -p "$OUT/sweep"
 "$JVMFIT" report --db "$DB" --experiment demo-sweep -o "$OUT/sweep"
 t3=$(date +%s)
 

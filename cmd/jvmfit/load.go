@@ -64,7 +64,7 @@ Scenario format: docs/scenario.md.`,
 	fl.Float64VarP(&f.rate, "rate", "r", 0, "open model: requests per second (overrides the scenario's open phases)")
 	fl.DurationVarP(&f.duration, "duration", "d", 0, "length of the measured phase (default 10s for a URL without --requests)")
 	fl.Int64VarP(&f.requests, "requests", "n", 0, "total requests for a URL (closed: like ab -n; open: stop after N)")
-	fl.IntVarP(&f.concurrency, "concurrency", "c", 0, "closed model: concurrent workers (like ab -c); with --scenario, every phase's workers")
+	fl.IntVarP(&f.concurrency, "concurrency", "c", 0, "closed model: concurrent workers (like ab -c); with --scenario, the workers of every recorded phase")
 	fl.DurationVar(&f.warmup, "warmup", 0, "unrecorded warm-up before measuring (same load)")
 	fl.StringVarP(&f.method, "method", "X", "GET", "HTTP method for a URL")
 	fl.StringArrayVarP(&f.headers, "header", "H", nil, "request header `'Name: value'` for a URL (repeatable)")

@@ -108,7 +108,7 @@ func TestRunStoresOKAndKO(t *testing.T) {
 		t.Errorf("verdict %v", top["verdict"])
 	}
 	ko := runFixture(t, "exit", "30s")
-	stdout, _, code = run(t, nil, "run", "--app", ko, "--memory", "256Mi", "--java", java17, "--db", db)
+	stdout, _, code = run(t, []string{"TMPDIR=" + t.TempDir()}, "run", "--app", ko, "--memory", "256Mi", "--java", java17, "--db", db)
 	if code == 0 || !strings.Contains(stdout, "KO exited") || !strings.Contains(stdout, "fixture line 40") {
 		t.Errorf("KO trial exit %d:\n%s", code, stdout)
 	}

@@ -2,12 +2,10 @@ package experiment
 
 import (
 	"context"
-	"errors"
 	"fmt"
 	"io"
 	"time"
 
-	"github.com/jvmfit/jvmfit/internal/plan"
 	"github.com/jvmfit/jvmfit/internal/size"
 	"github.com/jvmfit/jvmfit/internal/trial"
 )
@@ -60,33 +58,11 @@ func (p MinMemPlan) Run(ctx context.Context) ([]ModeResult, error) {
 			runs := map[int64]int{}
 			fn := func(ctx context.Context, mem int64) (*trial.Result, error) {
 				spec := p.Base
-				spec.CPUs, spec.JVM, spec.MemoryBytes = cpus, jvm, mem
-				spec.JVMOptions = nil
+				spec.CPUs, spec.JVM, spec.MemoryBytes, spec.JVMOptions = cpus, jvm, mem, nil
 				// Repeats of one limit are distinct trials, with distinct keys.
 				spec.Repeat = runs[mem]
 				runs[mem]++
-				t0 := time.Now()
-				spec, err := p.Prepare.apply(spec)
-				if err != nil {
-					var refused *plan.RefusedError
-					if !errors.As(err, &refused) {
-						return nil, err
-					}
-					// The launcher will not plan this limit: a KO that
-					// costs no trial, stored so the grid shows why.
-					return p.keep(refusedResult(spec, err), t0)
-				}
-				r, err := p.Trial(ctx, spec)
-				if err != nil {
-					return nil, err
-				}
-				if ctx.Err() != nil {
-					return nil, ctx.Err() // interrupted: not a verdict, not stored
-				}
-				if r.Verdict == trial.KO && r.Kind == trial.KindError {
-					return nil, fmt.Errorf("trial at %s failed: %s", size.Format(mem), firstOr(r.Failed, "jvmfit error"))
-				}
-				return p.keep(r, t0)
+				return p.trial(ctx, spec)
 			}
 			o, err := MinMem(ctx, p.Search, fn)
 			if o != nil {
@@ -98,6 +74,42 @@ func (p MinMemPlan) Run(ctx context.Context) ([]ModeResult, error) {
 		}
 	}
 	return out, nil
+}
+
+// trial prepares and runs one trial of the search and stores it.
+func (p MinMemPlan) trial(ctx context.Context, spec trial.Spec) (*trial.Result, error) {
+	t0 := time.Now()
+	prepared, err := p.Prepare.apply(spec)
+	if err != nil {
+		// Check prepared this mode at the top of the range, so only the
+		// limit changed: the launcher refuses to plan it. A KO that costs
+		// no trial, stored so the grid shows why.
+		return p.keep(refusedResult(p.refSpec(spec), err), t0)
+	}
+	r, err := p.Trial(ctx, prepared)
+	if err != nil {
+		return nil, err
+	}
+	if ctx.Err() != nil {
+		return nil, ctx.Err() // interrupted: not a verdict, not stored
+	}
+	if r.Verdict == trial.KO && r.Kind == trial.KindError {
+		return nil, fmt.Errorf("trial at %s failed: %s", size.Format(spec.MemoryBytes), firstOr(r.Failed, "jvmfit error"))
+	}
+	return p.keep(r, t0)
+}
+
+// refSpec is spec with the mode's derived fields (java, JDK, rate, SLO) as
+// prepared at the top of the range, but no options: a refused limit has none.
+func (p MinMemPlan) refSpec(spec trial.Spec) trial.Spec {
+	top := spec
+	top.MemoryBytes = p.Search.gridHigh()
+	t, err := p.Prepare.apply(top)
+	if err != nil {
+		return spec
+	}
+	t.MemoryBytes, t.JVMOptions = spec.MemoryBytes, nil
+	return t
 }
 
 // keep stores a finished trial and logs it.
@@ -122,7 +134,7 @@ const KindRefused = "refused"
 
 func refusedResult(spec trial.Spec, err error) *trial.Result {
 	now := time.Now()
-	return &trial.Result{Key: spec.Key(), Spec: spec, StartedAt: now, EndedAt: now,
+	return &trial.Result{Key: spec.Key(), Spec: spec, Env: trial.CollectEnv(spec), StartedAt: now, EndedAt: now,
 		Verdict: trial.KO, Kind: KindRefused, Failed: []string{err.Error()}}
 }
 

@@ -54,6 +54,7 @@ func TestServerDiesMidRun(t *testing.T) {
 			t.Fatal(err)
 		}
 		srv := &http.Server{Handler: http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+			time.Sleep(time.Millisecond) // keeps the closed loop from hogging the CPUs
 			w.Write([]byte("ok"))
 		})}
 		go srv.Serve(l)
@@ -91,6 +92,9 @@ func TestCancelStopsRun(t *testing.T) {
 	}
 	if took := time.Since(start); took > 2*time.Second {
 		t.Errorf("cancelled run took %v", took)
+	}
+	if r := res.Total; r.Dropped > 1 || r.Rate < 40 || r.Rate > 60 {
+		t.Errorf("cancelled run: dropped %d rate %.1f, want the part of the schedule it lived", r.Dropped, r.Rate)
 	}
 	if res.Total.Requests == 0 || res.Total.Success != 0 {
 		t.Errorf("cancelled run: %d requests, success %v", res.Total.Requests, res.Total.Success)

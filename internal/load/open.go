@@ -2,6 +2,7 @@ package load
 
 import (
 	"context"
+	"math"
 	"runtime"
 	"sync"
 	"syscall"
@@ -97,11 +98,18 @@ dispatch:
 		}
 		sent++
 	}
+	stopped := time.Now()
 	close(jobs)
 	wg.Wait()
 	// The rate is over the scheduled window: sends that fell behind show
-	// as late or dropped, never as a silently lower rate.
-	return &phaseRun{start: start, span: sch.length, dropped: sch.count - sent, target: sch.mean()}
+	// as late or dropped, never as a silently lower rate. A cancelled run
+	// is judged on the part of the schedule it lived through.
+	span, due := sch.length, sch.count
+	if ctx.Err() != nil && stopped.Before(end) {
+		span = max(stopped.Sub(start), time.Millisecond)
+		due = min(sch.count, int64(math.Ceil(sch.cum(span.Seconds())-1e-9)))
+	}
+	return &phaseRun{start: start, span: span, dropped: max(0, due-sent), target: sch.mean()}
 }
 
 func (pl *plan) sendOpen(ctx context.Context, cl *client, rec *recorder, id int, j job, lateAfter, timeout time.Duration, hardStop time.Time) {

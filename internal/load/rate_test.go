@@ -16,7 +16,7 @@ func TestRateAchieved(t *testing.T) {
 		w.Write([]byte("ok"))
 	})
 	sc := single(t, s.URL+"/fast", func(p *Phase) { p.Rate, p.Duration = 1000, 5*time.Second })
-	retry(t, 2, func() (bool, string) {
+	retry(t, 3, func() (bool, string) {
 		served.Store(0)
 		res := mustRun(t, sc, Options{Warmup: 500 * time.Millisecond})
 		r := res.Phases[1]

@@ -19,7 +19,7 @@ type Options struct {
 	Rate        float64       // if > 0, the rate of every open phase (replaces ramps)
 	Duration    time.Duration // if > 0, the duration of every recorded phase (count limits dropped)
 	Warmup      time.Duration // if > 0, the duration of unrecorded phases (one is added if none); < 0 drops them
-	Workers     int           // if > 0, the workers of every phase
+	Workers     int           // if > 0, the workers of every recorded phase
 	MaxInflight int           // if > 0, the in-flight cap of open phases
 	Drain       time.Duration // wait for answers after a phase's schedule; 0 = DefaultDrain
 	AllowRemote bool          // permit non-loopback targets
@@ -32,6 +32,7 @@ type Result struct {
 	Total      *Report            // the recorded phases merged
 	Histograms []*PhaseHistograms // same order as Phases
 	total      []*tally
+	totalByReq map[string]*tally
 	spans      []spans
 }
 
@@ -167,7 +168,7 @@ func applyOptions(in []*Phase, opts Options) []*Phase {
 		if opts.Warmup > 0 && !c.Record {
 			c.Duration, c.Requests, c.Iterations = opts.Warmup, 0, 0
 		}
-		if opts.Workers > 0 {
+		if opts.Workers > 0 && c.Record {
 			c.Workers = opts.Workers
 		}
 		if opts.MaxInflight > 0 {
@@ -205,7 +206,7 @@ func Run(ctx context.Context, sc *Scenario, opts Options) (*Result, error) {
 		pr := pl.runPhase(ctx, p, opts.Progress)
 		res.add(pl, p, pr)
 	}
-	res.Total = res.merged(pl)
+	res.Total = res.merged()
 	return res, ctx.Err()
 }
 
@@ -289,6 +290,15 @@ func (res *Result) add(pl *plan, p *Phase, pr *phaseRun) {
 		all.merge(t)
 		name := pl.sc.Requests[i].Name
 		ph.ByRequest[name] = t.hist
+		if p.Record {
+			if res.totalByReq == nil {
+				res.totalByReq = map[string]*tally{}
+			}
+			if res.totalByReq[name] == nil {
+				res.totalByReq[name] = newTally()
+			}
+			res.totalByReq[name].merge(t)
+		}
 		by[name] = t.report(pr.span, pr.elapsed)
 	}
 	ph.All = all.hist
@@ -312,7 +322,7 @@ type spans struct {
 	target        float64
 }
 
-func (res *Result) merged(pl *plan) *Report {
+func (res *Result) merged() *Report {
 	all := newTally()
 	var span, elapsed time.Duration
 	var dropped int64
@@ -337,5 +347,11 @@ func (res *Result) merged(pl *plan) *Report {
 	}
 	r := all.report(span, elapsed)
 	r.Phase, r.Model, r.Dropped, r.TargetRate = "total", model, dropped, target
+	if len(res.totalByReq) > 1 {
+		r.ByRequest = map[string]*Report{}
+		for name, t := range res.totalByReq {
+			r.ByRequest[name] = t.report(span, elapsed)
+		}
+	}
 	return r
 }

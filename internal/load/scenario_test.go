@@ -80,7 +80,7 @@ func TestSeed001SequencePerWorker(t *testing.T) {
 	if m.Requests != 100 || m.Success != 1 || m.ByRequest["upload"].Requests != 8 || m.ByRequest["download"].Requests != 92 {
 		t.Errorf("measure phase: %d requests, success %v, by request %+v", m.Requests, m.Success, m.ByRequest)
 	}
-	if res.Total.Requests != 100 {
+	if res.Total.Requests != 100 || res.Total.ByRequest["upload"].Requests != 8 {
 		t.Errorf("total counts %d requests: the warm-up must not be recorded", res.Total.Requests)
 	}
 	if m.BytesOut < 8*2000 {

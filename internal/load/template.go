@@ -33,7 +33,7 @@ type template struct {
 	segs []segment
 }
 
-// slots says whether the template needs per-request values at all: most do
+// static says whether the template needs per-request values at all: most do
 // not, and their bytes are then built once.
 func (t *template) static() bool {
 	for _, s := range t.segs {
@@ -76,22 +76,6 @@ func (t *template) append(dst []byte, c *vctx) []byte {
 		}
 	}
 	return dst
-}
-
-func (t *template) String() string {
-	var b strings.Builder
-	for _, s := range t.segs {
-		if s.v == 0 {
-			b.WriteString(s.lit)
-			continue
-		}
-		for name, v := range builtins {
-			if v == s.v {
-				b.WriteString("${" + name + "}")
-			}
-		}
-	}
-	return string(b.String())
 }
 
 // expander substitutes the scenario's own variables.

@@ -191,7 +191,6 @@ func Run(ctx context.Context, spec Spec, a *app.App, d Deps) (*Result, error) {
 	if keepLog {
 		r.LogFile = logPath
 	}
-	say("%s", r.Line())
 	return r, nil
 }
 

@@ -10,6 +10,7 @@ import org.springframework.dao.TransientDataAccessException;
 import org.springframework.http.HttpStatus;
 import org.springframework.http.ResponseEntity;
 import org.springframework.http.converter.HttpMessageNotReadableException;
+import org.springframework.transaction.CannotCreateTransactionException;
 import org.springframework.web.bind.annotation.ExceptionHandler;
 import org.springframework.web.bind.annotation.RestControllerAdvice;
 import org.springframework.web.method.annotation.MethodArgumentTypeMismatchException;
@@ -46,6 +47,13 @@ class ErrorAnswers {
      */
     @ExceptionHandler({DataAccessResourceFailureException.class, TransientDataAccessException.class})
     ResponseEntity<Map<String, Object>> unavailable(DataAccessException e) {
+        log.warn("database unavailable: {}", firstLine(e.getMostSpecificCause().getMessage()));
+        return answer(HttpStatus.SERVICE_UNAVAILABLE, "database unavailable: " + firstLine(e.getMostSpecificCause().getMessage()));
+    }
+
+    /** A transaction that cannot begin has no connection either. */
+    @ExceptionHandler(CannotCreateTransactionException.class)
+    ResponseEntity<Map<String, Object>> noTransaction(CannotCreateTransactionException e) {
         log.warn("database unavailable: {}", firstLine(e.getMostSpecificCause().getMessage()));
         return answer(HttpStatus.SERVICE_UNAVAILABLE, "database unavailable: " + firstLine(e.getMostSpecificCause().getMessage()));
     }

@@ -1,0 +1,90 @@
+package load
+
+import (
+	"context"
+	"net/http"
+	"strings"
+	"sync"
+	"testing"
+	"time"
+)
+
+func TestOptionsOverridePhases(t *testing.T) {
+	sc, err := LoadScenario("testdata/seed001.yaml", nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	ps := applyOptions(sc.Phases, Options{Duration: 3 * time.Second, Workers: 9, Warmup: time.Second})
+	if ps[0].Duration != time.Second || ps[0].Iterations != 0 || ps[0].Workers != 1 {
+		t.Errorf("warm-up phase: %+v", ps[0])
+	}
+	if ps[1].Duration != 3*time.Second || ps[1].Iterations != 0 || ps[1].Workers != 9 {
+		t.Errorf("measured phase: %+v", ps[1])
+	}
+	if sc.Phases[1].Workers != 4 {
+		t.Error("options changed the scenario itself")
+	}
+	if ps := applyOptions(sc.Phases, Options{Warmup: -1}); len(ps) != 1 || !ps[0].Record {
+		t.Errorf("negative warm-up keeps %d phases", len(ps))
+	}
+	one, _ := SingleURL("GET", "http://127.0.0.1:1/")
+	ps = applyOptions(one.Phases, Options{Rate: 70, Warmup: 2 * time.Second})
+	if len(ps) != 2 || ps[0].Record || ps[0].Rate != 70 || ps[0].Duration != 2*time.Second || !ps[1].Record || ps[1].Rate != 70 {
+		t.Errorf("added warm-up: %+v %+v", ps[0], ps[1])
+	}
+}
+
+// Saturate runs the measured phase's requests closed-loop and reports the
+// capacity reached.
+func TestSaturate(t *testing.T) {
+	noLeak(t)
+	s := server(t, func(w http.ResponseWriter, r *http.Request) { time.Sleep(time.Millisecond) })
+	sc := single(t, s.URL+"/", func(p *Phase) { p.Rate, p.Duration = 10, time.Second })
+	r, err := Saturate(context.Background(), sc, Options{}, 4, time.Second)
+	if err != nil {
+		t.Fatal(err)
+	}
+	// 4 workers × ~1 ms per request: far above the phase's 10 req/s.
+	if r.Model != Closed || r.Phase != "saturation" || r.Throughput < 500 || r.Success != 1 {
+		t.Errorf("saturation: model %s throughput %.0f success %v", r.Model, r.Throughput, r.Success)
+	}
+}
+
+// A generator held back (here by a cap of 2 in flight against a 100 ms
+// server, 20 req/s at most) says so: late and dropped requests, latency
+// from the intended times.
+func TestLateAndDroppedWhenCapped(t *testing.T) {
+	noLeak(t)
+	s := server(t, func(w http.ResponseWriter, r *http.Request) { time.Sleep(100 * time.Millisecond) })
+	sc := single(t, s.URL+"/", func(p *Phase) { p.Rate, p.Duration, p.MaxInflight = 100, time.Second, 2 })
+	r := mustRun(t, sc, Options{Drain: 300 * time.Millisecond}).Total
+	t.Logf("requests %d late %d dropped %d p50 %v", r.Requests, r.Late, r.Dropped, r.Latencies.P50)
+	if r.Requests+r.Dropped != 100 || r.Dropped < 60 || r.Late < 10 {
+		t.Errorf("requests %d late %d dropped %d: want 100 scheduled, most dropped, the sent ones late", r.Requests, r.Late, r.Dropped)
+	}
+	if r.TargetRate != 100 || r.Latencies.P50 < 200*time.Millisecond {
+		t.Errorf("target %v p50 %v: latency must count from the intended start", r.TargetRate, r.Latencies.P50)
+	}
+}
+
+type syncBuffer struct {
+	mu sync.Mutex
+	b  strings.Builder
+}
+
+func (s *syncBuffer) Write(p []byte) (int, error) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.b.Write(p)
+}
+
+func TestProgressLine(t *testing.T) {
+	s := server(t, func(w http.ResponseWriter, r *http.Request) {})
+	sc := single(t, s.URL+"/", func(p *Phase) { p.Rate, p.Duration = 50, 1200*time.Millisecond })
+	var out syncBuffer
+	mustRun(t, sc, Options{Progress: &out})
+	got := out.b.String()
+	if !strings.Contains(got, "\rmeasure") && !strings.Contains(got, "measure ") || !strings.Contains(got, "requests 60") || !strings.HasSuffix(got, "\n") {
+		t.Errorf("progress output %q", got)
+	}
+}
