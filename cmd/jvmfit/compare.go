@@ -86,6 +86,7 @@ seropt and paropt. Cells already in --db are reused unless --fresh.`,
 			sw.Store, sw.ExperimentID = sess.store, sess.expID
 			fmt.Fprintf(sess.log, "%d option sets × %d limits × %d CPU counts\n", len(names), len(mems), len(cpuList))
 			cells, runErr := sw.Run(cmd.Context())
+			sess.ended(runErr)
 			if runErr != nil && len(cells) == 0 {
 				return runErr
 			}

@@ -114,12 +114,18 @@ func (s *session) begin(kind string, args any) error {
 	return nil
 }
 
-func (s *session) close() {
-	if s.store == nil {
-		return
+// ended marks the experiment complete; an interrupted one stays open, so
+// reports say it was cut short.
+func (s *session) ended(runErr error) {
+	if runErr == nil && s.store != nil {
+		_ = s.store.EndExperiment(s.expID)
 	}
-	_ = s.store.EndExperiment(s.expID)
-	s.store.Close()
+}
+
+func (s *session) close() {
+	if s.store != nil {
+		s.store.Close()
+	}
 }
 
 // optionsAt gives the options a mode resolves to at the recommended limit,
@@ -137,7 +143,6 @@ func (s *session) optionsAt(jvm, java string, mem int64, cpus float64) ([]string
 // tables writes the report's seed-style tables for this experiment, read
 // back from the database so they match what `jvmfit report` shows.
 func (s *session) tables(w io.Writer) error {
-	_ = s.store.EndExperiment(s.expID)
 	e, err := s.store.Experiment(strconv.FormatInt(s.expID, 10))
 	if err != nil {
 		return err

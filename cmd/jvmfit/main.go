@@ -27,6 +27,8 @@ func main() {
 		stop()
 	}()
 	err := newRoot().ExecuteContext(ctx)
+	// stop() cancels ctx too, so read whether a signal came first.
+	interrupted := ctx.Err() != nil
 	stop()
 	if err == nil {
 		return
@@ -36,7 +38,7 @@ func main() {
 	switch {
 	case errors.As(err, &ue):
 		os.Exit(2)
-	case ctx.Err() != nil:
+	case interrupted:
 		os.Exit(130)
 	default:
 		os.Exit(1)

@@ -75,6 +75,7 @@ of its runs; a tie is KO). Every trial is stored in --db.`,
 			plan.Store, plan.ExperimentID = sess.store, sess.expID
 			t0 := time.Now()
 			results, runErr := plan.Run(cmd.Context())
+			sess.ended(runErr)
 			n := 0
 			for _, r := range results {
 				n += len(r.Outcome.Trials)

@@ -67,6 +67,7 @@ ranges with a step (100..1000/100, 256Mi..1Gi/256Mi).`,
 			sw.Store, sw.ExperimentID = sess.store, sess.expID
 			fmt.Fprintf(sess.log, "%d cells\n", len(sw.Cells))
 			cells, runErr := sw.Run(cmd.Context())
+			sess.ended(runErr)
 			if runErr != nil && len(cells) == 0 {
 				return runErr
 			}

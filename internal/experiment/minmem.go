@@ -48,7 +48,7 @@ type Outcome struct {
 	MaxKO     int64
 	Precision int64 // MinOK-MaxKO: the true boundary lies in (MaxKO, MinOK]; 0 when unbracketed
 	Flaky     bool  // some limit gave both verdicts
-	NoiseBand int64 // highest limit that ever failed minus lowest that ever passed, when positive
+	NoiseBand int64 // from the lowest limit that ever passed to one step above the highest that ever failed; 0 when monotone
 	Trials    []Probe
 	Note      string // plain words when the answer is not a bracketed boundary
 }
@@ -208,8 +208,9 @@ func (o *Outcome) finish(st *searchState, s Search) {
 			}
 		}
 	}
-	if lowestOK > 0 && highestKO > lowestOK {
-		o.NoiseBand = highestKO - lowestOK
+	// A limit that both passed and failed counts as a band one step wide.
+	if lowestOK > 0 && highestKO >= lowestOK {
+		o.NoiseBand = highestKO - lowestOK + s.Step
 	}
 	switch {
 	case o.MinOK == 0:

@@ -122,8 +122,8 @@ func TestMinMemNonMonotone(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if out.MinOK != 208*mi || out.MaxKO != 200*mi || !out.Flaky || out.NoiseBand != 8*mi {
-		t.Fatalf("got min OK %s, max KO %s, flaky %v, noise band %s; want 208Mi, 200Mi, true, 8Mi", size.Format(out.MinOK), size.Format(out.MaxKO), out.Flaky, size.Format(out.NoiseBand))
+	if out.MinOK != 208*mi || out.MaxKO != 200*mi || !out.Flaky || out.NoiseBand != 16*mi {
+		t.Fatalf("got min OK %s, max KO %s, flaky %v, noise band %s; want 208Mi, 200Mi, true, 16Mi", size.Format(out.MinOK), size.Format(out.MaxKO), out.Flaky, size.Format(out.NoiseBand))
 	}
 	sameSeq(t, s.calls, []int64{64, 128, 256, 192, 160, 176, 184, 192, 224, 208, 200, 200, 208})
 }

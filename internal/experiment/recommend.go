@@ -82,11 +82,13 @@ type Candidate struct {
 // candidate passed.
 func Recommend(cands []Candidate, opts OptionsAt) (*Recommendation, error) {
 	var best *Candidate
+	passing := 0
 	for i := range cands {
 		c := &cands[i]
 		if c.MinOK <= 0 {
 			continue
 		}
+		passing++
 		if best == nil || better(c, best) {
 			best = c
 		}
@@ -106,8 +108,8 @@ func Recommend(cands []Candidate, opts OptionsAt) (*Recommendation, error) {
 	if best.Where != "" {
 		rec.Why += " " + best.Where
 	}
-	if len(cands) > 1 {
-		rec.Why += fmt.Sprintf(", the smallest limit of %d candidates", len(cands))
+	if passing > 1 {
+		rec.Why += fmt.Sprintf("; the smallest limit of the %d that passed", passing)
 	}
 	if opts != nil {
 		o, err := opts(best.JVM, best.Java, rec.MemoryBytes, best.CPUs)

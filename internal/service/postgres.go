@@ -277,6 +277,16 @@ func (pg *postgres) watch(ctx context.Context) {
 	}
 }
 
+func (pg *postgres) Stats() (Usage, error) {
+	u := Usage{Name: pg.svc.Name, Kind: KindPostgres, MemoryLimit: pg.svc.Memory, CPUs: pg.svc.CPUs}
+	st, err := pg.proc.Stats()
+	if err != nil {
+		return u, err
+	}
+	u.MemoryPeak, u.CPUTime, u.OOMKilled = st.Peak, st.CPUUsage, st.OOMKills > 0
+	return u, nil
+}
+
 func (pg *postgres) Stop() (Usage, error) {
 	pg.stopOnce.Do(func() {
 		pg.usage, pg.stopErr = pg.stop()
@@ -304,9 +314,9 @@ func (pg *postgres) stop() (Usage, error) {
 		}
 		exit := pg.proc.Stop(time.Second)
 		errs = append(errs, pg.proc.StopErr())
-		if st, err := pg.proc.Stats(); err == nil {
-			u.MemoryPeak, u.CPUTime = st.Peak, st.CPUUsage
-			u.OOMKilled = st.OOMKills > 0 || exit.OOMKilled
+		if got, err := pg.Stats(); err == nil {
+			u = got
+			u.OOMKilled = u.OOMKilled || exit.OOMKilled
 		}
 		if hasShm {
 			removeShm(key, id)

@@ -50,6 +50,8 @@ type Instance interface {
 	Exports() map[string]string
 	Pid() int
 	Done() <-chan struct{}
+	// Stats reads its cgroup now: memory peak so far and CPU time.
+	Stats() (Usage, error)
 	// Stop shuts the service down, kills what is left of it, removes its
 	// cgroup and data, and returns its footprint. Safe to call many times.
 	Stop() (Usage, error)

@@ -66,7 +66,7 @@ func (r realRunning) Stop() ([]ServiceUsage, error) {
 
 type noServices struct{}
 
-func (noServices) Exports() map[string]string     { return nil }
+func (noServices) Exports() map[string]string    { return nil }
 func (noServices) Stop() ([]ServiceUsage, error) { return nil, nil }
 
 // databaseName is the app's name as a PostgreSQL identifier: the database

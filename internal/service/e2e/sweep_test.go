@@ -27,7 +27,7 @@ func TestSeed002SweepProducesTheThreeCharts(t *testing.T) {
 	db := filepath.Join(dir, "sweep.db")
 	ctx, cancel := context.WithTimeout(context.Background(), 8*time.Minute)
 	defer cancel()
-	out, err := run(t, ctx, dir, "sweep", "--app", appYAML, "--db", db, "--cpus", "0.5,1", "--rate", "20,40,60",
+	out, err := run(t, ctx, dir, "sweep", "--app", appYAML, "--db", db, "--cpus", "1,2", "--rate", "20,40,60",
 		"--memory", "512Mi", "--warmup", "2s", "--duration", "4s", "--slo", "success>=0.9")
 	t.Logf("sweep output:\n%s", out)
 	if err != nil && !strings.Contains(out, "Rate sweep") {
