@@ -10,6 +10,7 @@ import (
 	"fmt"
 	"sort"
 
+	"github.com/jvmfit/jvmfit/internal/report"
 	"github.com/jvmfit/jvmfit/internal/size"
 	"github.com/jvmfit/jvmfit/internal/trial"
 )
@@ -151,29 +152,8 @@ type searchState struct {
 	runs map[int64][]string // limit -> verdicts, in run order
 }
 
-// passes is the majority verdict of a limit's runs, ties failing.
-func (st *searchState) passes(mem int64) bool {
-	okN := 0
-	for _, v := range st.runs[mem] {
-		if v == trial.OK {
-			okN++
-		}
-	}
-	return 2*okN > len(st.runs[mem])
-}
-
-// boundary returns the lowest passing limit with no failing limit above it,
-// and the highest failing limit (0 when there is none).
-func (st *searchState) boundary() (ok, ko int64) {
-	mems := st.sorted()
-	for i := len(mems) - 1; i >= 0; i-- {
-		if !st.passes(mems[i]) {
-			return ok, mems[i]
-		}
-		ok = mems[i]
-	}
-	return ok, 0
-}
+// boundary applies the rule the report also reads its tables with.
+func (st *searchState) boundary() (ok, ko int64) { return report.Boundary(st.runs) }
 
 func (st *searchState) highest() int64 {
 	m := st.sorted()

@@ -2,10 +2,12 @@ package experiment
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"io"
 	"time"
 
+	"github.com/jvmfit/jvmfit/internal/plan"
 	"github.com/jvmfit/jvmfit/internal/size"
 	"github.com/jvmfit/jvmfit/internal/trial"
 )
@@ -80,11 +82,14 @@ func (p MinMemPlan) Run(ctx context.Context) ([]ModeResult, error) {
 func (p MinMemPlan) trial(ctx context.Context, spec trial.Spec) (*trial.Result, error) {
 	t0 := time.Now()
 	prepared, err := p.Prepare.apply(spec)
-	if err != nil {
-		// Check prepared this mode at the top of the range, so only the
-		// limit changed: the launcher refuses to plan it. A KO that costs
+	var refused *plan.RefusedError
+	switch {
+	case errors.As(err, &refused):
+		// The launcher cannot plan options at this limit: a KO that costs
 		// no trial, stored so the grid shows why.
 		return p.keep(refusedResult(p.refSpec(spec), err), t0)
+	case err != nil:
+		return nil, fmt.Errorf("preparing the trial at %s: %w", size.Format(spec.MemoryBytes), err)
 	}
 	r, err := p.Trial(ctx, prepared)
 	if err != nil {

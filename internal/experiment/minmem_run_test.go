@@ -7,6 +7,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/jvmfit/jvmfit/internal/plan"
 	"github.com/jvmfit/jvmfit/internal/size"
 	"github.com/jvmfit/jvmfit/internal/store"
 	"github.com/jvmfit/jvmfit/internal/trial"
@@ -26,7 +27,7 @@ func TestMinMemPlanStoresAndRefuses(t *testing.T) {
 		s.Java, s.JDKVersion = "/usr/bin/java", 17
 		if s.JVM == "jvmfit" {
 			if s.MemoryBytes < 96*mi {
-				return s, fmt.Errorf("memory limit %s is too small", size.Format(s.MemoryBytes))
+				return s, fmt.Errorf("--jvm jvmfit: %w", &plan.RefusedError{LimitBytes: s.MemoryBytes, MinBytes: 96 * mi, Why: "too small for any heap"})
 			}
 			s.JVMOptions = []string{fmt.Sprintf("-Xmx%dm", s.MemoryBytes/mi/2)}
 		}
@@ -77,5 +78,37 @@ func TestMinMemPlanStoresAndRefuses(t *testing.T) {
 	rec, err := Recommend(Candidates(res), nil)
 	if err != nil || rec.JVM != "jvmfit" || rec.MemoryBytes != 112*mi {
 		t.Fatalf("recommendation %+v, %v; want jvmfit at 112Mi", rec, err)
+	}
+}
+
+// Only the launcher's refusal is a free KO: any other error preparing a
+// limit (a JDK gone, an option file deleted mid-run) stops the search
+// instead of being stored as a verdict on the app.
+func TestMinMemPlanPrepareErrorIsNotRefused(t *testing.T) {
+	st, err := store.Open(filepath.Join(t.TempDir(), "m.db"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { st.Close() })
+	expID, _ := st.NewExperiment("plan", store.KindMinMem, nil)
+	prepare := func(s trial.Spec) (trial.Spec, error) {
+		if s.MemoryBytes < 1*size.GiB {
+			return s, fmt.Errorf("java vanished")
+		}
+		return s, nil
+	}
+	run := func(_ context.Context, s trial.Spec) (*trial.Result, error) {
+		t.Fatalf("no trial should run, got %s", size.Format(s.MemoryBytes))
+		return nil, nil
+	}
+	p := MinMemPlan{Base: trial.Spec{App: "a.yaml"}, CPUs: []float64{1}, JVMs: []string{"jvmfit"},
+		Search: DefaultSearch, Prepare: prepare, Trial: run, Store: st, ExperimentID: expID}
+	_, err = p.Run(context.Background())
+	if err == nil || !strings.Contains(err.Error(), "java vanished") {
+		t.Fatalf("err = %v; want the prepare error", err)
+	}
+	stored, _ := st.Trials(store.Filter{ExperimentID: expID, Light: true})
+	if len(stored) != 0 {
+		t.Fatalf("%d trials stored for a prepare error; want none", len(stored))
 	}
 }

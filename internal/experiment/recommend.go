@@ -5,6 +5,7 @@ import (
 	"strconv"
 	"strings"
 
+	"github.com/jvmfit/jvmfit/internal/report"
 	"github.com/jvmfit/jvmfit/internal/size"
 )
 
@@ -161,8 +162,23 @@ func k8sCPU(c float64) string {
 
 // Markdown is the answer with the three ways to apply it.
 func (r *Recommendation) Markdown() string {
+	return "## Recommendation\n\n" + r.Body()
+}
+
+// Headline is the answer in one line, for overviews.
+func (r *Recommendation) Headline() string {
+	return fmt.Sprintf("%s, %s, --jvm %s", size.Format(r.MemoryBytes), cpuWord(r.CPUs), r.JVM)
+}
+
+// Summary is what the experiment stores for later reports
+// (store.SetSummary); details is extra Markdown such as minmem's search table.
+func (r *Recommendation) Summary(details string) report.Summary {
+	return report.Summary{Headline: r.Headline(), Text: r.Body(), Details: details}
+}
+
+// Body is Markdown without its heading, so a report can nest it.
+func (r *Recommendation) Body() string {
 	var b strings.Builder
-	fmt.Fprintf(&b, "## Recommendation\n\n")
 	fmt.Fprintf(&b, "- **Memory limit: %s** (minimum OK %s + margin %s; margin: %s)\n", size.Format(r.MemoryBytes), size.Format(r.MinOKBytes), size.Format(r.MarginBytes), r.MarginWhy)
 	fmt.Fprintf(&b, "- **CPUs: %s**\n", fmtCPUs(r.CPUs))
 	fmt.Fprintf(&b, "- **JVM options: %s** (%s)\n", r.optionsText(), r.Why)

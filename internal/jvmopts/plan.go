@@ -31,7 +31,9 @@ func planned(r Request, goal string) ([]string, error) {
 	}
 	p, err := plan.Compute(plan.Input{Limits: lim, JDK: r.JDK, Goal: g})
 	if err != nil {
-		return nil, fmt.Errorf("--jvm jvmfit: %v", err)
+		// Wrapped so experiments can tell a limit the planner refuses (a KO
+		// that costs no trial) from a real error (errors.As *plan.RefusedError).
+		return nil, fmt.Errorf("--jvm jvmfit: %w", err)
 	}
 	return append([]string{}, p.Options...), nil
 }

@@ -15,17 +15,26 @@ func TestOptionsOverridePhases(t *testing.T) {
 		t.Fatal(err)
 	}
 	ps := applyOptions(sc.Phases, Options{Duration: 3 * time.Second, Workers: 9, Warmup: time.Second})
-	if ps[0].Duration != time.Second || ps[0].Iterations != 0 || ps[0].Workers != 1 {
-		t.Errorf("warm-up phase: %+v", ps[0])
+	// The set-up phase (one worker uploads every file once) is counted, not
+	// timed: --warmup must not cut it short, so a timed warm-up is added
+	// after it.
+	if len(ps) != 3 {
+		t.Fatalf("%d phases, want set-up, warm-up, measure", len(ps))
 	}
-	if ps[1].Duration != 3*time.Second || ps[1].Iterations != 0 || ps[1].Workers != 9 {
-		t.Errorf("measured phase: %+v", ps[1])
+	if ps[0].Record || ps[0].Iterations == 0 || ps[0].Workers != 1 {
+		t.Errorf("set-up phase changed: %+v", ps[0])
+	}
+	if ps[1].Record || ps[1].Duration != time.Second || ps[1].Iterations != 0 {
+		t.Errorf("warm-up phase: %+v", ps[1])
+	}
+	if ps[2].Duration != 3*time.Second || ps[2].Iterations != 0 || ps[2].Workers != 9 || !ps[2].Record {
+		t.Errorf("measured phase: %+v", ps[2])
 	}
 	if sc.Phases[1].Workers != 4 {
 		t.Error("options changed the scenario itself")
 	}
-	if ps := applyOptions(sc.Phases, Options{Warmup: -1}); len(ps) != 1 || !ps[0].Record {
-		t.Errorf("negative warm-up keeps %d phases", len(ps))
+	if ps := applyOptions(sc.Phases, Options{Warmup: -1}); len(ps) != 2 || ps[0].Record || !ps[1].Record {
+		t.Errorf("negative warm-up must drop timed warm-ups only, kept %d phases", len(ps))
 	}
 	one, _ := SingleURL("GET", "http://127.0.0.1:1/")
 	ps = applyOptions(one.Phases, Options{Rate: 70, Warmup: 2 * time.Second})

@@ -152,11 +152,15 @@ func applyOptions(in []*Phase, opts Options) []*Phase {
 	var out []*Phase
 	hasWarmup := false
 	for _, p := range in {
-		if !p.Record && opts.Warmup < 0 {
+		// An unrecorded phase bounded by a count is set-up (seed 001 uploads
+		// every file once); cutting it short would leave the service half
+		// loaded, so --warmup resizes only the timed warm-ups.
+		setup := !p.Record && (p.Requests > 0 || p.Iterations > 0)
+		if !p.Record && !setup && opts.Warmup < 0 {
 			continue
 		}
 		c := *p
-		if !c.Record {
+		if !c.Record && !setup {
 			hasWarmup = true
 		}
 		if opts.Rate > 0 && c.Model == Open {
@@ -165,7 +169,7 @@ func applyOptions(in []*Phase, opts Options) []*Phase {
 		if opts.Duration > 0 && c.Record {
 			c.Duration, c.Requests, c.Iterations = opts.Duration, 0, 0
 		}
-		if opts.Warmup > 0 && !c.Record {
+		if opts.Warmup > 0 && !c.Record && !setup {
 			c.Duration, c.Requests, c.Iterations = opts.Warmup, 0, 0
 		}
 		if opts.Workers > 0 && c.Record {
@@ -177,12 +181,12 @@ func applyOptions(in []*Phase, opts Options) []*Phase {
 		out = append(out, &c)
 	}
 	if opts.Warmup > 0 && !hasWarmup {
-		for _, p := range out {
+		for i, p := range out {
 			if p.Record {
 				w := *p
 				w.Name, w.Record = "warmup", false
 				w.Duration, w.Requests, w.Iterations = opts.Warmup, 0, 0
-				out = append([]*Phase{&w}, out...)
+				out = append(out[:i:i], append([]*Phase{&w}, out[i:]...)...)
 				break
 			}
 		}

@@ -4,6 +4,7 @@ import (
 	_ "embed"
 	"html/template"
 	"io"
+	"strconv"
 )
 
 // The chart library is Apache ECharts (assets/echarts.LICENSE), embedded
@@ -34,8 +35,9 @@ type pageData struct {
 	Title          string
 	Version        string
 	Header         []string
-	Charts         []chart
-	Tables         []Table
+	Overview       *Table // several experiments only
+	Sections       []pageSection
+	Charts         int // charts on the page, for data-charts-expected
 	Data           any
 	CSS            template.CSS
 	Guard, ECharts template.JS
@@ -43,25 +45,54 @@ type pageData struct {
 	EChartsVersion string
 }
 
+// pageSection is one experiment: its charts, tables and conclusion.
+type pageSection struct {
+	Title   string // empty when the page holds one experiment (its title is the page's)
+	Header  []string
+	Charts  []chart
+	Tables  []Table
+	Summary *Summary
+	Empty   bool
+}
+
 // HTML writes one self-contained page: the tables of Sections and the
 // charts, with ECharts inlined. version is jvmfit's, shown in the footer.
 func HTML(w io.Writer, in Input, version string) error {
-	charts := buildCharts(in)
-	if charts == nil {
-		charts = []chart{}
-	}
+	return HTMLAll(w, []Input{in}, version)
+}
+
+// HTMLAll writes several experiments as one page: an overview, then a
+// section per experiment with its charts and tables. One experiment is
+// laid out as HTML lays it out.
+func HTMLAll(w io.Writer, ins []Input, version string) error {
 	d := pageData{
-		Title:          title(in.Meta),
 		Version:        version,
-		Header:         headerLines(in),
-		Charts:         charts,
-		Tables:         Sections(in),
-		Data:           map[string]any{"charts": charts},
 		CSS:            template.CSS(pageCSS),
 		Guard:          template.JS(guardJS),
 		ECharts:        template.JS(echartsJS),
 		App:            template.JS(appJS),
 		EChartsVersion: EChartsVersion,
 	}
+	all := []chart{}
+	for _, in := range ins {
+		sec := pageSection{Charts: buildCharts(in), Tables: Sections(in), Summary: in.Meta.Summary, Empty: len(in.Trials) == 0}
+		// Chart ids must be unique on the page.
+		for i := range sec.Charts {
+			sec.Charts[i].ID = "chart-" + strconv.Itoa(len(all)+1)
+			all = append(all, sec.Charts[i])
+		}
+		if len(ins) > 1 {
+			sec.Title, sec.Header = experimentTitle(in.Meta), headerLines(in)
+		}
+		d.Sections = append(d.Sections, sec)
+	}
+	if len(ins) == 1 {
+		d.Title, d.Header = title(ins[0].Meta), headerLines(ins[0])
+	} else {
+		o := Overview(ins)
+		d.Title, d.Header, d.Overview = bookTitle(ins), bookHeader(ins), &o
+	}
+	d.Charts = len(all)
+	d.Data = map[string]any{"charts": all}
 	return page.Execute(w, d)
 }

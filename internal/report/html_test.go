@@ -154,21 +154,30 @@ func TestHTMLInChromium(t *testing.T) {
 		t.Skip("-short: skipping the browser")
 	}
 	dir := t.TempDir()
+	db := fixtureDB(t)
 	cases := []struct {
 		name string
-		in   Input
+		ins  []Input
 	}{
-		{"sweep", loadInput(t, fixtureDB(t), "sweep-filecache")},
-		{"minmem", loadInput(t, fixtureDB(t), "minmem-filecache")},
-		{"hostile-all", hostileInput(t)},
+		{"sweep", []Input{loadInput(t, db, "sweep-filecache")}},
+		{"minmem", []Input{loadInput(t, db, "minmem-filecache")}},
+		{"hostile-all", []Input{hostileInput(t)}},
+		{"book", bookInputs(t, db)},
 	}
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {
 			file := filepath.Join(dir, c.name+".html")
-			if err := os.WriteFile(file, []byte(render(t, c.in)), 0o644); err != nil {
+			var page bytes.Buffer
+			if err := HTMLAll(&page, c.ins, "test"); err != nil {
 				t.Fatal(err)
 			}
-			charts := len(buildCharts(c.in))
+			if err := os.WriteFile(file, page.Bytes(), 0o644); err != nil {
+				t.Fatal(err)
+			}
+			charts := 0
+			for _, in := range c.ins {
+				charts += len(buildCharts(in))
+			}
 			dom := runChromium(t, bin, "--dump-dom", "file://"+file)
 			body := regexp.MustCompile(`<body[^>]*>`).FindString(dom)
 			if body == "" {

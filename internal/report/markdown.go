@@ -44,16 +44,7 @@ func Markdown(w io.Writer, in Input) error {
 	if _, err := io.WriteString(w, b.String()); err != nil {
 		return err
 	}
-	if len(in.Trials) == 0 {
-		_, err := io.WriteString(w, "No trials in this experiment.\n")
-		return err
-	}
-	for _, t := range Sections(in) {
-		if err := t.markdown(w); err != nil {
-			return err
-		}
-	}
-	return nil
+	return sectionsMarkdown(w, in, "##")
 }
 
 func title(m Meta) string {
@@ -93,6 +84,9 @@ func headerLines(in Input) []string {
 	lines = append(lines, strings.Join(parts, ", ")+".")
 	if env := envLine(in.Trials); env != "" {
 		lines = append(lines, "Environment: "+env+".")
+	}
+	if s := m.Summary; s != nil && s.Headline != "" {
+		lines = append(lines, "Answer: "+s.Headline+".")
 	}
 	return lines
 }

@@ -25,6 +25,7 @@ type Meta struct {
 	Kind    string // run | minmem | sweep | compare
 	Created time.Time
 	Ended   time.Time
+	Summary *Summary // the stored recommendation; nil when none
 }
 
 // Input is what every renderer takes.

@@ -23,32 +23,59 @@ func MemoryTables(trials []*trial.Result) []Table {
 	var out []Table
 	for _, g := range groups {
 		t := Table{Title: "Memory limits: " + g.Label, Header: []string{"CPU", "Memory (heap)", "Result"}}
-		lowestOK, highestKO := int64(0), int64(0)
+		byCPU := map[float64]map[int64][]string{}
+		var cpuOrder []float64
 		for _, r := range g.Trials {
 			cell := dimValue(r, dimMemory)
 			if r.HeapMaxBytes > 0 {
 				cell += " (" + mem(r.HeapMaxBytes) + ")"
 			}
 			t.Rows = append(t.Rows, []string{cpus(r.Spec.CPUs), cell, ResultCell(r)})
-			m := r.Spec.MemoryBytes
-			if r.Verdict == trial.OK && (lowestOK == 0 || m < lowestOK) {
-				lowestOK = m
+			if r.Kind == trial.KindError || r.Spec.NoLimits || r.Spec.MemoryBytes == 0 {
+				continue // no verdict on the app at this limit
 			}
-			if r.Verdict == trial.KO && r.Kind != trial.KindError && m > highestKO {
-				highestKO = m
+			c := r.Spec.CPUs
+			if byCPU[c] == nil {
+				byCPU[c] = map[int64][]string{}
+				cpuOrder = append(cpuOrder, c)
 			}
+			byCPU[c][r.Spec.MemoryBytes] = append(byCPU[c][r.Spec.MemoryBytes], r.Verdict)
 		}
-		if !vary[dimCPUs] && lowestOK > 0 {
-			note := fmt.Sprintf("Lowest OK limit: %s.", mem(lowestOK))
-			if highestKO > 0 {
-				note += fmt.Sprintf(" Highest KO limit: %s.", mem(highestKO))
+		for _, c := range cpuOrder {
+			if note := boundaryNote(byCPU[c]); note != "" {
+				if len(cpuOrder) > 1 {
+					note = dimValue(&trial.Result{Spec: trial.Spec{CPUs: c}}, dimCPUs) + ": " + note
+				}
+				t.Notes = append(t.Notes, note)
 			}
-			if highestKO > lowestOK {
-				note += " Results are not monotone here: noise, or a limit where the app only sometimes fits."
-			}
-			t.Notes = append(t.Notes, note)
 		}
 		out = append(out, t)
 	}
 	return out
+}
+
+// boundaryNote reads one CPU count's limits with minmem's rule (Boundary),
+// so the table's answer is the search's answer.
+func boundaryNote(runs map[int64][]string) string {
+	minOK, maxKO := Boundary(runs)
+	if minOK == 0 {
+		return ""
+	}
+	note := fmt.Sprintf("Lowest OK limit: %s.", mem(minOK))
+	if maxKO > 0 {
+		note += fmt.Sprintf(" Highest KO limit: %s.", mem(maxKO))
+	}
+	mixed := false
+	for m, vs := range runs {
+		for _, v := range vs {
+			// A pass below the answer, or a limit that both passed and failed.
+			if (v == trial.OK && m < minOK) || v != vs[0] {
+				mixed = true
+			}
+		}
+	}
+	if mixed {
+		note += " Results are not monotone here (noise, or a limit where the app only sometimes fits); each limit counts as the majority of its runs, a tie as KO."
+	}
+	return note
 }

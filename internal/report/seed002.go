@@ -20,6 +20,7 @@ func SweepTables(trials []*trial.Result) []Table {
 			KneeThroughputRatio*100, KneeLatencyFactor, KneeMinSuccess*100, dash)},
 	}
 	var out []Table
+	var words []string
 	for _, g := range groups {
 		t := Table{Title: "Rate sweep: " + g.Label, Header: []string{"Rate", "Throughput", "p50", "p99", "Success", "Result"}}
 		for _, r := range g.Trials {
@@ -32,7 +33,12 @@ func SweepTables(trials []*trial.Result) []Table {
 		k := Knee(ratePoints(g.Trials))
 		summary.Rows = append(summary.Rows, []string{g.Label, rateCell(k.Rate), rateCell(k.LastGood),
 			rateCell(k.Throughput), rateCell(k.Latency), rateCell(k.Success), oneDecimal(k.MaxThroughput)})
+		words = append(words, k.Words(g.Label))
 		out = append(out, t)
+	}
+	summary.Notes = append(words, summary.Notes...)
+	if s := sharedCPUs(ts); s != "" {
+		summary.Notes = append(summary.Notes, s)
 	}
 	return append(out, summary)
 }

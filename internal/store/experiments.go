@@ -28,6 +28,9 @@ type Experiment struct {
 	Ended   time.Time       `json:"ended,omitzero"` // zero while running or if interrupted
 	Trials  int             `json:"trials"`
 	OK      int             `json:"ok"`
+	// Summary is what the experiment concluded (SetSummary), as JSON; nil
+	// when it stored none.
+	Summary json.RawMessage `json:"summary,omitempty"`
 }
 
 const timeFormat = time.RFC3339Nano
@@ -75,15 +78,36 @@ func (s *Store) EndExperiment(id int64) error {
 	return nil
 }
 
-const experimentColumns = `e.id, e.name, e.kind, e.args, e.created, COALESCE(e.ended, ''),
+// SetSummary stores what an experiment concluded (any JSON-able value,
+// typically its recommendation), so a report made later can show it.
+// Setting it again replaces it.
+func (s *Store) SetSummary(id int64, summary any) error {
+	b, err := json.Marshal(summary)
+	if err != nil {
+		return fmt.Errorf("store: experiment %d summary: %w", id, err)
+	}
+	res, err := s.db.Exec(`UPDATE experiments SET summary = ? WHERE id = ?`, string(b), id)
+	if err != nil {
+		return fmt.Errorf("store: experiment %d summary: %w", id, err)
+	}
+	if n, _ := res.RowsAffected(); n == 0 {
+		return fmt.Errorf("store: experiment %d summary: %w", id, ErrNotFound)
+	}
+	return nil
+}
+
+const experimentColumns = `e.id, e.name, e.kind, e.args, e.created, COALESCE(e.ended, ''), e.summary,
 	(SELECT COUNT(*) FROM trials t WHERE t.experiment_id = e.id),
 	(SELECT COUNT(*) FROM trials t WHERE t.experiment_id = e.id AND t.verdict = 'OK')`
 
 func scanExperiment(row interface{ Scan(...any) error }) (Experiment, error) {
 	var e Experiment
-	var args, created, ended string
-	if err := row.Scan(&e.ID, &e.Name, &e.Kind, &args, &created, &ended, &e.Trials, &e.OK); err != nil {
+	var args, created, ended, summary string
+	if err := row.Scan(&e.ID, &e.Name, &e.Kind, &args, &created, &ended, &summary, &e.Trials, &e.OK); err != nil {
 		return e, err
+	}
+	if summary != "" {
+		e.Summary = json.RawMessage(summary)
 	}
 	e.Args = json.RawMessage(args)
 	e.Created = parseTime(created)
@@ -161,4 +185,49 @@ func oneExperiment(row *sql.Row) (Experiment, bool, error) {
 		return e, false, fmt.Errorf("store: experiment: %w", err)
 	}
 	return e, true, nil
+}
+
+// Select resolves several references for one report, in the order given
+// and without repeats. Each is what Experiment accepts ("latest", an id, a
+// name); a reference that names no experiment is taken as a name prefix and
+// stands for every experiment whose name starts with it, oldest first
+// ("demo" for demo-minmem and demo-sweep). A reference that matches nothing
+// fails with ErrNotFound.
+func (s *Store) Select(refs []string) ([]Experiment, error) {
+	var out []Experiment
+	seen := map[int64]bool{}
+	add := func(e Experiment) {
+		if !seen[e.ID] {
+			seen[e.ID] = true
+			out = append(out, e)
+		}
+	}
+	var all []Experiment
+	for _, ref := range refs {
+		e, err := s.Experiment(ref)
+		if err == nil {
+			add(e)
+			continue
+		}
+		if !errors.Is(err, ErrNotFound) {
+			return nil, err
+		}
+		ref = strings.TrimSpace(ref)
+		if all == nil {
+			if all, err = s.Experiments(); err != nil {
+				return nil, err
+			}
+		}
+		n := 0
+		for _, e := range all {
+			if ref != "" && ref != "latest" && strings.HasPrefix(e.Name, ref) {
+				add(e)
+				n++
+			}
+		}
+		if n == 0 {
+			return nil, fmt.Errorf("no experiment named %q or starting with it in %s: %w", ref, s.path, ErrNotFound)
+		}
+	}
+	return out, nil
 }

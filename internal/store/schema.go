@@ -68,6 +68,8 @@ CREATE TABLE env (
 	cgroup    TEXT NOT NULL
 );
 `,
+	// 2: what an experiment concluded (its recommendation), for reports.
+	`ALTER TABLE experiments ADD COLUMN summary TEXT NOT NULL DEFAULT '';`,
 }
 
 // SchemaVersion is the user_version this build writes.

@@ -196,3 +196,52 @@ func TestReopenKeepsSchemaAndData(t *testing.T) {
 		t.Errorf("reopened db has %d trials", len(rs))
 	}
 }
+
+func TestSummaryAndSelect(t *testing.T) {
+	s, path := openTemp(t)
+	a, _ := s.NewExperiment("demo-minmem", KindMinMem, nil)
+	b, _ := s.NewExperiment("demo-sweep", KindSweep, nil)
+	c, _ := s.NewExperiment("other", KindRun, nil)
+	if err := s.SetSummary(a, map[string]any{"headline": "128Mi, 1 CPU"}); err != nil {
+		t.Fatal(err)
+	}
+	if err := s.SetSummary(999, "x"); !errors.Is(err, ErrNotFound) {
+		t.Fatalf("summary of a missing experiment: %v", err)
+	}
+	s2, err := Open(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer s2.Close()
+	e, err := s2.Experiment("demo-minmem")
+	if err != nil || string(e.Summary) != `{"headline":"128Mi, 1 CPU"}` {
+		t.Fatalf("summary read back %q, %v", e.Summary, err)
+	}
+	if e, _ := s2.Experiment("demo-sweep"); e.Summary != nil {
+		t.Fatalf("an experiment with no summary reads %q", e.Summary)
+	}
+	ids := func(es []Experiment) []int64 {
+		var out []int64
+		for _, e := range es {
+			out = append(out, e.ID)
+		}
+		return out
+	}
+	for _, tc := range []struct {
+		refs []string
+		want []int64
+	}{
+		{[]string{"demo"}, []int64{a, b}},
+		{[]string{"other", "demo"}, []int64{c, a, b}},
+		{[]string{"demo-sweep", "2", "latest"}, []int64{b, c}},
+		{[]string{"demo-m"}, []int64{a}},
+	} {
+		got, err := s2.Select(tc.refs)
+		if err != nil || !reflect.DeepEqual(ids(got), tc.want) {
+			t.Errorf("Select(%q) = %v, %v; want %v", tc.refs, ids(got), err, tc.want)
+		}
+	}
+	if _, err := s2.Select([]string{"demo", "nope"}); !errors.Is(err, ErrNotFound) || !strings.Contains(err.Error(), `"nope"`) {
+		t.Errorf("Select with an unknown name: %v", err)
+	}
+}

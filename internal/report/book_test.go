@@ -1,0 +1,133 @@
+package report
+
+import (
+	"bytes"
+	"regexp"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/jvmfit/jvmfit/internal/trial"
+)
+
+// bookInputs are the fixture's three experiments, the minmem one with a
+// stored recommendation whose text is hostile.
+func bookInputs(t *testing.T, db string) []Input {
+	var ins []Input
+	for _, ref := range []string{"minmem-filecache", "sweep-filecache", "compare-seed001"} {
+		ins = append(ins, loadInput(t, db, ref))
+	}
+	ins[0].Meta.Summary = &Summary{Headline: "112Mi, 1 CPU, --jvm jvmfit",
+		Text:    "- **Memory limit: 112Mi** <script>document.body.setAttribute('data-pwned','summary')</script>\n",
+		Details: "| CPU | JVM | min OK |\n|---|---|---|\n| 1 | jvmfit | 104Mi |\n"}
+	return ins
+}
+
+func TestMarkdownAllHasOverviewAndSections(t *testing.T) {
+	ins := bookInputs(t, fixtureDB(t))
+	var buf bytes.Buffer
+	if err := MarkdownAll(&buf, ins); err != nil {
+		t.Fatal(err)
+	}
+	md := buf.String()
+	for _, want := range []string{
+		"# jvmfit report: minmem-filecache, sweep-filecache, compare-seed001\n",
+		"### Overview",
+		"| 1 | minmem-filecache | minmem | 11 | 6 | 5 | 1h30m0s | 112Mi, 1 CPU, --jvm jvmfit |",
+		"This machine has 2 cores; the load generator and the services share them",
+		"## minmem-filecache (#1, minmem)",
+		"### Memory limits: --jvm default",
+		"### The search\n\n| CPU | JVM | min OK |",
+		"### Recommendation\n\n- **Memory limit: 112Mi**",
+		"## sweep-filecache (#2, sweep)",
+		"### Where it breaks (knee)",
+		"1 CPU: good up to 300 req/s, breaks at 400 req/s",
+		"## compare-seed001 (#3, compare)",
+	} {
+		if !strings.Contains(md, want) {
+			t.Errorf("report lacks %q", want)
+		}
+	}
+	// Sections come in the order given, each once.
+	a, b, c := strings.Index(md, "## minmem-filecache"), strings.Index(md, "## sweep-filecache"), strings.Index(md, "## compare-seed001")
+	if !(a < b && b < c) || strings.Count(md, "## sweep-filecache (") != 1 {
+		t.Errorf("sections out of order: %d %d %d", a, b, c)
+	}
+	// One experiment reads exactly as the single-experiment report.
+	var one, single bytes.Buffer
+	MarkdownAll(&one, ins[1:2])
+	Markdown(&single, ins[1])
+	if one.String() != single.String() {
+		t.Error("MarkdownAll of one experiment differs from Markdown")
+	}
+}
+
+func TestHTMLAllChartIDsAreUnique(t *testing.T) {
+	ins := bookInputs(t, fixtureDB(t))
+	var buf bytes.Buffer
+	if err := HTMLAll(&buf, ins, "test"); err != nil {
+		t.Fatal(err)
+	}
+	page := buf.String()
+	want := 0
+	for _, in := range ins {
+		want += len(buildCharts(in))
+	}
+	ids := regexp.MustCompile(`<div class="chart" id="(chart-\d+)"`).FindAllStringSubmatch(page, -1)
+	seen := map[string]bool{}
+	for _, m := range ids {
+		if seen[m[1]] {
+			t.Errorf("chart id %s used twice", m[1])
+		}
+		seen[m[1]] = true
+	}
+	if len(ids) != want || !strings.Contains(page, `data-charts-expected="`+itoa(want)+`"`) {
+		t.Errorf("%d chart divs, want %d", len(ids), want)
+	}
+	if strings.Contains(page, "<script>document.body") || !strings.Contains(page, "&lt;script&gt;document.body") {
+		t.Error("the stored recommendation text is not escaped")
+	}
+	if n := strings.Count(page, `class="experiment-title"`); n != 3 {
+		t.Errorf("%d experiment sections, want 3", n)
+	}
+}
+
+// The report's "Lowest OK limit" is minmem's answer: majority of runs per
+// limit, tie = KO, the lowest OK with no KO above it.
+func TestMemoryNoteUsesTheSearchRule(t *testing.T) {
+	mk := func(mem int64, v string) *trial.Result {
+		r := &trial.Result{Spec: trial.Spec{AppName: "a", JVM: "default", CPUs: 1, MemoryBytes: mem * mb}, Verdict: v, StartedAt: time.Unix(mem, 0)}
+		if v == trial.KO {
+			r.Kind = trial.KindOOMKilled
+		}
+		return r
+	}
+	ts := []*trial.Result{
+		mk(96, trial.OK),  // lucky: below a failing limit
+		mk(112, trial.KO), //
+		mk(128, trial.OK), mk(128, trial.KO), // a tie: KO
+		mk(144, trial.OK), mk(144, trial.OK), mk(144, trial.KO), // majority OK
+		mk(160, trial.OK),
+	}
+	for i, r := range ts {
+		r.ID = int64(i + 1)
+	}
+	tables := MemoryTables(ts)
+	if len(tables) != 1 || len(tables[0].Notes) != 1 {
+		t.Fatalf("tables %+v", tables)
+	}
+	note := tables[0].Notes[0]
+	if !strings.HasPrefix(note, "Lowest OK limit: 144Mi. Highest KO limit: 128Mi. Results are not monotone") {
+		t.Errorf("note = %q", note)
+	}
+	runs := map[int64][]string{}
+	for _, r := range ts {
+		runs[r.Spec.MemoryBytes] = append(runs[r.Spec.MemoryBytes], r.Verdict)
+	}
+	if ok, ko := Boundary(runs); ok != 144*mb || ko != 128*mb {
+		t.Errorf("Boundary = %d, %d", ok/mb, ko/mb)
+	}
+	if Passes([]string{trial.OK, trial.KO}) || !Passes([]string{trial.OK}) || Passes(nil) {
+		t.Error("Passes: a tie or nothing must be KO, one OK passes")
+	}
+}
