@@ -50,11 +50,10 @@ echo "== 2/3 sweep: CPUs $SWEEP_CPUS × rates $SWEEP_RATES at $SWEEP_MEMORY"
   --memory "$SWEEP_MEMORY" --jvm jvmfit >"$OUT/sweep.md"
 t2=$(date +%s)
 
-echo "== 3/3 reports"
-# index.html, report.md, trials.csv and trials.json per experiment.
-"$JVMFIT" report --db "$DB" --experiment demo-minmem -o "$OUT"
-mkdir -p "$OUT/sweep"
-"$JVMFIT" report --db "$DB" --experiment demo-sweep -o "$OUT/sweep"
+echo "== 3/3 report: both experiments on one page"
+# index.html (charts and tables for the minmem and the sweep), report.md,
+# trials.csv and trials.json, from the database.
+"$JVMFIT" report --db "$DB" --experiment demo-minmem,demo-sweep -o "$OUT/"
 t3=$(date +%s)
 
 echo
@@ -62,9 +61,9 @@ echo "================ jvmfit demo: filecache at 1 CPU ================"
 # The search summary and the recommendation, as minmem printed them.
 sed -n '/^### The search/,$p' "$OUT/minmem.md"
 echo
-echo "Sweep knees (where throughput, latency or success break):"
-sed -n '/^### Where it breaks/,/^A rate breaks/p' "$OUT/sweep.md"
+echo "Where the sweep breaks, per CPU count:"
+sed -n '/^### Where it breaks/,/^### All trials/p' "$OUT/sweep.md" | grep -E '^[0-9.]+ CPUs?( ·|:)|^This machine' || true
 echo
-echo "Wall time: minmem $((t1 - t0)) s, sweep $((t2 - t1)) s, reports $((t3 - t2)) s, total $((t3 - t0)) s."
-echo "Reports: $OUT/index.html (minmem) and $OUT/sweep/index.html, with report.md, trials.csv, trials.json beside each."
-echo "Command output: $OUT/minmem.md, $OUT/sweep.md; database: $DB"
+echo "Wall time: minmem $((t1 - t0)) s, sweep $((t2 - t1)) s, report $((t3 - t2)) s, total $((t3 - t0)) s."
+echo "Report: $OUT/index.html (open it in a browser; it works offline) and $OUT/report.md, with trials.csv and trials.json."
+echo "Command output: $OUT/minmem.md, $OUT/sweep.md; database: $DB; KO trials' app logs: $DB.logs/"

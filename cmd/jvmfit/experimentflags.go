@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"io"
 	"os"
+	"path/filepath"
 	"strconv"
 	"strings"
 	"time"
@@ -24,7 +25,7 @@ type experimentFlags struct {
 	app, db, java, optionSets, slo, name string
 	warmup, duration                     time.Duration
 	vars                                 []string
-	nmt, json                            bool
+	nmt, json, keepLogs                  bool
 }
 
 func (f *experimentFlags) register(cmd *cobra.Command) {
@@ -40,6 +41,7 @@ func (f *experimentFlags) register(cmd *cobra.Command) {
 	fl.StringArrayVar(&f.vars, "var", nil, "scenario variable k=v (repeatable)")
 	fl.BoolVar(&f.nmt, "nmt", false, "add Native Memory Tracking and record its breakdown (costs ~5-10% memory)")
 	fl.BoolVar(&f.json, "json", false, "print JSON on stdout instead of Markdown")
+	fl.BoolVar(&f.keepLogs, "keep-logs", false, "keep every trial's app log in DB.logs/ID/ (default: only KO trials' logs)")
 }
 
 // session is an opened experiment: the app, the database and the trial
@@ -54,6 +56,10 @@ type session struct {
 	log     io.Writer
 	name    string // experiment name ("" = generated)
 	db      string
+	// deps.LogDir is set by begin: app logs go next to the database, not
+	// into /tmp, and OK trials' logs are removed unless keepLogs.
+	deps     trial.Deps
+	keepLogs bool
 }
 
 // open loads the app and binds the trial functions; begin then records the
@@ -88,10 +94,16 @@ func (f *experimentFlags) open() (*session, error) {
 	if _, err := prepare(probe); err != nil {
 		return nil, asUsage(err)
 	}
-	deps := trial.DefaultDeps()
-	s := &session{app: a, base: base, prepare: prepare, log: os.Stderr, name: f.name, db: f.db}
+	s := &session{app: a, base: base, prepare: prepare, log: os.Stderr, name: f.name, db: f.db,
+		deps: trial.DefaultDeps(), keepLogs: f.keepLogs}
 	s.run = func(ctx context.Context, spec trial.Spec) (*trial.Result, error) {
-		return trial.Run(ctx, spec, a, deps)
+		r, err := trial.Run(ctx, spec, a, s.deps)
+		if err == nil && r != nil && r.Verdict == trial.OK && r.LogFile != "" && !s.keepLogs {
+			// An OK trial's log says nothing a reader needs; a KO's says why.
+			os.Remove(r.LogFile)
+			r.LogFile = ""
+		}
+		return r, err
 	}
 	return s, nil
 }
@@ -110,8 +122,28 @@ func (s *session) begin(kind string, args any) error {
 		return err
 	}
 	s.store = st
+	s.deps.LogDir = s.logDir()
+	if err := os.MkdirAll(s.deps.LogDir, 0o755); err != nil {
+		return fmt.Errorf("cannot make the log directory: %w", err)
+	}
 	fmt.Fprintf(s.log, "experiment %q (id %d) in %s\n", s.name, s.expID, s.db)
 	return nil
+}
+
+// logDir holds this experiment's app logs: DB.logs/ID/.
+func (s *session) logDir() string {
+	return filepath.Join(s.db+".logs", strconv.FormatInt(s.expID, 10))
+}
+
+// conclude stores the recommendation on the experiment, so reports made
+// later show it; only a finished experiment has a final answer.
+func (s *session) conclude(rec *experiment.Recommendation, details string, runErr error) {
+	if rec == nil || runErr != nil || s.store == nil {
+		return
+	}
+	if err := s.store.SetSummary(s.expID, rec.Summary(details)); err != nil {
+		fmt.Fprintf(s.log, "warning: the recommendation was not stored: %v\n", err)
+	}
 }
 
 // ended marks the experiment complete; an interrupted one stays open, so
@@ -125,6 +157,10 @@ func (s *session) ended(runErr error) {
 func (s *session) close() {
 	if s.store != nil {
 		s.store.Close()
+		// Leave no empty directories behind when every trial was OK.
+		if os.Remove(s.logDir()) == nil {
+			os.Remove(s.db + ".logs")
+		}
 	}
 }
 

@@ -84,6 +84,7 @@ of its runs; a tie is KO). Every trial is stored in --db.`,
 				return runErr
 			}
 			rec, recErr := experiment.Recommend(experiment.Candidates(results), sess.optionsAt)
+			sess.conclude(rec, experiment.MinMemMarkdown(results), runErr)
 			out := cmd.OutOrStdout()
 			if ef.json {
 				if err := printJSON(out, experiment.NewMinMemJSON(sess.expID, results, rec)); err != nil {

@@ -7,6 +7,7 @@ import (
 	"io"
 	"os"
 	"path/filepath"
+	"strconv"
 	"strings"
 	"text/tabwriter"
 
@@ -14,6 +15,7 @@ import (
 
 	"github.com/jvmfit/jvmfit/internal/report"
 	"github.com/jvmfit/jvmfit/internal/store"
+	"github.com/jvmfit/jvmfit/internal/trial"
 )
 
 func init() { commands = append(commands, newReport) }
@@ -25,11 +27,15 @@ var reportFiles = []struct{ name, format string }{
 
 func newReport() *cobra.Command {
 	var db, expRef, format, out string
-	var list bool
+	var list, all bool
 	cmd := &cobra.Command{
-		Use:   "report [--db jvmfit.db] [--experiment NAME|ID|latest] [--format md|html|csv|json] [-o FILE|DIR]",
+		Use:   "report [--db jvmfit.db] [-e NAME|ID|PREFIX,...|latest | --all] [--format md|html|csv|json] [-o FILE|DIR]",
 		Short: "Markdown, offline HTML, CSV or JSON from the results database",
-		Long: `report reads one experiment from the database and renders it:
+		Long: `report reads experiments from the database and renders them. -e takes
+one or more (comma-separated) ids, names or name prefixes ("demo" is every
+experiment whose name starts with demo); --all takes every one. Several
+experiments make one report: an overview, then a section each.
+
   md    the seeds' tables (memory limit -> OK/KO, rate sweep with its knee,
         option sets side by side) and a list of all trials
   html  one self-contained page with the same tables and charts (works offline)
@@ -43,6 +49,8 @@ stdout.`,
 		Example: `  jvmfit report                                   # latest experiment, Markdown
   jvmfit report --experiment minmem-filecache -o report.html
   jvmfit report --experiment 3 -o demo-report/
+  jvmfit report -e demo -o demo-report/           # demo-minmem and demo-sweep in one page
+  jvmfit report --all -o everything.html
   jvmfit report --list`,
 		Args: cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, _ []string) error {
@@ -61,18 +69,51 @@ stdout.`,
 			if list {
 				return listExperiments(w, st)
 			}
-			e, err := st.Experiment(expRef)
+			refs := strings.Split(expRef, ",")
+			for _, r := range refs {
+				if strings.TrimSpace(r) == "" {
+					return usagef("--experiment %q has an empty item: write ids or names separated by commas, e.g. 3,4 or demo", expRef)
+				}
+			}
+			if all {
+				if cmd.Flags().Changed("experiment") {
+					return usagef("--all and --experiment both choose experiments: give one of them")
+				}
+				es, err := st.Experiments()
+				if err != nil {
+					return err
+				}
+				if len(es) == 0 {
+					return usagef("no experiments in %s yet: run jvmfit minmem, sweep or compare first", db)
+				}
+				refs = refs[:0]
+				for _, e := range es {
+					refs = append(refs, strconv.FormatInt(e.ID, 10))
+				}
+			}
+			es, err := st.Select(refs)
 			if errors.Is(err, store.ErrNotFound) {
 				return usagef("%v: see 'jvmfit report --list'", err)
 			}
 			if err != nil {
 				return err
 			}
-			trials, err := st.Trials(store.Filter{ExperimentID: e.ID})
-			if err != nil {
-				return err
+			var ins []report.Input
+			var trials []*trial.Result
+			for _, e := range es {
+				// Full trials, series included: the HTML charts memory and heap over time.
+				ts, err := st.Trials(store.Filter{ExperimentID: e.ID})
+				if err != nil {
+					return err
+				}
+				ins = append(ins, report.Input{Meta: report.MetaOf(e), Trials: ts})
+				trials = append(trials, ts...)
 			}
-			in := report.Input{Meta: report.MetaOf(e), Trials: trials}
+			what := fmt.Sprintf("experiment #%d %s", es[0].ID, es[0].Name)
+			if len(es) > 1 {
+				what = fmt.Sprintf("%d experiments", len(es))
+			}
+			in := book{ins: ins, trials: trials}
 
 			if out == "" {
 				if format == "" {
@@ -92,8 +133,8 @@ stdout.`,
 						return err
 					}
 				}
-				fmt.Fprintf(cmd.ErrOrStderr(), "wrote %s/{index.html,report.md,trials.csv,trials.json}: experiment #%d %s, %d trials\n",
-					strings.TrimSuffix(out, "/"), e.ID, e.Name, len(trials))
+				fmt.Fprintf(cmd.ErrOrStderr(), "wrote %s/{index.html,report.md,trials.csv,trials.json}: %s, %d trials\n",
+					strings.TrimSuffix(out, "/"), what, len(trials))
 				return nil
 			}
 			if format == "" {
@@ -104,13 +145,14 @@ stdout.`,
 			if err := writeReport(out, format, in); err != nil {
 				return err
 			}
-			fmt.Fprintf(cmd.ErrOrStderr(), "wrote %s: experiment #%d %s, %d trials\n", out, e.ID, e.Name, len(trials))
+			fmt.Fprintf(cmd.ErrOrStderr(), "wrote %s: %s, %d trials\n", out, what, len(trials))
 			return nil
 		},
 	}
 	f := cmd.Flags()
 	f.StringVar(&db, "db", "jvmfit.db", "results database")
-	f.StringVarP(&expRef, "experiment", "e", "latest", "experiment: its name (latest of that name), its id, or latest")
+	f.StringVarP(&expRef, "experiment", "e", "latest", "experiments: names (latest of that name), ids, name prefixes or latest, comma-separated")
+	f.BoolVar(&all, "all", false, "every experiment in the database, in one report")
 	f.StringVarP(&format, "format", "f", "", "md, html, csv or json (default md, or from -o's extension)")
 	f.StringVarP(&out, "output", "o", "", "write to FILE, or all formats into DIR")
 	f.BoolVar(&list, "list", false, "list the experiments in the database and exit")
@@ -147,21 +189,27 @@ func isDirTarget(out string) bool {
 	return err == nil && st.IsDir()
 }
 
-func render(w io.Writer, format string, in report.Input) error {
+// book is what one report covers: one experiment or several.
+type book struct {
+	ins    []report.Input
+	trials []*trial.Result // all of them, in experiment order
+}
+
+func render(w io.Writer, format string, b book) error {
 	switch format {
 	case "html":
-		return report.HTML(w, in, version)
+		return report.HTMLAll(w, b.ins, version)
 	case "csv":
-		return report.CSV(w, in.Trials)
+		return report.CSV(w, b.trials)
 	case "json":
-		return report.JSON(w, in.Trials)
+		return report.JSON(w, b.trials)
 	}
-	return report.Markdown(w, in)
+	return report.MarkdownAll(w, b.ins)
 }
 
 // writeReport renders in memory first, so a failure never leaves half a
 // file where a good report used to be.
-func writeReport(path, format string, in report.Input) error {
+func writeReport(path, format string, in book) error {
 	var buf bytes.Buffer
 	if err := render(&buf, format, in); err != nil {
 		return err

@@ -97,6 +97,7 @@ type sweepJSON struct {
 // printMatrix prints a sweep's (or compare's) tables and recommendation.
 func printMatrix(cmd *cobra.Command, sess *session, asJSON bool, cells []experiment.CellResult, runErr error) error {
 	rec, recErr := experiment.Recommend(experiment.SweepCandidates(cells), sess.optionsAt)
+	sess.conclude(rec, "", runErr)
 	out := cmd.OutOrStdout()
 	if asJSON {
 		j := sweepJSON{ExperimentID: sess.expID, Cells: experiment.CellsJSON(cells), Recommendation: rec}

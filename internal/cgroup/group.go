@@ -94,12 +94,13 @@ func (m *Manager) Base() string { return filepath.Join(m.h.Dir("memory"), m.base
 
 func (m *Manager) baseName() string { return "jvmfit-" + strconv.Itoa(m.pid) }
 
-var grpNameRE = regexp.MustCompile(`^[A-Za-z0-9][A-Za-z0-9._-]{0,100}$`)
+// Compiled on first use: jvmfit flags must start in a few ms.
+var grpNameRE = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`^[A-Za-z0-9][A-Za-z0-9._-]{0,100}$`) })
 
 // Create makes the trial group jvmfit-<pid>/<name> and applies s. On error
 // nothing is left behind.
 func (m *Manager) Create(name string, s Spec) (Group, error) {
-	if !grpNameRE.MatchString(name) {
+	if !grpNameRE().MatchString(name) {
 		return nil, fmt.Errorf("bad trial group name %q: use letters, digits, '.', '_' and '-'", name)
 	}
 	if err := s.grpValidate(); err != nil {
@@ -126,13 +127,14 @@ func (s Spec) grpValidate() error {
 	if s.CPUs > 0 && grpQuota(s.CPUs) < 1000 {
 		return fmt.Errorf("CPU limit %g is too small: give at least 0.01", s.CPUs)
 	}
-	if s.CPUSet != "" && !grpCPUSetRE.MatchString(s.CPUSet) {
+	if s.CPUSet != "" && !grpCPUSetRE().MatchString(s.CPUSet) {
 		return fmt.Errorf("bad cpuset %q: use a list such as 0 or 0-1,3", s.CPUSet)
 	}
 	return nil
 }
 
-var grpCPUSetRE = regexp.MustCompile(`^\d+(-\d+)?(,\d+(-\d+)?)*$`)
+// Compiled on first use: jvmfit flags must start in a few ms.
+var grpCPUSetRE = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`^\d+(-\d+)?(,\d+(-\d+)?)*$`) })
 
 // grpPeriod is the CFS period in µs; quota = CPUs × period.
 const grpPeriod = 100000

@@ -7,11 +7,13 @@ import (
 	"regexp"
 	"sort"
 	"strconv"
+	"sync"
 	"syscall"
 	"time"
 )
 
-var grpBaseRE = regexp.MustCompile(`^jvmfit-([0-9]+)$`)
+// Compiled on first use: jvmfit flags must start in a few ms.
+var grpBaseRE = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`^jvmfit-([0-9]+)$`) })
 
 // Sweep removes trial groups that a crashed jvmfit left behind: only below
 // this process's own cgroups, only in jvmfit-<pid> trees whose pid is dead,
@@ -32,7 +34,7 @@ func (m *Manager) Sweep() ([]string, error) {
 			continue
 		}
 		for _, e := range ents {
-			sub := grpBaseRE.FindStringSubmatch(e.Name())
+			sub := grpBaseRE().FindStringSubmatch(e.Name())
 			if !e.IsDir() || sub == nil {
 				continue
 			}

@@ -52,6 +52,7 @@ func TestMinMemFilecache(t *testing.T) {
 		Vars: map[string]string{"files": "20", "workers": "4", "warmup": "2s", "duration": "3s"},
 		SLO:  "success>=0.95,start<=80s"}
 	deps := trial.DefaultDeps()
+	deps.LogDir = t.TempDir() // KO trials' logs would otherwise stay in /tmp
 	p := MinMemPlan{
 		Base: base, CPUs: []float64{1}, JVMs: []string{"default"},
 		// 64 MiB cannot hold a Spring Boot JVM; 384 MiB holds it easily.

@@ -100,7 +100,7 @@ func Overview(ins []Input) Table {
 			answer = in.Meta.Summary.Headline
 		}
 		t.Rows = append(t.Rows, []string{strconv.FormatInt(in.Meta.ID, 10), in.Meta.Name, in.Meta.Kind,
-			strconv.Itoa(len(in.Trials)), strconv.Itoa(ok), strconv.Itoa(len(in.Trials)-ok), wallCell, answer})
+			strconv.Itoa(len(in.Trials)), strconv.Itoa(ok), strconv.Itoa(len(in.Trials) - ok), wallCell, answer})
 		total += len(in.Trials)
 	}
 	t.Notes = append(t.Notes, fmt.Sprintf("%d experiments, %d trials, %s of wall time in all.", len(ins), total, totalWall.Round(time.Second)))

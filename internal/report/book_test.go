@@ -102,11 +102,12 @@ func TestMemoryNoteUsesTheSearchRule(t *testing.T) {
 		}
 		return r
 	}
+	// 96Mi passes below a failing limit (luck), 128Mi ties (KO), 144Mi
+	// passes by majority.
 	ts := []*trial.Result{
-		mk(96, trial.OK),  // lucky: below a failing limit
-		mk(112, trial.KO), //
-		mk(128, trial.OK), mk(128, trial.KO), // a tie: KO
-		mk(144, trial.OK), mk(144, trial.OK), mk(144, trial.KO), // majority OK
+		mk(96, trial.OK), mk(112, trial.KO),
+		mk(128, trial.OK), mk(128, trial.KO),
+		mk(144, trial.OK), mk(144, trial.OK), mk(144, trial.KO),
 		mk(160, trial.OK),
 	}
 	for i, r := range ts {

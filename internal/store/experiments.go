@@ -226,7 +226,7 @@ func (s *Store) Select(refs []string) ([]Experiment, error) {
 			}
 		}
 		if n == 0 {
-			return nil, fmt.Errorf("no experiment named %q or starting with it in %s: %w", ref, s.path, ErrNotFound)
+			return nil, fmt.Errorf("no experiment %q (nor one whose name starts with it) in %s: %w", ref, s.path, ErrNotFound)
 		}
 	}
 	return out, nil

@@ -1,6 +1,7 @@
 package store
 
 import (
+	"database/sql"
 	"errors"
 	"os"
 	"path/filepath"
@@ -243,5 +244,36 @@ func TestSummaryAndSelect(t *testing.T) {
 	}
 	if _, err := s2.Select([]string{"demo", "nope"}); !errors.Is(err, ErrNotFound) || !strings.Contains(err.Error(), `"nope"`) {
 		t.Errorf("Select with an unknown name: %v", err)
+	}
+}
+
+// A database written before experiments had a summary upgrades in place.
+func TestSchemaUpgradeFromVersion1(t *testing.T) {
+	path := filepath.Join(t.TempDir(), "old.db")
+	conn, err := sql.Open("sqlite", path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, q := range []string{migrations[0], `PRAGMA user_version = 1`,
+		`INSERT INTO experiments(name, kind, args, created) VALUES ('old', 'minmem', '{}', '2025-01-01T00:00:00Z')`} {
+		if _, err := conn.Exec(q); err != nil {
+			t.Fatal(err)
+		}
+	}
+	conn.Close()
+	s, err := Open(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer s.Close()
+	e, err := s.Experiment("old")
+	if err != nil || e.Summary != nil {
+		t.Fatalf("old experiment %+v, %v", e, err)
+	}
+	if err := s.SetSummary(e.ID, "done"); err != nil {
+		t.Fatal(err)
+	}
+	if e, _ := s.Experiment("old"); string(e.Summary) != `"done"` {
+		t.Fatalf("summary after upgrade %q", e.Summary)
 	}
 }

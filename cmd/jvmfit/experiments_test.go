@@ -1,0 +1,221 @@
+package main
+
+import (
+	"encoding/json"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/jvmfit/jvmfit/internal/store"
+	"github.com/jvmfit/jvmfit/internal/trial"
+)
+
+// noExperiments fails unless the database is absent or holds no experiment.
+func noExperiments(t *testing.T, db, name string) {
+	t.Helper()
+	if _, err := os.Stat(db); err != nil {
+		return
+	}
+	st, err := store.Open(db)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer st.Close()
+	if es, _ := st.Experiments(); len(es) != 0 {
+		t.Errorf("%s: %d experiments stored for a usage error", name, len(es))
+	}
+}
+
+func TestExperimentsBadInputExit2(t *testing.T) {
+	needJava(t)
+	desc := runFixture(t, "serve", "10s")
+	sets := writeDesc(t, "small: [-XX:+UseSerialGC]\n")
+	dir := t.TempDir()
+	db := filepath.Join(dir, "bad.db")
+	j := []string{"--app", desc, "--java", java17, "--db", db}
+	with := func(args ...string) []string { return append(append([]string{args[0]}, j...), args[1:]...) }
+	cases := map[string][]string{
+		"minmem no app":        {"minmem", "--db", db},
+		"minmem missing app":   {"minmem", "--app", "/nonexistent/app.yaml", "--db", db},
+		"minmem min > max":     with("minmem", "--min", "512Mi", "--max", "256Mi"),
+		"minmem bad step":      with("minmem", "--step", "8Q"),
+		"minmem bad rate":      with("minmem", "--rate", "fast"),
+		"minmem negative rate": with("minmem", "--rate", "-5"),
+		"minmem unknown set":   with("minmem", "--jvm", "set:nope", "--option-sets", sets),
+		"minmem no sets file":  with("minmem", "--jvm", "set:small"),
+		"minmem bad goal":      with("minmem", "--jvm", "jvmfit:fast"),
+		"minmem bad cpus":      with("minmem", "--cpus", "1,,2"),
+		"sweep missing app":    {"sweep", "--app", "/nonexistent/app.yaml", "--db", db},
+		"sweep bad rate":       with("sweep", "--rate", "100..500"),
+		"sweep rate range":     with("sweep", "--rate", "500..100/100"),
+		"sweep unknown set":    with("sweep", "--jvm", "default,set:nope", "--option-sets", sets),
+		"sweep bad memory":     with("sweep", "--memory", "lots"),
+		"sweep missing java":   {"sweep", "--app", desc, "--db", db, "--java", java17 + ",/nonexistent/java"},
+		"compare no app":       {"compare", "--db", db},
+		"compare missing sets": with("compare", "--sets", "/nonexistent/sets.yaml"),
+		"compare bad rate":     with("compare", "--sets", sets, "--rate", "1..2"),
+		"compare bad memory":   with("compare", "--sets", sets, "--memory", "0"),
+	}
+	for name, args := range cases {
+		_, stderr, code := run(t, []string{"TMPDIR=" + dir}, args...)
+		lines := strings.Split(strings.TrimSpace(stderr), "\n")
+		if code != 2 || len(lines) != 1 || !strings.HasPrefix(lines[0], "jvmfit: ") {
+			t.Errorf("%s: exit %d, stderr %q; want exit 2 and one line", name, code, stderr)
+		}
+		noExperiments(t, db, name)
+	}
+	if left, _ := filepath.Glob(filepath.Join(dir, "jvmfit-*")); len(left) != 0 {
+		t.Errorf("left behind: %v", left)
+	}
+}
+
+// experimentRun runs a short real experiment with its own TMPDIR and
+// checks it left nothing there: app logs belong next to the database.
+func experimentRun(t *testing.T, args ...string) (stdout string) {
+	t.Helper()
+	tmp := t.TempDir()
+	t0 := time.Now()
+	out, stderr, code := run(t, []string{"TMPDIR=" + tmp}, args...)
+	t.Logf("%s: exit %d in %s", args[0], code, time.Since(t0).Round(100*time.Millisecond))
+	if code != 0 {
+		t.Fatalf("%s exit %d\nstdout:\n%s\nstderr:\n%s", args[0], code, out, stderr)
+	}
+	if left, _ := os.ReadDir(tmp); len(left) != 0 {
+		names := []string{}
+		for _, e := range left {
+			names = append(names, e.Name())
+		}
+		t.Errorf("%s left %v in TMPDIR", args[0], names)
+	}
+	return out
+}
+
+func openStore(t *testing.T, db string) *store.Store {
+	t.Helper()
+	st, err := store.Open(db)
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { st.Close() })
+	return st
+}
+
+func TestMinMemRealRun(t *testing.T) {
+	needRootRun(t)
+	desc := runFixture(t, "serve", "20s")
+	db := filepath.Join(t.TempDir(), "m.db")
+	out := experimentRun(t, "minmem", "--app", desc, "--java", java17, "--db", db, "--experiment", "mm",
+		"--cpus", "1", "--jvm", "default,jvmfit", "--min", "16Mi", "--max", "128Mi", "--step", "16Mi", "--repeats", "0",
+		"--rate", "20", "--duration", "1s", "--json")
+	var j struct {
+		Modes []struct {
+			JVM        string `json:"jvm"`
+			MinOK      int64  `json:"min_ok_bytes"`
+			TrialCount int    `json:"trial_count"`
+			Trials     []struct {
+				Limit   int64  `json:"limit_bytes"`
+				Verdict string `json:"verdict"`
+				Kind    string `json:"kind"`
+			} `json:"trials"`
+		} `json:"modes"`
+		Recommendation *struct {
+			MemoryBytes int64 `json:"memory_bytes"`
+		} `json:"recommendation"`
+	}
+	if err := json.Unmarshal([]byte(out), &j); err != nil {
+		t.Fatalf("not JSON: %v\n%s", err, out)
+	}
+	if len(j.Modes) != 2 || j.Recommendation == nil {
+		t.Fatalf("want two searches and a recommendation:\n%s", out)
+	}
+	st := openStore(t, db)
+	e, err := st.Experiment("mm")
+	if err != nil {
+		t.Fatal(err)
+	}
+	stored, _ := st.Trials(store.Filter{ExperimentID: e.ID, Light: true})
+	total, ko := 0, 0
+	for _, m := range j.Modes {
+		t.Logf("%s: min OK %dMi in %d trials", m.JVM, m.MinOK>>20, m.TrialCount)
+		if m.MinOK <= 0 || m.MinOK > 128<<20 {
+			t.Errorf("%s: min OK %d", m.JVM, m.MinOK)
+		}
+		total += len(m.Trials)
+	}
+	if len(stored) != total || e.Ended.IsZero() || e.Summary == nil {
+		t.Errorf("%d stored of %d, ended %v, summary %s", len(stored), total, e.Ended, e.Summary)
+	}
+	// KO trials keep their app log next to the database; OK trials' go.
+	logs, _ := filepath.Glob(filepath.Join(db+".logs", "*", "*.log"))
+	for _, r := range stored {
+		if r.Verdict == trial.KO && r.Kind != "refused" {
+			ko++
+			if r.LogFile == "" || !strings.HasPrefix(r.LogFile, db+".logs/") {
+				t.Errorf("KO trial at %dMi: log %q, want under %s.logs/", r.Spec.MemoryBytes>>20, r.LogFile, db)
+			}
+		}
+		if r.Verdict == trial.OK && r.LogFile != "" {
+			t.Errorf("OK trial keeps log %s", r.LogFile)
+		}
+	}
+	if len(logs) != ko {
+		t.Errorf("%d logs kept for %d KO trials: %v", len(logs), ko, logs)
+	}
+	// The report shows what minmem concluded.
+	md, _, code := run(t, nil, "report", "--db", db, "-e", "mm")
+	if code != 0 || !strings.Contains(md, "Answer: ") || !strings.Contains(md, "## Recommendation") || !strings.Contains(md, "## The search") {
+		t.Errorf("report exit %d lacks the stored recommendation:\n%s", code, md)
+	}
+}
+
+func TestSweepRealRunAndResume(t *testing.T) {
+	needRootRun(t)
+	desc := runFixture(t, "serve", "20s")
+	db := filepath.Join(t.TempDir(), "s.db")
+	args := []string{"sweep", "--app", desc, "--java", java17, "--db", db, "--cpus", "1", "--memory", "128Mi",
+		"--rate", "10,20", "--duration", "1s"}
+	out := experimentRun(t, append(args, "--experiment", "sw1")...)
+	for _, want := range []string{"### Rate sweep", "### Where it breaks (knee)", "1 CPU: ", "the load generator and the services share them", "## Recommendation"} {
+		if !strings.Contains(out, want) {
+			t.Errorf("sweep output lacks %q:\n%s", want, out)
+		}
+	}
+	// The same sweep again runs nothing: both cells come from the store.
+	t0 := time.Now()
+	experimentRun(t, append(args, "--experiment", "sw2")...)
+	if d := time.Since(t0); d > 20*time.Second {
+		t.Errorf("resumed sweep took %s: cells were run again?", d)
+	}
+	st := openStore(t, db)
+	for _, name := range []string{"sw1", "sw2"} {
+		e, err := st.Experiment(name)
+		if err != nil || e.Trials != 2 {
+			t.Errorf("%s: %d trials, %v", name, e.Trials, err)
+		}
+	}
+	// One report over both.
+	md, _, code := run(t, nil, "report", "--db", db, "-e", "sw")
+	if code != 0 || !strings.Contains(md, "### Overview") || !strings.Contains(md, "## sw1 (") || !strings.Contains(md, "## sw2 (") {
+		t.Errorf("report -e sw exit %d:\n%s", code, md)
+	}
+}
+
+func TestCompareRealRun(t *testing.T) {
+	needRootRun(t)
+	desc := runFixture(t, "serve", "20s")
+	db := filepath.Join(t.TempDir(), "c.db")
+	sets := writeDesc(t, "serial: [-XX:+UseSerialGC, -Xmx32m]\nparallel: [-XX:+UseParallelGC, -Xmx32m]\n")
+	out := experimentRun(t, "compare", "--app", desc, "--java", java17, "--db", db, "--sets", sets,
+		"--memory", "128Mi", "--rate", "20", "--duration", "1s")
+	for _, want := range []string{"### Option sets compared", "| Configuration | serial | parallel |"} {
+		if !strings.Contains(out, want) {
+			t.Errorf("compare output lacks %q:\n%s", want, out)
+		}
+	}
+	st := openStore(t, db)
+	if e, err := st.Experiment("latest"); err != nil || e.Trials != 2 || e.Kind != store.KindCompare {
+		t.Errorf("latest experiment %+v, %v", e, err)
+	}
+}
