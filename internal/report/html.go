@@ -5,6 +5,7 @@ import (
 	"html/template"
 	"io"
 	"strconv"
+	"sync"
 )
 
 // The chart library is Apache ECharts (assets/echarts.LICENSE), embedded
@@ -25,7 +26,11 @@ var (
 // EChartsVersion is the embedded library's version.
 const EChartsVersion = "5.6.0"
 
-var page = template.Must(template.New("report").Parse(pageHTML))
+// Parsed on first use, so that commands that never render a page (jvmfit
+// flags, exec) do not pay for it at start-up.
+var page = sync.OnceValue(func() *template.Template {
+	return template.Must(template.New("report").Parse(pageHTML))
+})
 
 // pageData is the template's input. Every string from apps, options and
 // trials goes through html/template's contextual escaping: as text in the
@@ -94,5 +99,5 @@ func HTMLAll(w io.Writer, ins []Input, version string) error {
 	}
 	d.Charts = len(all)
 	d.Data = map[string]any{"charts": all}
-	return page.Execute(w, d)
+	return page().Execute(w, d)
 }

@@ -4,6 +4,7 @@ import (
 	"io"
 	"regexp"
 	"strings"
+	"sync"
 )
 
 // Table is one rendered table, shared by the Markdown and HTML outputs so
@@ -25,10 +26,10 @@ var markdownCell = markdownEscaper{strings.NewReplacer(
 
 type markdownEscaper struct{ r *strings.Replacer }
 
-var tagStart = regexp.MustCompile(`<([A-Za-z/!?])`)
+var tagStart = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`<([A-Za-z/!?])`) })
 
 func (m markdownEscaper) Replace(s string) string {
-	return tagStart.ReplaceAllString(m.r.Replace(s), "&lt;$1")
+	return tagStart().ReplaceAllString(m.r.Replace(s), "&lt;$1")
 }
 
 func (t Table) markdown(w io.Writer) error {
