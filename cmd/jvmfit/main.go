@@ -10,6 +10,9 @@ import (
 	"os"
 	"os/signal"
 	"syscall"
+
+	"github.com/jvmfit/jvmfit/internal/sandbox"
+	"github.com/jvmfit/jvmfit/internal/service"
 )
 
 // version is set by the linker (-X main.version=...).
@@ -20,11 +23,16 @@ func main() {
 	// processes and cgroups through deferred calls as the context ends.
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
 	go func() {
-		// After the first signal, restore the default handlers so that a
-		// second Ctrl-C ends jvmfit at once; children still die with it
-		// (Pdeathsig) and the next run sweeps their empty cgroups.
+		// The first signal cancels ctx and deferred calls stop everything
+		// with a grace period. A second one means "now": kill what is
+		// left, remove its cgroups and data directories, and exit.
 		<-ctx.Done()
-		stop()
+		again := make(chan os.Signal, 1)
+		signal.Notify(again, os.Interrupt, syscall.SIGTERM)
+		<-again
+		sandbox.StopAll()
+		service.StopAll()
+		os.Exit(130)
 	}()
 	err := newRoot().ExecuteContext(ctx)
 	// stop() cancels ctx too, so read whether a signal came first.

@@ -1,8 +1,12 @@
 package trial
 
 import (
+	"os"
+	"path/filepath"
 	"testing"
 	"time"
+
+	"github.com/jvmfit/jvmfit/internal/app"
 )
 
 func TestKeyIsStableAndDiscriminating(t *testing.T) {
@@ -38,5 +42,40 @@ func TestKeyIsStableAndDiscriminating(t *testing.T) {
 		if s.Key() == k {
 			t.Errorf("changing %s kept the key", name)
 		}
+	}
+}
+
+// A sweep must not reuse a cell whose descriptor changed: the database's
+// limit, for one, is part of what the trial measured.
+func TestKeyFollowsTheDescriptor(t *testing.T) {
+	dir := t.TempDir()
+	if err := os.WriteFile(filepath.Join(dir, "s.yaml"), []byte("name: s\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	write := func(dbMemory string) *app.App {
+		t.Helper()
+		y := "name: x\njar: x.jar\nready: http://127.0.0.1:${port}/\nscenario: s.yaml\n" +
+			"services: [{name: db, kind: postgres, memory: " + dbMemory + ", cpus: 1}]\n"
+		a, err := app.Parse(filepath.Join(dir, "app.yaml"), []byte(y))
+		if err != nil {
+			t.Fatal(err)
+		}
+		return a
+	}
+	spec := Spec{MemoryBytes: 256 << 20, CPUs: 1}
+	a1, err := Prepare(spec, write("256Mi"), "")
+	if err != nil {
+		t.Skipf("no java to prepare with: %v", err)
+	}
+	a2, err := Prepare(spec, write("512Mi"), "")
+	if err != nil {
+		t.Fatal(err)
+	}
+	again, _ := Prepare(spec, write("256Mi"), "")
+	if a1.Key() == a2.Key() {
+		t.Error("changing the database's limit kept the trial's key")
+	}
+	if a1.Key() != again.Key() {
+		t.Error("the same descriptor gave two keys")
 	}
 }

@@ -1,7 +1,11 @@
 package trial
 
 import (
+	"crypto/sha256"
+	"encoding/hex"
+	"encoding/json"
 	"fmt"
+	"os"
 	"path/filepath"
 	"strings"
 
@@ -24,6 +28,7 @@ func Prepare(spec Spec, a *app.App, optionSets string) (Spec, error) {
 	if spec.AppName == "" {
 		spec.AppName = a.Name
 	}
+	spec.AppDigest = appDigest(a)
 	if spec.App == "" {
 		spec.App = a.File
 		if spec.App == "" {
@@ -91,4 +96,18 @@ func hasOption(opts []string, prefix string) bool {
 		}
 	}
 	return false
+}
+
+// appDigest hashes what the descriptor resolves to, plus the scenario
+// file's bytes (the scenario defines the load as much as the descriptor).
+func appDigest(a *app.App) string {
+	h := sha256.New()
+	b, _ := json.Marshal(a)
+	h.Write(b)
+	if a.Scenario != "" {
+		if sc, err := os.ReadFile(a.Scenario); err == nil {
+			h.Write(sc)
+		}
+	}
+	return hex.EncodeToString(h.Sum(nil)[:8])
 }

@@ -39,8 +39,12 @@ type Spec struct {
 	Vars        map[string]string `json:"vars,omitempty"`
 	SLO         string            `json:"slo"`
 	NMT         bool              `json:"nmt,omitempty"`
-	Repeat      int               `json:"repeat,omitempty"`   // distinguishes deliberate repeats of one cell
-	Saturate    bool              `json:"saturate,omitempty"` // run the max-throughput probe after the measured load
+	Repeat      int               `json:"repeat,omitempty"` // distinguishes deliberate repeats of one cell
+	// AppDigest hashes the resolved descriptor (command, args, env,
+	// scenario, services and their limits), so that a changed descriptor is
+	// a different cell and sweep never reuses results it does not match.
+	AppDigest string `json:"app_digest,omitempty"`
+	Saturate  bool   `json:"saturate,omitempty"` // run the max-throughput probe after the measured load
 }
 
 // Result is one finished trial, as stored and reported.
