@@ -2,8 +2,8 @@ package probe
 
 import "time"
 
-// Summary condenses a series. It has the fields of trial.Summary (the trial
-// runner copies it: probe cannot import trial).
+// Summary condenses a series; trial.Summary is this type, stored with every
+// trial.
 type Summary struct {
 	CgroupPeak    int64         `json:"cgroup_peak"`
 	RSSPeak       int64         `json:"rss_peak"`

@@ -29,20 +29,12 @@ func (realProber) Start(ctx context.Context, p Process) Sampling {
 func (realProber) NMT(ctx context.Context, jcmd string, pid int) (map[string]NMT, error) {
 	ctx, cancel := context.WithTimeout(ctx, 30*time.Second)
 	defer cancel()
-	cats, err := probe.NMT(ctx, jcmd, pid)
-	if err != nil {
-		return nil, err
-	}
-	out := make(map[string]NMT, len(cats))
-	for k, c := range cats {
-		out[k] = NMT(c)
-	}
-	return out, nil
+	return probe.NMT(ctx, jcmd, pid)
 }
 
 type realSampling struct{ s *probe.Sampler }
 
 func (r realSampling) Stop(wall time.Duration) ([]probe.Sample, Summary) {
 	series := r.s.Stop()
-	return series, Summary(probe.Summarise(series, wall))
+	return series, probe.Summarise(series, wall)
 }

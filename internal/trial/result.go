@@ -84,31 +84,10 @@ type Result struct {
 	Notes []string `json:"notes,omitempty"`
 }
 
-// Summary condenses the series into the figures the seeds report.
-type Summary struct {
-	CgroupPeak    int64         `json:"cgroup_peak"`
-	RSSPeak       int64         `json:"rss_peak"`
-	PSSPeak       int64         `json:"pss_peak"`
-	HeapUsedPeak  int64         `json:"heap_used_peak"`
-	HeapCommPeak  int64         `json:"heap_committed_peak"`
-	MetaspacePeak int64         `json:"metaspace_peak"`
-	ThreadsPeak   int           `json:"threads_peak"`
-	FDsPeak       int           `json:"fds_peak"`
-	CPUTime       time.Duration `json:"cpu_time"`
-	Throttled     time.Duration `json:"throttled"`
-
-	// Seed 001's GC statistics: live set after old GCs and mapped (committed)
-	// heap, averaged over the run and over the last 10 GCs, with peaks.
-	LiveAvg     int64         `json:"live_avg"`
-	LivePeak    int64         `json:"live_peak"`
-	Live10Avg   int64         `json:"live_last10_avg"`
-	MappedAvg   int64         `json:"mapped_avg"`
-	MappedPeak  int64         `json:"mapped_peak"`
-	Mapped10Avg int64         `json:"mapped_last10_avg"`
-	GCCount     int64         `json:"gc_count"`
-	GCTime      time.Duration `json:"gc_time"`
-	GCShare     float64       `json:"gc_share"` // GC time / wall time of the run
-}
+// Summary condenses the series into the figures the seeds report: peaks,
+// and seed 001's GC statistics (live set after old GCs, mapped heap, over
+// the run and the last 10 GCs). The probe computes it.
+type Summary = probe.Summary
 
 // Histogram is one recorded latency distribution, kept so that reports can
 // merge phases or read any percentile later.
@@ -119,11 +98,8 @@ type Histogram struct {
 	Data     string `json:"data"`
 }
 
-// NMT is one Native Memory Tracking category.
-type NMT struct {
-	Reserved  int64 `json:"reserved"`
-	Committed int64 `json:"committed"`
-}
+// NMT is one Native Memory Tracking category, in bytes.
+type NMT = probe.NMTCategory
 
 // ServiceUsage is the footprint of a service the app needed (e.g. postgres).
 type ServiceUsage struct {
