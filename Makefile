@@ -4,7 +4,7 @@ GO ?= go
 VERSION ?= $(shell git describe --tags --always --dirty 2>/dev/null || echo dev)
 export CGO_ENABLED := 0
 BIN := bin/jvmfit
-MVN ?= mvn -B -q
+MVN ?= mvn -B -q -Dstyle.color=never
 
 .PHONY: all build workloads test test-go test-java bench demo clean
 
@@ -23,7 +23,7 @@ test-go:
 	$(GO) test -count=1 -timeout 25m ./...
 
 test-java:
-	cd workloads && mvn -B test
+	cd workloads && mvn -B -Dstyle.color=never test
 
 bench: build workloads
 	bash bench/run.sh

@@ -61,7 +61,19 @@ func Run(ctx context.Context, spec Spec, a *app.App, d Deps) (*Result, error) {
 	}
 	defer svcs.Stop()
 
+	// The app's own temporary files (Tomcat's work directories, uploads)
+	// go to a directory of the trial's, removed with it. It is not part of
+	// the spec: it changes nothing the trial measures. hsperfdata stays in
+	// /tmp, where HotSpot always writes it.
+	appTmp, err := os.MkdirTemp("", "jvmfit-app-")
+	if err != nil {
+		return nil, fmt.Errorf("cannot make a temporary directory for the app: %v", err)
+	}
+	defer os.RemoveAll(appTmp)
 	opts := append(append([]string{}, spec.JVMOptions...), flagsOption)
+	if !hasOption(opts, "-Djava.io.tmpdir=") {
+		opts = append(opts, "-Djava.io.tmpdir="+appTmp)
+	}
 	launch, err := a.Expand(app.Values{Java: spec.Java, JVMOptions: opts, Exports: svcs.Exports()})
 	if err != nil {
 		return nil, err

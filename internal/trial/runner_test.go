@@ -51,6 +51,15 @@ func TestFixtureOKUnderLimitsAndTheJVMSeesThem(t *testing.T) {
 	if strings.Contains(string(log), "MaxHeapSize") {
 		t.Error("the PrintFlagsFinal block leaked into the app's log")
 	}
+	// The app's temporary files live in a directory of the trial's, gone
+	// when the trial is.
+	_, tmp, ok := strings.Cut(string(log), "fixture tmpdir: ")
+	tmp, _, _ = strings.Cut(tmp, "\n")
+	if !ok || !strings.Contains(tmp, "jvmfit-app-") {
+		t.Errorf("the app's java.io.tmpdir is %q, want a trial directory", tmp)
+	} else if _, err := os.Stat(tmp); !os.IsNotExist(err) {
+		t.Errorf("the app's temporary directory %s is left behind (%v)", tmp, err)
+	}
 	if g := ownTrialGroups(t); len(g) != 0 {
 		t.Errorf("cgroups left behind: %v", g)
 	}

@@ -23,6 +23,7 @@ public class Server {
     public static void main(String[] args) throws Exception {
         String mode = args.length > 0 ? args[0] : "serve";
         System.out.println("fixture: " + limits());
+        System.out.println("fixture tmpdir: " + System.getProperty("java.io.tmpdir"));
         switch (mode) {
             case "exit":
                 for (int i = 1; i <= 40; i++) System.out.println("fixture line " + i);

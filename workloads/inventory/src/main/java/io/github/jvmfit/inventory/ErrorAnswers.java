@@ -1,5 +1,6 @@
 package io.github.jvmfit.inventory;
 
+import java.sql.SQLException;
 import java.util.Map;
 
 import org.slf4j.Logger;
@@ -10,7 +11,7 @@ import org.springframework.dao.TransientDataAccessException;
 import org.springframework.http.HttpStatus;
 import org.springframework.http.ResponseEntity;
 import org.springframework.http.converter.HttpMessageNotReadableException;
-import org.springframework.transaction.CannotCreateTransactionException;
+import org.springframework.transaction.TransactionException;
 import org.springframework.web.bind.annotation.ExceptionHandler;
 import org.springframework.web.bind.annotation.RestControllerAdvice;
 import org.springframework.web.method.annotation.MethodArgumentTypeMismatchException;
@@ -51,17 +52,34 @@ class ErrorAnswers {
         return answer(HttpStatus.SERVICE_UNAVAILABLE, "database unavailable: " + firstLine(e.getMostSpecificCause().getMessage()));
     }
 
-    /** A transaction that cannot begin has no connection either. */
-    @ExceptionHandler(CannotCreateTransactionException.class)
-    ResponseEntity<Map<String, Object>> noTransaction(CannotCreateTransactionException e) {
+    /**
+     * A transaction that cannot begin, or whose rollback fails because the
+     * connection died under it, has no database either.
+     */
+    @ExceptionHandler(TransactionException.class)
+    ResponseEntity<Map<String, Object>> noTransaction(TransactionException e) {
         log.warn("database unavailable: {}", firstLine(e.getMostSpecificCause().getMessage()));
         return answer(HttpStatus.SERVICE_UNAVAILABLE, "database unavailable: " + firstLine(e.getMostSpecificCause().getMessage()));
     }
 
     @ExceptionHandler(DataAccessException.class)
     ResponseEntity<Map<String, Object>> database(DataAccessException e) {
+        if (connectionLost(e)) {
+            return unavailable(e);
+        }
         log.error("database error", e);
         return answer(HttpStatus.INTERNAL_SERVER_ERROR, "database error: " + firstLine(e.getMostSpecificCause().getMessage()));
+    }
+
+    /** SQLSTATE class 08 (connection exception) and 57P (server shutting down). */
+    private static boolean connectionLost(Throwable e) {
+        for (Throwable t = e; t != null; t = t.getCause()) {
+            if (t instanceof SQLException sql && sql.getSQLState() != null
+                    && (sql.getSQLState().startsWith("08") || sql.getSQLState().startsWith("57P"))) {
+                return true;
+            }
+        }
+        return false;
     }
 
     private static ResponseEntity<Map<String, Object>> answer(HttpStatus status, String message) {
