@@ -21,7 +21,8 @@ done
 work=$(mktemp -d)
 target_pid=""
 cleanup() {
-  [[ -n $target_pid ]] && kill "$target_pid" 2>/dev/null && wait "$target_pid" 2>/dev/null
+  # The target dies by our SIGTERM: its status is not the benchmark's.
+  if [[ -n $target_pid ]]; then kill "$target_pid" 2>/dev/null || true; wait "$target_pid" 2>/dev/null || true; fi
   rm -rf "$work"
 }
 trap cleanup EXIT

@@ -52,7 +52,7 @@ func (a *App) Expand(v Values) (Launch, error) {
 	opts := append(append([]string{}, a.JVMOptions...), v.JVMOptions...)
 	vars["jvm_options"] = strings.Join(opts, " ")
 	sub := func(s string) string {
-		return placeholder.ReplaceAllStringFunc(s, func(m string) string {
+		return placeholder().ReplaceAllStringFunc(s, func(m string) string {
 			return vars[m[2:len(m)-1]]
 		})
 	}

@@ -10,6 +10,7 @@ import (
 	"regexp"
 	"strconv"
 	"strings"
+	"sync"
 	"time"
 
 	"gopkg.in/yaml.v3"
@@ -199,7 +200,7 @@ func resolve(dir, p string) string {
 	return filepath.Join(dir, p)
 }
 
-var placeholder = regexp.MustCompile(`\$\{([^}]*)\}`)
+var placeholder = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`\$\{([^}]*)\}`) })
 
 // checkPlaceholders refuses unknown ${...} names now, not mid-trial.
 // Service exports (${db_port}) are known once services are declared.
@@ -211,7 +212,7 @@ func (a *App) checkPlaceholders() error {
 		}
 	}
 	check := func(field, s string) error {
-		for _, m := range placeholder.FindAllStringSubmatch(s, -1) {
+		for _, m := range placeholder().FindAllStringSubmatch(s, -1) {
 			if !known[m[1]] {
 				return fmt.Errorf("%s: unknown variable ${%s} in %q (known: ${java}, ${jvm_options}, ${port} and service exports)", field, m[1], s)
 			}

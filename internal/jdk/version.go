@@ -8,6 +8,7 @@ import (
 	"regexp"
 	"strconv"
 	"strings"
+	"sync"
 	"time"
 )
 
@@ -33,7 +34,7 @@ func readRelease(text string, j *JDK) bool {
 	return true
 }
 
-var versionLine = regexp.MustCompile(`(?m)^\S+ version "([^"]+)"`)
+var versionLine = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`(?m)^\S+ version "([^"]+)"`) })
 
 // runVersion runs `java -version` for runtimes with no usable release file.
 func runVersion(j *JDK) error {
@@ -52,7 +53,7 @@ func runVersion(j *JDK) error {
 
 // parseBanner reads the output of java -version.
 func parseBanner(text string, j *JDK) error {
-	m := versionLine.FindStringSubmatch(text)
+	m := versionLine().FindStringSubmatch(text)
 	if m == nil {
 		return fmt.Errorf("%s -version printed no version line: %q", j.Path, firstLine(text))
 	}

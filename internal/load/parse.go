@@ -11,6 +11,7 @@ import (
 	"sort"
 	"strconv"
 	"strings"
+	"sync"
 	"time"
 
 	"gopkg.in/yaml.v3"
@@ -126,18 +127,18 @@ func parse(data []byte, baseDir string, vars map[string]string, where string) (*
 
 // YAML errors name Go types; users wrote YAML, so say it in YAML's terms.
 var (
-	yamlField = regexp.MustCompile(` in type \*?load\.raw\w+`)
-	yamlList  = regexp.MustCompile(` into \[\]\S+`)
-	yamlMap   = regexp.MustCompile(` into (\*?load\.raw\w+|map\[\S+)`)
+	yamlField = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(` in type \*?load\.raw\w+`) })
+	yamlList  = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(` into \[\]\S+`) })
+	yamlMap   = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(` into (\*?load\.raw\w+|map\[\S+)`) })
 	yamlKinds = strings.NewReplacer("!!seq", "a list", "!!map", "a mapping", "!!str", "a string",
 		"!!int", "a number", "!!float", "a number", "!!bool", "a boolean", "cannot unmarshal", "found")
 )
 
 func oneLine(s string) string {
 	s = strings.ReplaceAll(s, "unmarshal errors:\n", "")
-	s = yamlField.ReplaceAllString(s, "")
-	s = yamlList.ReplaceAllString(s, " where a list is expected")
-	s = yamlMap.ReplaceAllString(s, " where a mapping is expected")
+	s = yamlField().ReplaceAllString(s, "")
+	s = yamlList().ReplaceAllString(s, " where a list is expected")
+	s = yamlMap().ReplaceAllString(s, " where a mapping is expected")
 	s = yamlKinds.Replace(s)
 	f := strings.Fields(s)
 	return strings.Join(f, " ")

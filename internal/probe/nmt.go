@@ -9,6 +9,7 @@ import (
 	"regexp"
 	"strconv"
 	"strings"
+	"sync"
 )
 
 // NMTCategory is one Native Memory Tracking category, in bytes.
@@ -25,8 +26,12 @@ const NMTTotal = "Total"
 //   - Java Heap (reserved=65536KB, committed=65536KB)
 //     Total: reserved=1504781KB, committed=127865KB
 var (
-	nmtCategory = regexp.MustCompile(`^-\s+(.+?)\s+\(reserved=(\d+)([KMG]?B), committed=(\d+)([KMG]?B)`)
-	nmtTotal    = regexp.MustCompile(`^Total:\s+reserved=(\d+)([KMG]?B), committed=(\d+)([KMG]?B)`)
+	nmtCategory = sync.OnceValue(func() *regexp.Regexp {
+		return regexp.MustCompile(`^-\s+(.+?)\s+\(reserved=(\d+)([KMG]?B), committed=(\d+)([KMG]?B)`)
+	})
+	nmtTotal = sync.OnceValue(func() *regexp.Regexp {
+		return regexp.MustCompile(`^Total:\s+reserved=(\d+)([KMG]?B), committed=(\d+)([KMG]?B)`)
+	})
 )
 
 var nmtUnits = map[string]int64{"B": 1, "KB": 1 << 10, "MB": 1 << 20, "GB": 1 << 30}
@@ -44,9 +49,9 @@ func ParseNMT(text string) (map[string]NMTCategory, error) {
 		line := strings.TrimSpace(sc.Text())
 		var name string
 		var m []string
-		if m = nmtCategory.FindStringSubmatch(line); m != nil {
+		if m = nmtCategory().FindStringSubmatch(line); m != nil {
 			name, m = m[1], m[2:]
-		} else if m = nmtTotal.FindStringSubmatch(line); m != nil {
+		} else if m = nmtTotal().FindStringSubmatch(line); m != nil {
 			name, m = NMTTotal, m[1:]
 		} else {
 			continue

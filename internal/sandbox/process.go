@@ -45,7 +45,7 @@ type Process struct {
 
 var seq atomic.Int64
 
-var unsafeName = regexp.MustCompile(`[^A-Za-z0-9._-]+`)
+var unsafeName = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`[^A-Za-z0-9._-]+`) })
 
 // Start creates the trial's cgroup (unless NoLimits) and starts the
 // process inside it, in a process group of its own, set to die with
@@ -74,7 +74,7 @@ func Start(ctx context.Context, spec Spec) (*Process, error) {
 			return nil, err
 		}
 		sweepOnce.Do(func() { _, _ = m.Sweep() })
-		name := unsafeName.ReplaceAllString(spec.Name, "_")
+		name := unsafeName().ReplaceAllString(spec.Name, "_")
 		if name == "" || name[0] == '.' || name[0] == '-' || name[0] == '_' {
 			name = "trial" + name
 		}

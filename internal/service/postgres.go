@@ -66,7 +66,7 @@ func startPostgres(ctx context.Context, s app.Service, o Options) (Instance, err
 	if db == "" {
 		db = "app"
 	}
-	if !identifier.MatchString(db) {
+	if !identifier().MatchString(db) {
 		return nil, fmt.Errorf("service %q: database name %q: use lower-case letters, digits and _", s.Name, db)
 	}
 	dir, err := os.MkdirTemp("", fmt.Sprintf("%s%d-", dirPrefix, os.Getpid()))
@@ -120,7 +120,7 @@ func startPostgres(ctx context.Context, s app.Service, o Options) (Instance, err
 	return pg, nil
 }
 
-var identifier = regexp.MustCompile(`^[a-z_][a-z0-9_]{0,62}$`)
+var identifier = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`^[a-z_][a-z0-9_]{0,62}$`) })
 
 // initdb makes the cluster as the server's account. Trust authentication
 // is safe here only because the server listens on 127.0.0.1 and a socket

@@ -57,7 +57,7 @@ func (s *stream) Write(b []byte) (int, error) {
 	return len(b), nil
 }
 
-var flagLine = regexp.MustCompile(`^\s*\S+\s+(\S+)\s+:?=\s*(\S*).*\{[^}]*\}`)
+var flagLine = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`^\s*\S+\s+(\S+)\s+:?=\s*(\S*).*\{[^}]*\}`) })
 
 func (o *output) line(l string) {
 	o.mu.Lock()
@@ -68,7 +68,7 @@ func (o *output) line(l string) {
 		return
 	}
 	if o.inFlags {
-		if m := flagLine.FindStringSubmatch(l); m != nil {
+		if m := flagLine().FindStringSubmatch(l); m != nil {
 			if m[1] == "MaxHeapSize" {
 				o.heapMax, _ = strconv.ParseInt(m[2], 10, 64)
 			}

@@ -9,6 +9,7 @@ import (
 	"path/filepath"
 	"regexp"
 	"strconv"
+	"sync"
 	"sync/atomic"
 	"time"
 
@@ -268,10 +269,10 @@ func baseURL(ready string) string {
 	return u.Scheme + "://" + u.Host
 }
 
-var unsafeName = regexp.MustCompile(`[^A-Za-z0-9._-]+`)
+var unsafeName = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`[^A-Za-z0-9._-]+`) })
 
 func safeName(s string) string {
-	s = unsafeName.ReplaceAllString(s, "_")
+	s = unsafeName().ReplaceAllString(s, "_")
 	if s == "" || s[0] == '.' || s[0] == '-' || s[0] == '_' {
 		s = "app" + s
 	}
