@@ -76,9 +76,9 @@ func (s Search) gridHigh() int64 { return s.Max / s.Step * s.Step }
 
 // MinMem searches for the smallest limit at which fn passes: doubling from
 // Min until a trial passes, then bisecting on the grid, then running the
-// boundary limits again. A limit's verdict is the majority of its runs, a
-// tie counting as KO, so one failure in two runs is enough to distrust a
-// limit. Because noise makes verdicts non-monotone, the answer is the lowest
+// boundary limits again. A limit's verdict is the majority of its runs; a
+// tie at the highest KO is broken by one more run (a tie anywhere else
+// counts as KO, so one failure in two runs is enough to distrust a limit). Because noise makes verdicts non-monotone, the answer is the lowest
 // OK limit with no KO limit above it, never a lucky OK below a failure.
 // On error (including ctx cancellation) the trials so far are returned.
 func MinMem(ctx context.Context, s Search, fn TrialFunc) (*Outcome, error) {
@@ -133,6 +133,12 @@ func MinMem(ctx context.Context, s Search, fn TrialFunc) (*Outcome, error) {
 			err = run(ok)
 		case ko != 0 && len(st.runs[ko]) < need:
 			err = run(ko)
+		case ko != 0 && tied(st.runs[ko]):
+			// One pass and one failure at the highest KO is noise, not a
+			// verdict: one more run decides. If it passes, the boundary
+			// moves down and the bisection goes on below it, instead of
+			// a latency spike pinning the answer high.
+			err = run(ko)
 		default:
 			out.finish(st, s)
 			return out, nil
@@ -147,6 +153,16 @@ func MinMem(ctx context.Context, s Search, fn TrialFunc) (*Outcome, error) {
 }
 
 var errTrialCap = errors.New("trial cap reached")
+
+func tied(vs []string) bool {
+	ok := 0
+	for _, v := range vs {
+		if v == trial.OK {
+			ok++
+		}
+	}
+	return 2*ok == len(vs)
+}
 
 type searchState struct {
 	runs map[int64][]string // limit -> verdicts, in run order

@@ -125,7 +125,8 @@ func TestMinMemNonMonotone(t *testing.T) {
 	if out.MinOK != 208*mi || out.MaxKO != 200*mi || !out.Flaky || out.NoiseBand != 16*mi {
 		t.Fatalf("got min OK %s, max KO %s, flaky %v, noise band %s; want 208Mi, 200Mi, true, 16Mi", size.Format(out.MinOK), size.Format(out.MaxKO), out.Flaky, size.Format(out.NoiseBand))
 	}
-	sameSeq(t, s.calls, []int64{64, 128, 256, 192, 160, 176, 184, 192, 224, 208, 200, 200, 208})
+	// 200 ends 1-1 and gets a third run to break the tie.
+	sameSeq(t, s.calls, []int64{64, 128, 256, 192, 160, 176, 184, 192, 224, 208, 200, 200, 208, 200})
 }
 
 // A spurious KO above the first OK (e.g. a latency spike on a busy machine)
@@ -151,6 +152,21 @@ func TestMinMemSpuriousKO(t *testing.T) {
 	if runs[152] != 3 || runs[144] != 3 {
 		t.Fatalf("runs per limit %v, want 3 at 144 and 152", runs)
 	}
+}
+
+// A latency spike that fails a roomy limit during the doubling phase (the
+// demo saw JDK defaults fail 256Mi once on p99, then pass) must not pin the
+// answer above it: the tie is broken, and the search goes on below.
+func TestMinMemTieAtBoundaryReopensSearch(t *testing.T) {
+	s := &sim{threshold: 152 * mi, script: map[int64][]string{256 * mi: {trial.KO}}}
+	out, err := MinMem(context.Background(), DefaultSearch, s.run)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if out.MinOK != 152*mi || out.MaxKO != 144*mi || !out.Flaky {
+		t.Fatalf("got min OK %s, max KO %s, flaky %v; want 152Mi, 144Mi, true", size.Format(out.MinOK), size.Format(out.MaxKO), out.Flaky)
+	}
+	sameSeq(t, s.calls, []int64{64, 128, 256, 512, 384, 320, 288, 272, 264, 264, 256, 256, 192, 160, 144, 152, 152, 144})
 }
 
 // Random noise near the boundary: the answer always lies in the noisy band
