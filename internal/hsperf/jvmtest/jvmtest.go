@@ -4,7 +4,9 @@ package jvmtest
 
 import (
 	"bufio"
+	"crypto/sha256"
 	_ "embed"
+	"encoding/hex"
 	"fmt"
 	"io"
 	"os"
@@ -57,20 +59,45 @@ func classes(t testing.TB) string {
 				return
 			}
 		}
-		dir, err := os.MkdirTemp("", "jvmtest-classes-")
+		// A cache keyed by the source, not a temp dir: test binaries have no
+		// hook to remove it at exit, and every run can reuse it.
+		sum := sha256.Sum256(probeSource)
+		cache, err := os.UserCacheDir()
 		if err != nil {
-			compileErr = err
+			cache = os.TempDir()
+		}
+		dir := filepath.Join(cache, "jvmfit", "jvmtest-"+hex.EncodeToString(sum[:6]))
+		if _, err := os.Stat(filepath.Join(dir, "Probe.class")); err == nil {
+			classDir = dir
 			return
 		}
-		src := filepath.Join(dir, "Probe.java")
+		tmp, err := os.MkdirTemp(filepath.Dir(dir), "building-")
+		if err != nil {
+			if err = os.MkdirAll(filepath.Dir(dir), 0o755); err == nil {
+				tmp, err = os.MkdirTemp(filepath.Dir(dir), "building-")
+			}
+			if err != nil {
+				compileErr = err
+				return
+			}
+		}
+		defer os.RemoveAll(tmp)
+		src := filepath.Join(tmp, "Probe.java")
 		if err := os.WriteFile(src, probeSource, 0o644); err != nil {
 			compileErr = err
 			return
 		}
-		out, err := exec.Command(javac, "--release", "11", "-d", dir, src).CombinedOutput()
+		out, err := exec.Command(javac, "--release", "11", "-d", tmp, src).CombinedOutput()
 		if err != nil {
 			compileErr = fmt.Errorf("javac: %v: %s", err, out)
 			return
+		}
+		// Another test binary may have won the race; either copy is good.
+		if err := os.Rename(tmp, dir); err != nil {
+			if _, serr := os.Stat(filepath.Join(dir, "Probe.class")); serr != nil {
+				compileErr = err
+				return
+			}
 		}
 		classDir = dir
 	})
