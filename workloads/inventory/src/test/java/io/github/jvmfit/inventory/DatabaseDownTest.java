@@ -4,39 +4,14 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-import org.junit.jupiter.api.AfterAll;
-import org.junit.jupiter.api.Assumptions;
-import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import org.springframework.boot.test.context.SpringBootTest;
 import org.springframework.boot.test.web.server.LocalServerPort;
-import org.springframework.test.context.DynamicPropertyRegistry;
-import org.springframework.test.context.DynamicPropertySource;
 
 /** The database goes away under a running service: 503 with a clear message, readiness down, then back. */
 @SpringBootTest(webEnvironment = SpringBootTest.WebEnvironment.RANDOM_PORT,
         properties = "spring.datasource.hikari.connection-timeout=2000")
-class DatabaseDownTest {
-    static PostgresCluster db;
-
-    @BeforeAll
-    static void database() throws Exception {
-        Assumptions.assumeTrue(PostgresCluster.serverBin() != null, "no PostgreSQL server installed");
-        db = PostgresCluster.start();
-    }
-
-    @AfterAll
-    static void dropDatabase() throws Exception {
-        if (db != null) {
-            db.close();
-        }
-    }
-
-    @DynamicPropertySource
-    static void datasource(DynamicPropertyRegistry r) {
-        r.add("spring.datasource.url", () -> db.jdbcUrl());
-    }
-
+class DatabaseDownTest extends WithPostgres {
     @LocalServerPort
     int port;
 

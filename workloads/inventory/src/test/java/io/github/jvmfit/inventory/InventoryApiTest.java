@@ -9,40 +9,15 @@ import javax.sql.DataSource;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.zaxxer.hikari.HikariDataSource;
-import org.junit.jupiter.api.AfterAll;
-import org.junit.jupiter.api.Assumptions;
-import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import org.springframework.beans.factory.annotation.Autowired;
 import org.springframework.boot.test.context.SpringBootTest;
 import org.springframework.boot.test.web.server.LocalServerPort;
 import org.springframework.core.env.Environment;
-import org.springframework.test.context.DynamicPropertyRegistry;
-import org.springframework.test.context.DynamicPropertySource;
 
 /** Endpoint semantics against a real PostgreSQL loaded by schema.sql and data.sql. */
 @SpringBootTest(webEnvironment = SpringBootTest.WebEnvironment.RANDOM_PORT)
-class InventoryApiTest {
-    static PostgresCluster db;
-
-    @BeforeAll
-    static void database() throws Exception {
-        Assumptions.assumeTrue(PostgresCluster.serverBin() != null, "no PostgreSQL server installed");
-        db = PostgresCluster.start();
-    }
-
-    @AfterAll
-    static void dropDatabase() throws Exception {
-        if (db != null) {
-            db.close();
-        }
-    }
-
-    @DynamicPropertySource
-    static void datasource(DynamicPropertyRegistry r) {
-        r.add("spring.datasource.url", () -> db.jdbcUrl());
-    }
-
+class InventoryApiTest extends WithPostgres {
     @LocalServerPort
     int port;
 

@@ -1,0 +1,31 @@
+package io.github.jvmfit.inventory;
+
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.Assumptions;
+import org.junit.jupiter.api.BeforeAll;
+import org.springframework.test.context.DynamicPropertyRegistry;
+import org.springframework.test.context.DynamicPropertySource;
+
+/** A throwaway PostgreSQL cluster per test class, wired in as the service's datasource. */
+abstract class WithPostgres {
+    static PostgresCluster db;
+
+    @BeforeAll
+    static void database() throws Exception {
+        Assumptions.assumeTrue(PostgresCluster.serverBin() != null, "no PostgreSQL server installed");
+        db = PostgresCluster.start();
+    }
+
+    @AfterAll
+    static void dropDatabase() throws Exception {
+        if (db != null) {
+            db.close();
+            db = null;
+        }
+    }
+
+    @DynamicPropertySource
+    static void datasource(DynamicPropertyRegistry r) {
+        r.add("spring.datasource.url", () -> db.jdbcUrl());
+    }
+}
