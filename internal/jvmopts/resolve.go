@@ -9,6 +9,7 @@ import (
 
 	"github.com/jvmfit/jvmfit/internal/app"
 	"github.com/jvmfit/jvmfit/internal/jdk"
+	"github.com/jvmfit/jvmfit/internal/launch"
 )
 
 // Request is one trial's choice.
@@ -49,7 +50,7 @@ func Resolve(r Request) ([]string, error) {
 		}
 		return append([]string{}, opts...), nil
 	}
-	opts, err := Split(mode)
+	opts, err := launch.SplitOptions(mode)
 	if err != nil {
 		return nil, fmt.Errorf("--jvm: %v", err)
 	}
@@ -59,57 +60,4 @@ func Resolve(r Request) ([]string, error) {
 		}
 	}
 	return opts, nil
-}
-
-// Split cuts a command-line fragment into words the way a POSIX shell
-// would for quotes and backslashes (no expansion), so
-// --jvm "-Dmsg='a b' -Xmx64m" gives two options.
-func Split(s string) ([]string, error) {
-	var out []string
-	var cur strings.Builder
-	inWord := false
-	var quote rune
-	escaped := false
-	for _, c := range s {
-		switch {
-		case escaped:
-			cur.WriteRune(c)
-			escaped = false
-		case quote == '\'':
-			if c == '\'' {
-				quote = 0
-			} else {
-				cur.WriteRune(c)
-			}
-		case quote == '"':
-			switch c {
-			case '"':
-				quote = 0
-			case '\\':
-				escaped = true
-			default:
-				cur.WriteRune(c)
-			}
-		case c == '\\':
-			escaped, inWord = true, true
-		case c == '\'' || c == '"':
-			quote, inWord = c, true
-		case c == ' ' || c == '\t' || c == '\n':
-			if inWord {
-				out = append(out, cur.String())
-				cur.Reset()
-				inWord = false
-			}
-		default:
-			cur.WriteRune(c)
-			inWord = true
-		}
-	}
-	if quote != 0 {
-		return nil, fmt.Errorf("unclosed %c quote in %q", quote, s)
-	}
-	if inWord {
-		out = append(out, cur.String())
-	}
-	return out, nil
 }

@@ -1,6 +1,7 @@
 package jvmopts
 
 import (
+	"github.com/jvmfit/jvmfit/internal/launch"
 	"os"
 	"path/filepath"
 	"strings"
@@ -18,12 +19,12 @@ func TestSplitLikeAShell(t *testing.T) {
 		"-XX:+UseSerialGC\t-XX:+UseNUMA": {"-XX:+UseSerialGC", "-XX:+UseNUMA"},
 	}
 	for in, want := range cases {
-		got, err := Split(in)
+		got, err := launch.SplitOptions(in)
 		if err != nil || strings.Join(got, "|") != strings.Join(want, "|") {
-			t.Errorf("Split(%q) = %q, %v; want %q", in, got, err, want)
+			t.Errorf("SplitOptions(%q) = %q, %v; want %q", in, got, err, want)
 		}
 	}
-	if _, err := Split(`-Dx='open`); err == nil {
+	if _, err := launch.SplitOptions(`-Dx='open`); err == nil {
 		t.Error("unclosed quote accepted")
 	}
 }

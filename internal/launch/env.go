@@ -69,35 +69,55 @@ func (e Env) UserOptions(args []string) []string {
 	return append(out, opts...)
 }
 
-// SplitOptions splits an options variable the way a shell would split an
-// unquoted-or-quoted word list: spaces separate, quotes group.
+// SplitOptions cuts an options variable or a command-line fragment into
+// words the way a POSIX shell would for quotes and backslashes (no
+// expansion), so JAVA_OPTIONS or --jvm "-Dmsg='a b' -Xmx64m" gives two
+// options.
 func SplitOptions(s string) ([]string, error) {
 	var out []string
 	var cur strings.Builder
-	in, quote := false, rune(0)
-	for _, r := range s {
+	inWord := false
+	var quote rune
+	escaped := false
+	for _, c := range s {
 		switch {
-		case quote != 0 && r == quote:
-			quote = 0
-		case quote != 0:
-			cur.WriteRune(r)
-		case r == '\'' || r == '"':
-			quote, in = r, true
-		case r == ' ' || r == '\t' || r == '\n':
-			if in {
+		case escaped:
+			cur.WriteRune(c)
+			escaped = false
+		case quote == '\'':
+			if c == '\'' {
+				quote = 0
+			} else {
+				cur.WriteRune(c)
+			}
+		case quote == '"':
+			switch c {
+			case '"':
+				quote = 0
+			case '\\':
+				escaped = true
+			default:
+				cur.WriteRune(c)
+			}
+		case c == '\\':
+			escaped, inWord = true, true
+		case c == '\'' || c == '"':
+			quote, inWord = c, true
+		case c == ' ' || c == '\t' || c == '\n':
+			if inWord {
 				out = append(out, cur.String())
 				cur.Reset()
-				in = false
+				inWord = false
 			}
 		default:
-			cur.WriteRune(r)
-			in = true
+			cur.WriteRune(c)
+			inWord = true
 		}
 	}
 	if quote != 0 {
-		return nil, fmt.Errorf("unterminated %c quote", quote)
+		return nil, fmt.Errorf("unclosed %c quote in %q", quote, s)
 	}
-	if in {
+	if inWord {
 		out = append(out, cur.String())
 	}
 	return out, nil
