@@ -1,18 +1,16 @@
 package load
 
 import (
-	"context"
 	"errors"
 	"net"
 	"strconv"
-	"sync"
-	"sync/atomic"
 	"time"
 )
 
-// runClosed runs each worker as a loop that sends its next request when the
-// previous answer arrives (like ab -c). Latency counts from the actual send.
-func (pl *plan) runClosed(ctx context.Context, p *Phase, rec *recorder, reg *registry) *phaseRun {
+// runClosed runs each worker as a task that sends its next request when
+// the previous answer arrives (like ab -c). Latency counts from the actual
+// send.
+func (pl *plan) runClosed(l *loop, p *Phase, rec *recorder) *phaseRun {
 	users := newVusers(p, pl.sc.Files, pl.port, pl.index)
 	timeout := pl.timeout(p)
 	start := time.Now()
@@ -25,24 +23,23 @@ func (pl *plan) runClosed(ctx context.Context, p *Phase, rec *recorder, reg *reg
 	if !end.IsZero() {
 		hardStop = end.Add(pl.drain)
 	}
-	var remaining atomic.Int64
-	remaining.Store(p.Requests)
+	remaining := p.Requests
 	counted := p.Requests > 0
 
-	var wg sync.WaitGroup
-	for w := range users {
-		wg.Add(1)
-		go func(u *vuser) {
-			defer wg.Done()
-			cl := newClient(reg)
+	for _, u := range users {
+		l.spawn(func(t *task) {
+			cl := newClient(t)
 			defer cl.close()
 			var buf, scratch []byte
 			for it := int64(0); p.Iterations <= 0 || it < p.Iterations; it++ {
-				if counted && remaining.Add(-1) < 0 {
-					return
+				if counted {
+					if remaining <= 0 {
+						return
+					}
+					remaining--
 				}
 				now := time.Now()
-				if (!end.IsZero() && !now.Before(end)) || ctx.Err() != nil {
+				if (!end.IsZero() && !now.Before(end)) || l.aborted {
 					return
 				}
 				ri, vc := u.next()
@@ -57,7 +54,7 @@ func (pl *plan) runClosed(ctx context.Context, p *Phase, rec *recorder, reg *reg
 				if deadline.After(hardStop) {
 					deadline, phaseEnd = hardStop, true
 				}
-				status, in, err := cl.do(ctx, wr, data, deadline)
+				status, in, err := cl.do(wr, data, deadline)
 				done := time.Now()
 				o := outcome{req: ri, status: status, in: in, out: int64(len(data)), done: done, latency: done.Sub(now)}
 				classify(&o, wr.req, err, phaseEnd, timeout)
@@ -66,12 +63,16 @@ func (pl *plan) runClosed(ctx context.Context, p *Phase, rec *recorder, reg *reg
 					// Refused or reset: the service is down or restarting.
 					// Retrying in a tight loop would only burn the CPU it
 					// needs to come back.
-					pause(ctx, end, connErrorPause)
+					pause := time.Now().Add(connErrorPause)
+					if !end.IsZero() && end.Before(pause) {
+						pause = end
+					}
+					t.sleepUntil(pause)
 				}
 			}
-		}(users[w])
+		})
 	}
-	wg.Wait()
+	l.run()
 	return &phaseRun{start: start, span: time.Since(start)}
 }
 
@@ -89,6 +90,13 @@ func classify(o *outcome, r *Request, err error, phaseEnd bool, timeout time.Dur
 		return
 	}
 	o.status = 0
+	if errors.Is(err, errAborted) {
+		// Sent but unanswered when the run was cancelled: like a timeout,
+		// its wait so far belongs in the tail.
+		o.recordLatency = true
+		o.errKey = errAborted.Error()
+		return
+	}
 	var ne net.Error
 	if errors.As(err, &ne) && ne.Timeout() {
 		o.recordLatency = true
@@ -103,18 +111,3 @@ func classify(o *outcome, r *Request, err error, phaseEnd bool, timeout time.Dur
 }
 
 const connErrorPause = 10 * time.Millisecond
-
-func pause(ctx context.Context, end time.Time, d time.Duration) {
-	if !end.IsZero() {
-		d = min(d, time.Until(end))
-	}
-	if d <= 0 {
-		return
-	}
-	t := time.NewTimer(d)
-	defer t.Stop()
-	select {
-	case <-t.C:
-	case <-ctx.Done():
-	}
-}

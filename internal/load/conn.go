@@ -3,13 +3,11 @@ package load
 import (
 	"bufio"
 	"bytes"
-	"context"
 	"errors"
 	"fmt"
 	"io"
 	"net"
 	"os"
-	"sync"
 	"syscall"
 	"time"
 )
@@ -18,101 +16,43 @@ import (
 // request at a time per connection. It is hand-written rather than net/http
 // because the generator shares the CPU with the service it measures: it
 // writes prebuilt request bytes and skims the response (status, framing)
-// without building header maps or body readers.
+// without building header maps or body readers, and it runs on the phase's
+// event loop (loop.go), not on Go's netpoller.
 
 type conn struct {
-	nc       net.Conn
-	br       *bufio.Reader
-	used     bool // has answered before: a failure may be a stale keep-alive
-	deadline time.Time
+	s    *sock
+	br   *bufio.Reader
+	used bool // has answered before: a failure may be a stale keep-alive
 }
 
-// deadlineSlack is how early a request may time out: moving a socket's
-// deadline costs a runtime timer update, so it moves only when the wanted
-// deadline is earlier than the set one, or later by more than this.
-const deadlineSlack = 100 * time.Millisecond
-
-func (c *conn) setDeadline(d time.Time) {
-	if d.Before(c.deadline) || d.Sub(c.deadline) > deadlineSlack {
-		c.nc.SetDeadline(d)
-		c.deadline = d
-	}
-}
-
-// client belongs to one goroutine; it keeps one connection per address.
+// client belongs to one task; it keeps one connection per address.
 type client struct {
-	reg   *registry
+	t     *task
 	conns map[string]*conn
 }
 
-func newClient(reg *registry) *client {
-	return &client{reg: reg, conns: make(map[string]*conn, 1)}
-}
-
-// registry lets a cancelled run unblock every connection at once.
-type registry struct {
-	mu      sync.Mutex
-	conns   map[net.Conn]struct{}
-	aborted bool
-}
-
-func newRegistry() *registry { return &registry{conns: map[net.Conn]struct{}{}} }
-
-func (r *registry) add(c net.Conn) bool {
-	r.mu.Lock()
-	defer r.mu.Unlock()
-	if r.aborted {
-		return false
-	}
-	r.conns[c] = struct{}{}
-	return true
-}
-
-func (r *registry) remove(c net.Conn) {
-	r.mu.Lock()
-	delete(r.conns, c)
-	r.mu.Unlock()
-}
-
-// abort makes every blocked read or write return now, and refuses new
-// connections.
-func (r *registry) abort() {
-	r.mu.Lock()
-	defer r.mu.Unlock()
-	r.aborted = true
-	past := time.Unix(1, 0)
-	for c := range r.conns {
-		c.SetDeadline(past)
-	}
+func newClient(t *task) *client {
+	return &client{t: t, conns: make(map[string]*conn, 1)}
 }
 
 var errAborted = errors.New("run cancelled")
 
-func (cl *client) get(ctx context.Context, addr string, deadline time.Time) (*conn, error) {
+func (cl *client) get(addr string, deadline time.Time) (*conn, error) {
 	if c := cl.conns[addr]; c != nil {
 		return c, nil
 	}
-	d := net.Dialer{Deadline: deadline, KeepAlive: -1}
-	nc, err := d.DialContext(ctx, "tcp", addr)
+	s, err := cl.t.l.dial(cl.t, addr, deadline)
 	if err != nil {
-		if ctx.Err() != nil {
-			return nil, errAborted
-		}
 		return nil, err
 	}
-	if !cl.reg.add(nc) {
-		nc.Close()
-		return nil, errAborted
-	}
-	c := &conn{nc: nc, br: bufio.NewReaderSize(nc, 8192)}
+	c := &conn{s: s, br: bufio.NewReaderSize(s, 8192)}
 	cl.conns[addr] = c
 	return c, nil
 }
 
 func (cl *client) drop(addr string) {
 	if c := cl.conns[addr]; c != nil {
-		cl.reg.remove(c.nc)
-		c.nc.Close()
+		c.s.close()
 		delete(cl.conns, addr)
 	}
 }
@@ -126,15 +66,15 @@ func (cl *client) close() {
 // do sends one request and reads the whole answer. A connection that had
 // answered before and now fails before any byte came back was most likely
 // closed idle by the server: the request is sent once more on a new one.
-func (cl *client) do(ctx context.Context, w *wireReq, data []byte, deadline time.Time) (status int, in int64, err error) {
+func (cl *client) do(w *wireReq, data []byte, deadline time.Time) (status int, in int64, err error) {
 	for attempt := 0; ; attempt++ {
-		c, err := cl.get(ctx, w.addr, deadline)
+		c, err := cl.get(w.addr, deadline)
 		if err != nil {
 			return 0, 0, err
 		}
-		c.setDeadline(deadline)
+		c.s.deadline = deadline
 		var keep, got bool
-		if _, err = c.nc.Write(data); err == nil {
+		if _, err = c.s.Write(data); err == nil {
 			status, in, keep, got, err = c.read(w.isHEAD)
 			if err == nil {
 				c.used = true

@@ -2,7 +2,6 @@ package load
 
 import (
 	"bufio"
-	"context"
 	"io"
 	"net"
 	"strings"
@@ -71,23 +70,26 @@ func TestRawResponses(t *testing.T) {
 	)
 	sc, _ := SingleURL("GET", "http://"+addr+"/")
 	w := newWireReq(sc.Requests[0], addr, "")
-	cl := newClient(newRegistry())
-	defer cl.close()
 	want := []struct {
 		status int
 		in     int
 	}{
 		{200, 43}, {200, 0}, {201, 0}, {204, 0}, {200, 0}, {404, 0}, {200, 0},
 	}
-	for i, wt := range want {
-		status, in, err := cl.do(context.Background(), w, w.fixed, time.Now().Add(5*time.Second))
-		if err != nil || status != wt.status {
-			t.Fatalf("response %d: status %d err %v, want %d", i, status, err, wt.status)
+	onLoop(t, func(tk *task) {
+		cl := newClient(tk)
+		defer cl.close()
+		for i, wt := range want {
+			status, in, err := cl.do(w, w.fixed, time.Now().Add(5*time.Second))
+			if err != nil || status != wt.status {
+				t.Errorf("response %d: status %d err %v, want %d", i, status, err, wt.status)
+				return
+			}
+			if wt.in > 0 && int(in) != wt.in {
+				t.Errorf("response %d: %d bytes in, want %d", i, in, wt.in)
+			}
 		}
-		if wt.in > 0 && int(in) != wt.in {
-			t.Errorf("response %d: %d bytes in, want %d", i, in, wt.in)
-		}
-	}
+	})
 }
 
 func TestMalformedAndTruncated(t *testing.T) {
@@ -95,9 +97,12 @@ func TestMalformedAndTruncated(t *testing.T) {
 		addr := rawServer(t, resp)
 		sc, _ := SingleURL("GET", "http://"+addr+"/")
 		w := newWireReq(sc.Requests[0], addr, "")
-		cl := newClient(newRegistry())
-		_, _, err := cl.do(context.Background(), w, w.fixed, time.Now().Add(5*time.Second))
-		cl.close()
+		var err error
+		onLoop(t, func(tk *task) {
+			cl := newClient(tk)
+			defer cl.close()
+			_, _, err = cl.do(w, w.fixed, time.Now().Add(5*time.Second))
+		})
 		if err == nil {
 			t.Errorf("%q: no error", resp)
 		} else if k := errorKey(err); k != "malformed HTTP response" && k != "connection closed by the server mid-response" {

@@ -1,11 +1,7 @@
 package load
 
 import (
-	"context"
 	"math"
-	"runtime"
-	"sync"
-	"syscall"
 	"time"
 )
 
@@ -17,11 +13,11 @@ type job struct {
 	buf      *[]byte
 }
 
-// runOpen sends requests on a fixed schedule. One dispatcher goroutine keeps
-// the schedule and hands each request to an idle sender; when none is idle
+// runOpen sends requests on a fixed schedule. A dispatcher task keeps the
+// schedule and hands each request to an idle sender task; when none is idle
 // it starts another (up to the in-flight cap), so a slow server never slows
 // the schedule. Latency counts from the intended start.
-func (pl *plan) runOpen(ctx context.Context, p *Phase, rec *recorder, reg *registry) *phaseRun {
+func (pl *plan) runOpen(l *loop, p *Phase, rec *recorder) *phaseRun {
 	sch := newSchedule(p)
 	users := newVusers(p, pl.sc.Files, pl.port, pl.index)
 	lateAfter := p.LateAfter
@@ -34,85 +30,108 @@ func (pl *plan) runOpen(ctx context.Context, p *Phase, rec *recorder, reg *regis
 	}
 	timeout := pl.timeout(p)
 
-	// Start a little ahead so that the first senders exist before the
-	// first intended time.
 	start := time.Now().Add(time.Millisecond)
 	end := start.Add(sch.length)
 	// Past this point a request is no longer "late" but out of its phase.
 	sendBy := end.Add(lateAfter)
 	hardStop := end.Add(pl.drain)
 
-	jobs := make(chan job)
-	var wg sync.WaitGroup
-	senders := 0
-	spawn := func() {
+	// A sender with has == false after a wake-up is told to stop.
+	type sender struct {
+		t   *task
+		job job
+		has bool
+	}
+	var (
+		idle       []*sender
+		senders    int
+		finished   bool
+		dispatcher *task
+		starved    bool // the dispatcher waits for an idle sender
+	)
+	spawn := func(first job) {
 		id := senders
 		senders++
-		wg.Add(1)
-		go func() {
-			defer wg.Done()
-			cl := newClient(reg)
+		s := &sender{job: first, has: true}
+		l.spawn(func(t *task) {
+			s.t = t
+			cl := newClient(t)
 			defer cl.close()
-			for j := range jobs {
-				pl.sendOpen(ctx, cl, rec, id, j, lateAfter, timeout, hardStop)
+			for s.has {
+				s.has = false
+				pl.sendOpen(cl, rec, id, s.job, lateAfter, timeout, hardStop)
+				if finished {
+					return
+				}
+				idle = append(idle, s)
+				if starved {
+					l.wake(dispatcher, wokeReady)
+				}
+				t.wait(nil, time.Time{})
 			}
-		}()
+		})
 	}
-	spawn()
-
-	sleep := time.NewTimer(time.Hour)
-	defer sleep.Stop()
-	endTimer := time.NewTimer(time.Until(sendBy))
-	defer endTimer.Stop()
 
 	var sent int64
-dispatch:
-	for i := int64(0); i < sch.count; i++ {
-		at := start.Add(sch.offset(i))
-		if time.Until(at) > 0 {
-			if !waitUntil(ctx, sleep, at) {
-				break dispatch
+	var stopped time.Time
+	l.spawn(func(t *task) {
+		dispatcher = t
+		defer func() {
+			stopped = time.Now()
+			finished = true
+			for _, s := range idle {
+				l.wake(s.t, wokeReady)
 			}
-		} else if time.Now().After(sendBy) {
-			break
+		}()
+		for i := int64(0); i < sch.count; i++ {
+			at := start.Add(sch.offset(i))
+			behind := !time.Now().Before(at)
+			if !behind {
+				if !t.sleepUntil(at) {
+					return
+				}
+			} else if time.Now().After(sendBy) || l.aborted {
+				return
+			}
+			ri, vc := users[i%int64(len(users))].next()
+			data, buf := pl.wires[ri].bytes(&vc)
+			j := job{req: ri, intended: at, data: data, buf: buf}
+			for len(idle) == 0 && senders >= maxInflight {
+				starved = true
+				woke := t.wait(nil, sendBy)
+				starved = false
+				if woke != wokeReady {
+					release(buf)
+					return
+				}
+			}
+			if n := len(idle); n > 0 {
+				s := idle[n-1]
+				idle = idle[:n-1]
+				s.job, s.has = j, true
+				l.wake(s.t, wokeReady)
+			} else {
+				spawn(j)
+			}
+			sent++
+			if behind {
+				t.yieldNow() // let the senders start before the next one
+			}
 		}
-		ri, vc := users[i%int64(len(users))].next()
-		data, buf := pl.wires[ri].bytes(&vc)
-		j := job{req: ri, intended: at, data: data, buf: buf}
-		select {
-		case jobs <- j:
-			runtime.Gosched()
-		default:
-			if senders < maxInflight {
-				spawn()
-			}
-			select {
-			case jobs <- j:
-			case <-endTimer.C:
-				release(buf)
-				break dispatch
-			case <-ctx.Done():
-				release(buf)
-				break dispatch
-			}
-		}
-		sent++
-	}
-	stopped := time.Now()
-	close(jobs)
-	wg.Wait()
+	})
+	l.run()
 	// The rate is over the scheduled window: sends that fell behind show
 	// as late or dropped, never as a silently lower rate. A cancelled run
 	// is judged on the part of the schedule it lived through.
 	span, due := sch.length, sch.count
-	if ctx.Err() != nil && stopped.Before(end) {
+	if l.aborted && stopped.Before(end) {
 		span = max(stopped.Sub(start), time.Millisecond)
 		due = min(sch.count, int64(math.Ceil(sch.cum(span.Seconds())-1e-9)))
 	}
 	return &phaseRun{start: start, span: span, dropped: max(0, due-sent), target: sch.mean()}
 }
 
-func (pl *plan) sendOpen(ctx context.Context, cl *client, rec *recorder, id int, j job, lateAfter, timeout time.Duration, hardStop time.Time) {
+func (pl *plan) sendOpen(cl *client, rec *recorder, id int, j job, lateAfter, timeout time.Duration, hardStop time.Time) {
 	now := time.Now()
 	deadline := now.Add(timeout)
 	phaseEnd := false
@@ -120,35 +139,11 @@ func (pl *plan) sendOpen(ctx context.Context, cl *client, rec *recorder, id int,
 		deadline, phaseEnd = hardStop, true
 	}
 	w := pl.wires[j.req]
-	status, in, err := cl.do(ctx, w, j.data, deadline)
+	status, in, err := cl.do(w, j.data, deadline)
 	done := time.Now()
 	o := outcome{req: j.req, status: status, in: in, out: int64(len(j.data)), done: done,
 		latency: done.Sub(j.intended), late: now.Sub(j.intended) > lateAfter}
 	release(j.buf)
 	classify(&o, w.req, err, phaseEnd, timeout)
 	rec.add(id, &o)
-}
-
-// waitUntil sleeps until at. Go's timers can fire up to 1 ms late when the
-// runtime is idle (its poller sleeps in whole milliseconds), which at low
-// rates would add up to 1 ms to every measured latency; so the last stretch
-// is a nanosleep, which the kernel ends within tens of µs.
-func waitUntil(ctx context.Context, t *time.Timer, at time.Time) bool {
-	for {
-		d := time.Until(at)
-		if d <= 0 {
-			return true
-		}
-		if d > 2*time.Millisecond {
-			t.Reset(d - time.Millisecond)
-			select {
-			case <-t.C:
-			case <-ctx.Done():
-				return false
-			}
-			continue
-		}
-		ts := syscall.NsecToTimespec(int64(d))
-		syscall.Nanosleep(&ts, nil)
-	}
 }

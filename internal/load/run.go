@@ -5,7 +5,6 @@ import (
 	"errors"
 	"fmt"
 	"io"
-	"runtime"
 	"strconv"
 	"strings"
 	"time"
@@ -207,7 +206,10 @@ func Run(ctx context.Context, sc *Scenario, opts Options) (*Result, error) {
 		if ctx.Err() != nil {
 			break
 		}
-		pr := pl.runPhase(ctx, p, opts.Progress)
+		pr, err := pl.runPhase(ctx, p, opts.Progress)
+		if err != nil {
+			return nil, err
+		}
 		res.add(pl, p, pr)
 	}
 	res.Total = res.merged()
@@ -233,7 +235,10 @@ func Saturate(ctx context.Context, sc *Scenario, opts Options, concurrency int, 
 	p := *src
 	p.Name, p.Model, p.Record = "saturation", Closed, true
 	p.Workers, p.Duration, p.Requests, p.Iterations = concurrency, d, 0, 0
-	pr := pl.runPhase(ctx, &p, opts.Progress)
+	pr, err := pl.runPhase(ctx, &p, opts.Progress)
+	if err != nil {
+		return nil, err
+	}
 	res := &Result{}
 	res.add(pl, &p, pr)
 	return res.Phases[0], ctx.Err()
@@ -249,17 +254,19 @@ type phaseRun struct {
 	target  float64
 }
 
-func (pl *plan) runPhase(ctx context.Context, p *Phase, progress io.Writer) *phaseRun {
-	rec := newRecorder(2*runtime.GOMAXPROCS(0), len(pl.wires))
-	reg := newRegistry()
-	stopAbort := context.AfterFunc(ctx, reg.abort)
-	defer stopAbort()
+func (pl *plan) runPhase(ctx context.Context, p *Phase, progress io.Writer) (*phaseRun, error) {
+	l, err := newLoop(ctx)
+	if err != nil {
+		return nil, err
+	}
+	defer l.close()
+	rec := newRecorder(1, len(pl.wires))
 	stopProgress := startProgress(progress, p, rec)
 	var pr *phaseRun
 	if p.Model == Open {
-		pr = pl.runOpen(ctx, p, rec, reg)
+		pr = pl.runOpen(l, p, rec)
 	} else {
-		pr = pl.runClosed(ctx, p, rec, reg)
+		pr = pl.runClosed(l, p, rec)
 	}
 	stopProgress()
 	pr.tallies = rec.merged()
@@ -270,7 +277,7 @@ func (pl *plan) runPhase(ctx context.Context, p *Phase, progress io.Writer) *pha
 		}
 	}
 	pr.elapsed = max(last.Sub(pr.start), pr.span)
-	return pr
+	return pr, nil
 }
 
 func (pl *plan) timeout(p *Phase) time.Duration {
