@@ -38,7 +38,7 @@ func (pl *plan) runClosed(l *loop, p *Phase, rec *recorder) *phaseRun {
 					}
 					remaining--
 				}
-				now := time.Now()
+				now := monoNow()
 				if (!end.IsZero() && !now.Before(end)) || l.aborted {
 					return
 				}
@@ -55,15 +55,15 @@ func (pl *plan) runClosed(l *loop, p *Phase, rec *recorder) *phaseRun {
 					deadline, phaseEnd = hardStop, true
 				}
 				status, in, err := cl.do(wr, data, deadline)
-				done := time.Now()
+				done := monoNow()
 				o := outcome{req: ri, status: status, in: in, out: int64(len(data)), done: done, latency: done.Sub(now)}
 				classify(&o, wr.req, err, phaseEnd, timeout)
-				rec.add(u.worker, &o)
+				rec.add(&o)
 				if o.status == 0 && !o.recordLatency {
 					// Refused or reset: the service is down or restarting.
 					// Retrying in a tight loop would only burn the CPU it
 					// needs to come back.
-					pause := time.Now().Add(connErrorPause)
+					pause := monoNow().Add(connErrorPause)
 					if !end.IsZero() && end.Before(pause) {
 						pause = end
 					}

@@ -134,17 +134,18 @@ func (c *conn) read(isHEAD bool) (status int, in int64, keep, got bool, err erro
 			if i < 0 {
 				continue
 			}
-			name, value := h[:i], bytes.TrimSpace(h[i+1:])
+			// Most headers are skipped on their length alone.
+			name := h[:i]
 			switch {
-			case equalFold(name, "content-length"):
-				length = parseInt(value)
+			case len(name) == len("content-length") && equalFold(name, "content-length"):
+				length = parseInt(bytes.TrimSpace(h[i+1:]))
 				if length < 0 {
 					return status, in, false, got, errMalformed
 				}
-			case equalFold(name, "transfer-encoding"):
-				chunked = bytes.Contains(bytes.ToLower(value), []byte("chunked"))
-			case equalFold(name, "connection"):
-				switch {
+			case len(name) == len("transfer-encoding") && equalFold(name, "transfer-encoding"):
+				chunked = bytes.Contains(bytes.ToLower(h[i+1:]), []byte("chunked"))
+			case len(name) == len("connection") && equalFold(name, "connection"):
+				switch value := bytes.TrimSpace(h[i+1:]); {
 				case equalFold(value, "close"):
 					keep = false
 				case equalFold(value, "keep-alive"):

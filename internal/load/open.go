@@ -50,7 +50,6 @@ func (pl *plan) runOpen(l *loop, p *Phase, rec *recorder) *phaseRun {
 		starved    bool // the dispatcher waits for an idle sender
 	)
 	spawn := func(first job) {
-		id := senders
 		senders++
 		s := &sender{job: first, has: true}
 		l.spawn(func(t *task) {
@@ -59,7 +58,7 @@ func (pl *plan) runOpen(l *loop, p *Phase, rec *recorder) *phaseRun {
 			defer cl.close()
 			for s.has {
 				s.has = false
-				pl.sendOpen(cl, rec, id, s.job, lateAfter, timeout, hardStop)
+				pl.sendOpen(cl, rec, s.job, lateAfter, timeout, hardStop)
 				if finished {
 					return
 				}
@@ -85,12 +84,12 @@ func (pl *plan) runOpen(l *loop, p *Phase, rec *recorder) *phaseRun {
 		}()
 		for i := int64(0); i < sch.count; i++ {
 			at := start.Add(sch.offset(i))
-			behind := !time.Now().Before(at)
+			behind := !monoNow().Before(at)
 			if !behind {
 				if !t.sleepUntil(at) {
 					return
 				}
-			} else if time.Now().After(sendBy) || l.aborted {
+			} else if monoNow().After(sendBy) || l.aborted {
 				return
 			}
 			ri, vc := users[i%int64(len(users))].next()
@@ -131,8 +130,8 @@ func (pl *plan) runOpen(l *loop, p *Phase, rec *recorder) *phaseRun {
 	return &phaseRun{start: start, span: span, dropped: max(0, due-sent), target: sch.mean()}
 }
 
-func (pl *plan) sendOpen(cl *client, rec *recorder, id int, j job, lateAfter, timeout time.Duration, hardStop time.Time) {
-	now := time.Now()
+func (pl *plan) sendOpen(cl *client, rec *recorder, j job, lateAfter, timeout time.Duration, hardStop time.Time) {
+	now := monoNow()
 	deadline := now.Add(timeout)
 	phaseEnd := false
 	if deadline.After(hardStop) {
@@ -140,10 +139,10 @@ func (pl *plan) sendOpen(cl *client, rec *recorder, id int, j job, lateAfter, ti
 	}
 	w := pl.wires[j.req]
 	status, in, err := cl.do(w, j.data, deadline)
-	done := time.Now()
+	done := monoNow()
 	o := outcome{req: j.req, status: status, in: in, out: int64(len(j.data)), done: done,
 		latency: done.Sub(j.intended), late: now.Sub(j.intended) > lateAfter}
 	release(j.buf)
 	classify(&o, w.req, err, phaseEnd, timeout)
-	rec.add(id, &o)
+	rec.add(&o)
 }

@@ -4,7 +4,6 @@ import (
 	"fmt"
 	"sort"
 	"strconv"
-	"sync"
 	"sync/atomic"
 	"time"
 
@@ -30,14 +29,14 @@ type tally struct {
 	bytesIn   int64
 	bytesOut  int64
 	late      int64
-	statuses  map[int]int64
+	statuses  [1000]int64 // by code; 0 = no answer (codes are 100-999)
 	errors    map[string]int64
 	lastDone  time.Time
 	firstSent time.Time
 }
 
 func newTally() *tally {
-	return &tally{hist: NewHistogram(), statuses: map[int]int64{}, errors: map[string]int64{}}
+	return &tally{hist: NewHistogram(), errors: map[string]int64{}}
 }
 
 // maxErrorKinds bounds the distinct error texts kept per tally; the rest
@@ -101,33 +100,21 @@ type outcome struct {
 	done          time.Time
 }
 
-// recorder collects outcomes from many goroutines. Shards keep lock
-// contention negligible; per-goroutine histograms would cost ~140 KiB each
-// and an open phase may run thousands of goroutines.
+// recorder collects a phase's outcomes. Only the phase's loop writes to it;
+// the progress line reads the counters from another goroutine.
 type recorder struct {
-	shards []shard
-	nreq   int
+	byReq []*tally
 	// live counters for the progress line
 	sent, errs, late atomic.Int64
 }
 
-type shard struct {
-	mu    sync.Mutex
-	byReq []*tally
-	_     [40]byte // keep shards on separate cache lines
-}
-
-func newRecorder(nshards, nreq int) *recorder {
-	r := &recorder{shards: make([]shard, nshards), nreq: nreq}
-	for i := range r.shards {
-		r.shards[i].byReq = make([]*tally, nreq)
-	}
-	return r
+func newRecorder(nreq int) *recorder {
+	return &recorder{byReq: make([]*tally, nreq)}
 }
 
 func (r *recorder) sentCount() int64 { return r.sent.Load() }
 
-func (r *recorder) add(shardIdx int, o *outcome) {
+func (r *recorder) add(o *outcome) {
 	r.sent.Add(1)
 	if !o.ok {
 		r.errs.Add(1)
@@ -135,36 +122,17 @@ func (r *recorder) add(shardIdx int, o *outcome) {
 	if o.late {
 		r.late.Add(1)
 	}
-	s := &r.shards[shardIdx%len(r.shards)]
-	s.mu.Lock()
-	t := s.byReq[o.req]
+	t := r.byReq[o.req]
 	if t == nil {
 		t = newTally()
-		s.byReq[o.req] = t
+		r.byReq[o.req] = t
 	}
 	t.add(o)
-	s.mu.Unlock()
 }
 
-// merged returns one tally per request (nil where nothing was sent).
-func (r *recorder) merged() []*tally {
-	out := make([]*tally, r.nreq)
-	for i := range r.shards {
-		s := &r.shards[i]
-		s.mu.Lock()
-		for j, t := range s.byReq {
-			if t == nil {
-				continue
-			}
-			if out[j] == nil {
-				out[j] = newTally()
-			}
-			out[j].merge(t)
-		}
-		s.mu.Unlock()
-	}
-	return out
-}
+// tallies returns one tally per request (nil where nothing was sent), once
+// the loop has ended.
+func (r *recorder) tallies() []*tally { return r.byReq }
 
 // report turns a tally into the published Report. span is the phase's
 // length for the achieved rate (see phaseSpan).
@@ -179,7 +147,9 @@ func (t *tally) report(span, elapsed time.Duration) *Report {
 		Errors:      topErrors(t.errors, 10),
 	}
 	for k, v := range t.statuses {
-		r.StatusCodes[strconv.Itoa(k)] = v
+		if v > 0 {
+			r.StatusCodes[strconv.Itoa(k)] = v
+		}
 	}
 	if span > 0 {
 		r.Rate = float64(t.requests) / span.Seconds()

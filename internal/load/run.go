@@ -260,7 +260,7 @@ func (pl *plan) runPhase(ctx context.Context, p *Phase, progress io.Writer) (*ph
 		return nil, err
 	}
 	defer l.close()
-	rec := newRecorder(1, len(pl.wires))
+	rec := newRecorder(len(pl.wires))
 	stopProgress := startProgress(progress, p, rec)
 	var pr *phaseRun
 	if p.Model == Open {
@@ -269,7 +269,7 @@ func (pl *plan) runPhase(ctx context.Context, p *Phase, progress io.Writer) (*ph
 		pr = pl.runClosed(l, p, rec)
 	}
 	stopProgress()
-	pr.tallies = rec.merged()
+	pr.tallies = rec.tallies()
 	var last time.Time
 	for _, t := range pr.tallies {
 		if t != nil && t.lastDone.After(last) {
