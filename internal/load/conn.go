@@ -29,6 +29,10 @@ type conn struct {
 type client struct {
 	t     *task
 	conns map[string]*conn
+	// The connection used last, and its address: nearly every scenario has
+	// one target, and this spares a map lookup per request.
+	lastAddr string
+	last     *conn
 }
 
 func newClient(t *task) *client {
@@ -38,7 +42,11 @@ func newClient(t *task) *client {
 var errAborted = errors.New("run cancelled")
 
 func (cl *client) get(addr string, deadline time.Time) (*conn, error) {
+	if cl.last != nil && cl.lastAddr == addr {
+		return cl.last, nil
+	}
 	if c := cl.conns[addr]; c != nil {
+		cl.last, cl.lastAddr = c, addr
 		return c, nil
 	}
 	s, err := cl.t.l.dial(cl.t, addr, deadline)
@@ -47,6 +55,7 @@ func (cl *client) get(addr string, deadline time.Time) (*conn, error) {
 	}
 	c := &conn{s: s, br: bufio.NewReaderSize(s, 8192)}
 	cl.conns[addr] = c
+	cl.last, cl.lastAddr = c, addr
 	return c, nil
 }
 
@@ -54,6 +63,9 @@ func (cl *client) drop(addr string) {
 	if c := cl.conns[addr]; c != nil {
 		c.s.close()
 		delete(cl.conns, addr)
+		if cl.last == c {
+			cl.last = nil
+		}
 	}
 }
 

@@ -296,6 +296,10 @@ var noPwait2 atomic.Bool
 // most this long, and a longer one continues as a normal syscall.
 const rawWaitMax = time.Millisecond
 
+// rawWaits is off when the process has one P: a raw wait would then stop
+// every other goroutine for its length.
+var rawWaits = runtime.GOMAXPROCS(0) > 1
+
 // epollWait waits with nanosecond resolution where the kernel allows
 // (epoll_wait's milliseconds would make an open schedule up to 1 ms late).
 func epollWait(ep int, evs []syscall.EpollEvent, timeout time.Duration) (int, error) {
@@ -305,6 +309,9 @@ func epollWait(ep int, evs []syscall.EpollEvent, timeout time.Duration) (int, er
 			ms = int((timeout + time.Millisecond - 1) / time.Millisecond)
 		}
 		return syscall.EpollWait(ep, evs, ms)
+	}
+	if !rawWaits {
+		return pwait2(ep, evs, timeout, false)
 	}
 	short := timeout
 	if timeout < 0 || timeout > rawWaitMax {
