@@ -17,8 +17,8 @@ import (
 // service it measures, and this is the cheapest way to wait that Go allows:
 // a goroutine per user on Go's netpoller reads each answer once too early
 // (EAGAIN) and hands it between threads, which cost about a quarter more
-// CPU per request than ab (bench/load.sh). Here a request costs one write,
-// one read and a share of one epoll_pwait2.
+// CPU per request than ab. Here a request costs one sendto, one read and a
+// share of one epoll_pwait2, as in ab and wrk (bench/load.sh, docs/load.md).
 
 // loop is single-threaded: everything but abort runs on its goroutine.
 type loop struct {
