@@ -32,7 +32,14 @@ type loop struct {
 	live   int
 	evs    []syscall.EpollEvent
 	addrs  map[string]syscall.Sockaddr
-	nextAt time.Time // no wait with a deadline ends before this; zero: none has one
+	// Deadlines: a timed sleep without a socket (an open schedule's next
+	// send) is frequent and short, a socket's (a request's timeout) is long
+	// and seldom reached, so each kind has its own list and its own
+	// earliest time, and the long list is only looked at when its time has
+	// come. Zero: no deadline.
+	sleepers []*task
+	sleepDue time.Time
+	sockDue  time.Time
 
 	aborted bool
 	stats   loopStats
@@ -58,6 +65,7 @@ type task struct {
 	deadline time.Time // zero: none
 	woke     wake
 	on       *sock // the socket waited on, if any
+	listed   bool  // in loop.sleepers
 }
 
 type wake uint8
@@ -150,14 +158,15 @@ func (l *loop) run() {
 			break
 		}
 		timeout := time.Duration(-1)
+		next := earliest(l.sleepDue, l.sockDue)
 		switch {
 		case len(l.ready) > 0:
 			timeout = 0
-		case !l.nextAt.IsZero():
-			if timeout = l.nextAt.Sub(now); timeout < nearDeadline {
+		case !next.IsZero():
+			if timeout = next.Sub(now); timeout < nearDeadline {
 				// now is from before the batch, which took some of it.
 				now = monoNow()
-				timeout = l.nextAt.Sub(now)
+				timeout = next.Sub(now)
 			}
 			timeout = max(0, timeout)
 		}
@@ -169,9 +178,7 @@ func (l *loop) run() {
 		}
 		l.poll(timeout)
 		now = monoNow()
-		if !l.nextAt.IsZero() && !now.Before(l.nextAt) {
-			l.expire(now)
-		}
+		l.expire(now)
 	}
 }
 
@@ -208,19 +215,49 @@ func (l *loop) poll(timeout time.Duration) {
 	}
 }
 
-// expire ends the waits whose deadline passed, and finds the next one.
+// expire ends the waits whose deadline passed.
 func (l *loop) expire(now time.Time) {
-	l.nextAt = time.Time{}
-	for _, t := range l.tasks {
-		if !t.waiting || t.deadline.IsZero() {
-			continue
+	if due(l.sleepDue, now) {
+		kept := l.sleepers[:0]
+		l.sleepDue = time.Time{}
+		for _, t := range l.sleepers {
+			switch {
+			case !t.waiting || t.on != nil || t.deadline.IsZero():
+				t.listed = false // woken some other way
+			case !now.Before(t.deadline):
+				t.listed = false
+				l.wake(t, wokeDeadline)
+			default:
+				kept = append(kept, t)
+				l.sleepDue = earliest(l.sleepDue, t.deadline)
+			}
 		}
-		if !now.Before(t.deadline) {
-			l.wake(t, wokeDeadline)
-		} else if l.nextAt.IsZero() || t.deadline.Before(l.nextAt) {
-			l.nextAt = t.deadline
+		clear(l.sleepers[len(kept):])
+		l.sleepers = kept
+	}
+	if due(l.sockDue, now) {
+		l.sockDue = time.Time{}
+		for _, t := range l.tasks {
+			if !t.waiting || t.on == nil || t.deadline.IsZero() {
+				continue
+			}
+			if !now.Before(t.deadline) {
+				l.wake(t, wokeDeadline)
+			} else {
+				l.sockDue = earliest(l.sockDue, t.deadline)
+			}
 		}
 	}
+}
+
+func due(at, now time.Time) bool { return !at.IsZero() && !now.Before(at) }
+
+// earliest is the earlier of two times, zero meaning none.
+func earliest(a, b time.Time) time.Time {
+	if a.IsZero() || (!b.IsZero() && b.Before(a)) {
+		return b
+	}
+	return a
 }
 
 // abort ends every wait, now and from now on.
@@ -258,8 +295,16 @@ func (t *task) wait(on *sock, deadline time.Time) wake {
 	if on != nil {
 		on.waiter = t
 	}
-	if !deadline.IsZero() && (l.nextAt.IsZero() || deadline.Before(l.nextAt)) {
-		l.nextAt = deadline
+	switch {
+	case deadline.IsZero():
+	case on != nil:
+		l.sockDue = earliest(l.sockDue, deadline)
+	default:
+		if !t.listed {
+			t.listed = true
+			l.sleepers = append(l.sleepers, t)
+		}
+		l.sleepDue = earliest(l.sleepDue, deadline)
 	}
 	l.stats.waits++
 	if !t.yield(struct{}{}) {

@@ -29,8 +29,8 @@ type output struct {
 
 func newOutput(log io.Writer) *output { return &output{log: log, ring: make([]string, tailLines)} }
 
-// stream returns a writer for one of the app's streams; each keeps its own
-// partial line so stdout and stderr never splice mid-line.
+// stream returns a writer that cuts what it gets into lines; it keeps the
+// unfinished last line until the rest comes.
 func (o *output) stream() io.Writer { return &stream{o: o} }
 
 type stream struct {

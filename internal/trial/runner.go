@@ -117,11 +117,15 @@ func Run(ctx context.Context, spec Spec, a *app.App, d Deps) (*Result, error) {
 	say("trial %s: %s, jvm %s: %s", spec.AppName, limitsText(spec), spec.JVM, joinArgs(launch.Argv))
 
 	t0 := time.Now()
+	// One writer for both streams: exec then gives the app a single pipe
+	// (2>&1), so the tail keeps the order the app wrote in; with two pipes
+	// its last words on stderr could be read before earlier stdout lines.
+	both := out.stream()
 	p, err := d.Sandbox.Start(ctx, Launch{
 		Name: fmt.Sprintf("jvmfit-trial-%s-%d", safeName(spec.AppName), seq),
 		Argv: launch.Argv, Env: launch.Env, Dir: launch.Dir,
 		MemoryBytes: spec.MemoryBytes, CPUs: spec.CPUs, CPUSet: spec.CPUSet, NoLimits: spec.NoLimits,
-		Stdout: out.stream(), Stderr: out.stream(),
+		Stdout: both, Stderr: both,
 	})
 	if err != nil {
 		return nil, err
