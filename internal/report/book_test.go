@@ -84,8 +84,17 @@ func TestHTMLAllChartIDsAreUnique(t *testing.T) {
 	if len(ids) != want || !strings.Contains(page, `data-charts-expected="`+itoa(want)+`"`) {
 		t.Errorf("%d chart divs, want %d", len(ids), want)
 	}
-	if strings.Contains(page, "<script>document.body") || !strings.Contains(page, "&lt;script&gt;document.body") {
-		t.Error("the stored recommendation text is not escaped")
+	if strings.Contains(page, "<script>document.body") {
+		t.Error("raw HTML in the stored recommendation reached the page")
+	}
+	// The Markdown conclusion is rendered, not shown as source.
+	for _, want := range []string{"<strong>Memory limit: 112Mi</strong>", "<td>104Mi</td>"} {
+		if !strings.Contains(page, want) {
+			t.Errorf("page lacks %s", want)
+		}
+	}
+	if strings.Contains(page, "**Memory limit") {
+		t.Error("the recommendation shows as Markdown source")
 	}
 	if n := strings.Count(page, `class="experiment-title"`); n != 3 {
 		t.Errorf("%d experiment sections, want 3", n)

@@ -57,7 +57,9 @@ type pageSection struct {
 	Charts  []chart
 	Tables  []Table
 	Summary *Summary
-	Empty   bool
+	// The summary's Markdown, rendered.
+	Details, Recommendation template.HTML
+	Empty                   bool
 }
 
 // HTML writes one self-contained page: the tables of Sections and the
@@ -81,6 +83,9 @@ func HTMLAll(w io.Writer, ins []Input, version string) error {
 	all := []chart{}
 	for _, in := range ins {
 		sec := pageSection{Charts: buildCharts(in), Tables: Sections(in), Summary: in.Meta.Summary, Empty: len(in.Trials) == 0}
+		if s := in.Meta.Summary; s != nil {
+			sec.Details, sec.Recommendation = renderMarkdown(s.Details), renderMarkdown(s.Text)
+		}
 		// Chart ids must be unique on the page.
 		for i := range sec.Charts {
 			sec.Charts[i].ID = "chart-" + strconv.Itoa(len(all)+1)
