@@ -21,14 +21,23 @@ func SweepTables(trials []*trial.Result) []Table {
 	}
 	var out []Table
 	var words []string
+	svcs := serviceNames(ts)
 	for _, g := range groups {
-		t := Table{Title: "Rate sweep: " + g.Label, Header: []string{"Rate", "Throughput", "p50", "p99", "Success", "Result"}}
+		t := Table{Title: "Rate sweep: " + g.Label, Header: []string{"Rate", "Throughput", "p50", "p99", "Success", "Peak mem"}}
+		for _, n := range svcs {
+			t.Header = append(t.Header, n+" peak")
+		}
+		t.Header = append(t.Header, "Result")
 		for _, r := range g.Trials {
 			p50, p99 := dash, dash
 			if r.Load != nil {
 				p50, p99 = ms(r.Load.Latencies.P50), ms(r.Load.Latencies.P99)
 			}
-			t.Rows = append(t.Rows, []string{num(rate(r)), oneDecimal(throughput(r)), p50, p99, successCell(r), shortResult(r)})
+			row := []string{num(rate(r)), oneDecimal(throughput(r)), p50, p99, successCell(r), mem(r.MemoryPeakBytes)}
+			for _, n := range svcs {
+				row = append(row, serviceCells(r, n)[1])
+			}
+			t.Rows = append(t.Rows, append(row, shortResult(r)))
 		}
 		k := Knee(ratePoints(g.Trials))
 		summary.Rows = append(summary.Rows, []string{g.Label, rateCell(k.Rate), rateCell(k.LastGood),

@@ -12,6 +12,10 @@ func TrialTable(trials []*trial.Result) Table {
 	ts := sorted(trials)
 	t := Table{Title: "All trials", Header: []string{"#", "App", "CPUs", "Memory", "JVM", "JDK", "Rate", "Result",
 		"Start", "req/s", "p99", "Success", "Peak mem", "Heap max", "GC"}}
+	svcs := serviceNames(ts)
+	for _, n := range svcs {
+		t.Header = append(t.Header, n+" limit", n+" peak")
+	}
 	for _, r := range ts {
 		p99 := dash
 		if r.Load != nil {
@@ -27,8 +31,46 @@ func TrialTable(trials []*trial.Result) Table {
 			oneDecimal(throughput(r)), p99, successCell(r), mem(r.MemoryPeakBytes), mem(r.HeapMaxBytes),
 			gcCell(r),
 		})
+		for _, n := range svcs {
+			row := &t.Rows[len(t.Rows)-1]
+			*row = append(*row, serviceCells(r, n)...)
+		}
 	}
 	return t
+}
+
+// serviceNames are the services (a database) the trials started, in the
+// order they first appear.
+func serviceNames(ts []*trial.Result) []string {
+	var names []string
+	seen := map[string]bool{}
+	for _, r := range ts {
+		for _, s := range r.Services {
+			if !seen[s.Name] {
+				seen[s.Name] = true
+				names = append(names, s.Name)
+			}
+		}
+	}
+	return names
+}
+
+// serviceCells are a service's memory limit and peak in one trial.
+func serviceCells(r *trial.Result, name string) []string {
+	for _, s := range r.Services {
+		if s.Name != name {
+			continue
+		}
+		limit, peak := dash, mem(s.MemoryPeak)
+		if s.MemoryBytes > 0 {
+			limit = mem(s.MemoryBytes)
+		}
+		if s.OOMKilled {
+			peak += " (OOM-killed)"
+		}
+		return []string{limit, peak}
+	}
+	return []string{dash, dash}
 }
 
 func gcCell(r *trial.Result) string {
