@@ -36,6 +36,7 @@ type KneeResult struct {
 	Success       float64       `json:"success"`    // lowest rate at which success < 99%
 	BaseP99       time.Duration `json:"base_p99"`
 	MaxThroughput float64       `json:"max_throughput"` // best throughput seen at any rate
+	Text          string        `json:"text,omitempty"` // the same in one sentence (Knees fills it)
 }
 
 // Knee finds the rates at which throughput, latency and success break.

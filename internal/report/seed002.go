@@ -89,7 +89,9 @@ func Knees(trials []*trial.Result) map[string]KneeResult {
 	ts := sortedBySpec(sorted(trials))
 	out := map[string]KneeResult{}
 	for _, g := range sweepGroups(ts, varying(ts)) {
-		out[g.Label] = Knee(ratePoints(g.Trials))
+		k := Knee(ratePoints(g.Trials))
+		k.Text = k.Words(g.Label)
+		out[g.Label] = k
 	}
 	return out
 }
