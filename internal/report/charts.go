@@ -159,7 +159,7 @@ func okGrid(ts []*trial.Result, vary map[dimension]bool) *chart {
 		return nil
 	}
 	c := &chart{Kind: "grid", Title: "OK/KO by memory limit", XName: "memory limit", YName: "configuration",
-		Note: "Green OK, red KO; a cell with repeats that disagree is amber."}
+		Note: "Green OK, red KO; a cell with repeats that disagree is amber (OK/KO). Point at a cell for why it failed."}
 	mems := map[int64]bool{}
 	for _, r := range limited {
 		mems[r.Spec.MemoryBytes] = true

@@ -57,7 +57,12 @@
     };
     o.series = [{
       type: "heatmap", data: c.cells,
-      label: { show: true, color: "#fff", fontSize: 11, formatter: function (p) { return p.value[3]; } },
+      // A cell shows OK, KO or OK/KO (repeats disagree); why it failed
+      // (oom-killed, refused) does not fit and is in the tooltip.
+      label: { show: true, color: "#fff", fontSize: 11, formatter: function (p) {
+        var t = p.value[3];
+        return t.indexOf("/") >= 0 ? "OK/KO" : t.split(" ")[0];
+      } },
       itemStyle: { borderColor: "#fff", borderWidth: 2 }
     }];
     return o;
