@@ -229,3 +229,28 @@ func TestDataThenEOFInOneEdge(t *testing.T) {
 		}
 	})
 }
+
+// IPv6 loopback and names from /etc/hosts dial like IPv4 addresses.
+func TestDialIPv6AndNames(t *testing.T) {
+	l, err := net.Listen("tcp", "[::1]:0")
+	if err != nil {
+		t.Skipf("no IPv6 loopback: %v", err)
+	}
+	srv := &http.Server{Handler: http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) { w.Write([]byte("ok")) })}
+	go srv.Serve(l)
+	defer srv.Close()
+	_, port, _ := net.SplitHostPort(l.Addr().String())
+	v4 := server(t, func(w http.ResponseWriter, r *http.Request) { w.Write([]byte("ok")) })
+	_, port4, _ := net.SplitHostPort(strings.TrimPrefix(v4.URL, "http://"))
+	for _, addr := range []string{"[::1]:" + port, "localhost:" + port4} {
+		sc, _ := SingleURL("GET", "http://"+addr+"/")
+		w := newWireReq(sc.Requests[0], addr, "")
+		onLoop(t, func(tk *task) {
+			cl := newClient(tk)
+			defer cl.close()
+			if status, _, err := cl.do(w, w.fixed, time.Now().Add(5*time.Second)); status != 200 || err != nil {
+				t.Errorf("%s: status %d, %v", addr, status, err)
+			}
+		})
+	}
+}
