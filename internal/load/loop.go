@@ -2,9 +2,9 @@ package load
 
 import (
 	"context"
+	"fmt"
 	"iter"
 	"runtime"
-	"sync"
 	"sync/atomic"
 	"syscall"
 	"time"
@@ -22,16 +22,16 @@ import (
 
 // loop is single-threaded: everything but abort runs on its goroutine.
 type loop struct {
-	ep     int
-	wakeR  int // read end of a pipe: a cancelled run writes to it
-	wakeW  int
-	socks  []*sock // by fd
-	tasks  []*task
-	ready  []*task
-	spare  []*task // the other half of the ready queue
-	live   int
-	evs    []syscall.EpollEvent
-	addrs  map[string]syscall.Sockaddr
+	ep    int
+	wakeR int // read end of a pipe: a cancelled run writes to it
+	wakeW int
+	socks []*sock // by fd
+	tasks []*task
+	ready []*task
+	spare []*task // the other half of the ready queue
+	live  int
+	evs   []syscall.EpollEvent
+	addrs map[string]syscall.Sockaddr
 	// Deadlines: a timed sleep without a socket (an open schedule's next
 	// send) is frequent and short, a socket's (a request's timeout) is long
 	// and seldom reached, so each kind has its own list and its own
@@ -44,7 +44,6 @@ type loop struct {
 	aborted bool
 	stats   loopStats
 
-	closeOnce sync.Once
 	stopAbort func() bool
 	abortDone chan struct{}
 }
@@ -80,19 +79,19 @@ const (
 func newLoop(ctx context.Context) (*loop, error) {
 	ep, err := syscall.EpollCreate1(syscall.EPOLL_CLOEXEC)
 	if err != nil {
-		return nil, &loopError{"epoll_create1", err}
+		return nil, fmt.Errorf("load generator: epoll_create1: %w", err)
 	}
 	var p [2]int
 	if err := syscall.Pipe2(p[:], syscall.O_NONBLOCK|syscall.O_CLOEXEC); err != nil {
 		syscall.Close(ep)
-		return nil, &loopError{"pipe2", err}
+		return nil, fmt.Errorf("load generator: pipe2: %w", err)
 	}
 	l := &loop{ep: ep, wakeR: p[0], wakeW: p[1], evs: make([]syscall.EpollEvent, 128),
 		addrs: map[string]syscall.Sockaddr{}, abortDone: make(chan struct{})}
 	ev := syscall.EpollEvent{Events: syscall.EPOLLIN, Fd: int32(l.wakeR)}
 	if err := syscall.EpollCtl(ep, syscall.EPOLL_CTL_ADD, l.wakeR, &ev); err != nil {
 		l.closeFDs()
-		return nil, &loopError{"epoll_ctl", err}
+		return nil, fmt.Errorf("load generator: epoll_ctl: %w", err)
 	}
 	l.stopAbort = context.AfterFunc(ctx, func() {
 		defer close(l.abortDone)
@@ -101,21 +100,12 @@ func newLoop(ctx context.Context) (*loop, error) {
 	return l, nil
 }
 
-type loopError struct {
-	call string
-	err  error
-}
-
-func (e *loopError) Error() string { return "load generator: " + e.call + ": " + e.err.Error() }
-
 // close releases the loop once every task has ended.
 func (l *loop) close() {
-	l.closeOnce.Do(func() {
-		if !l.stopAbort() {
-			<-l.abortDone // the pipe must outlive the write
-		}
-		l.closeFDs()
-	})
+	if !l.stopAbort() {
+		<-l.abortDone // the pipe must outlive the write
+	}
+	l.closeFDs()
 }
 
 func (l *loop) closeFDs() {
@@ -276,10 +266,7 @@ func (l *loop) wake(t *task, why wake) {
 		return
 	}
 	t.waiting = false
-	if t.on != nil {
-		t.on.waiter = nil
-		t.on = nil
-	}
+	t.on = nil
 	t.woke = why
 	l.ready = append(l.ready, t)
 }
@@ -292,9 +279,6 @@ func (t *task) wait(on *sock, deadline time.Time) wake {
 		return wokeAborted
 	}
 	t.waiting, t.deadline, t.on = true, deadline, on
-	if on != nil {
-		on.waiter = t
-	}
 	switch {
 	case deadline.IsZero():
 	case on != nil:

@@ -30,6 +30,8 @@ func (pl *plan) runOpen(l *loop, p *Phase, rec *recorder) *phaseRun {
 	}
 	timeout := pl.timeout(p)
 
+	// Start a little ahead so that the first senders exist before the
+	// first intended time.
 	start := time.Now().Add(time.Millisecond)
 	end := start.Add(sch.length)
 	// Past this point a request is no longer "late" but out of its phase.

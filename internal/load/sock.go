@@ -23,12 +23,12 @@ type sock struct {
 	readable bool
 	writable bool
 	hup      bool // the peer closed or the socket failed: reads never wait again
-	waiter   *task
-	wantOut  bool // the waiter waits to write
+	wantOut  bool // its task waits to write, not to read
 	deadline time.Time
 }
 
-// event records what epoll reported and wakes the waiter if it can go on.
+// event records what epoll reported and wakes the task if it waits on this
+// socket and can go on.
 func (s *sock) event(ev uint32) {
 	if ev&(syscall.EPOLLIN|syscall.EPOLLRDHUP|syscall.EPOLLHUP|syscall.EPOLLERR) != 0 {
 		s.readable = true
@@ -39,7 +39,7 @@ func (s *sock) event(ev uint32) {
 	if ev&(syscall.EPOLLOUT|syscall.EPOLLHUP|syscall.EPOLLERR) != 0 {
 		s.writable = true
 	}
-	if t := s.waiter; t != nil && ((s.wantOut && s.writable) || (!s.wantOut && s.readable)) {
+	if t := s.t; t.waiting && t.on == s && ((s.wantOut && s.writable) || (!s.wantOut && s.readable)) {
 		s.l.wake(t, wokeReady)
 	}
 }
@@ -229,10 +229,6 @@ func send(fd int, p []byte) (int, error) {
 func (s *sock) close() {
 	if s.fd < 0 {
 		return
-	}
-	if s.waiter != nil {
-		s.waiter.on = nil
-		s.waiter = nil
 	}
 	s.l.socks[s.fd] = nil
 	syscall.Close(s.fd)
