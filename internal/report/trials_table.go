@@ -25,16 +25,16 @@ func TrialTable(trials []*trial.Result) Table {
 		if rs := reasons(r); r.Verdict == trial.KO && len(rs) > 0 {
 			res += ": " + strings.Join(rs, "; ")
 		}
-		t.Rows = append(t.Rows, []string{
+		row := []string{
 			strconv.FormatInt(r.ID, 10), appLabel(r), cpus(r.Spec.CPUs), dimValue(r, dimMemory), jvmLabel(r.Spec.JVM),
 			strconv.Itoa(r.Spec.JDKVersion), rateCell(rate(r)), res, startCell(r),
 			oneDecimal(throughput(r)), p99, successCell(r), mem(r.MemoryPeakBytes), mem(r.HeapMaxBytes),
 			gcCell(r),
-		})
-		for _, n := range svcs {
-			row := &t.Rows[len(t.Rows)-1]
-			*row = append(*row, serviceCells(r, n)...)
 		}
+		for _, n := range svcs {
+			row = append(row, serviceCells(r, n)...)
+		}
+		t.Rows = append(t.Rows, row)
 	}
 	return t
 }
