@@ -114,3 +114,33 @@ func onLoop(t *testing.T, f func(tk *task)) *loop {
 	}
 	return l
 }
+
+// watchStalls measures how long this process could not run, so that a
+// timing test can tell a slow generator from a stopped host. A CFS quota
+// or a hypervisor's steal stops every thread of the process at once; a
+// goroutine on its own thread that sleeps 1 ms at a time sees the same
+// gaps the generator does. The returned func stops the watch and gives
+// the sum, over every gap, of the part longer than over.
+func watchStalls(over time.Duration) (stop func() time.Duration) {
+	quit, done := make(chan struct{}), make(chan time.Duration)
+	go func() {
+		runtime.LockOSThread()
+		var excess time.Duration
+		last := time.Now()
+		for {
+			select {
+			case <-quit:
+				done <- excess
+				return
+			default:
+			}
+			time.Sleep(time.Millisecond)
+			now := time.Now()
+			if gap := now.Sub(last) - time.Millisecond; gap > over {
+				excess += gap - over
+			}
+			last = now
+		}
+	}()
+	return func() time.Duration { close(quit); return <-done }
+}

@@ -8,22 +8,33 @@ import (
 	"time"
 )
 
-// 1000 req/s for 5 s against a fast server: achieved within 1%, none late.
+// 1000 req/s for 5 s against a fast server: achieved within 1%, and no
+// send late or dropped except those a stop of the whole process explains.
+// Sends due while the host does not run this process (a CFS quota, a
+// hypervisor's steal) go out late, and reporting them is right; a
+// scheduling bug makes sends late while the process runs.
 func TestRateAchieved(t *testing.T) {
 	var served atomic.Int64
 	s := server(t, func(w http.ResponseWriter, r *http.Request) {
 		served.Add(1)
 		w.Write([]byte("ok"))
 	})
-	sc := single(t, s.URL+"/fast", func(p *Phase) { p.Rate, p.Duration = 1000, 5*time.Second })
+	const rate = 1000
+	sc := single(t, s.URL+"/fast", func(p *Phase) { p.Rate, p.Duration = rate, 5*time.Second })
 	retry(t, 3, func() (bool, string) {
 		served.Store(0)
+		stalls := watchStalls(DefaultLateAfter / 2)
 		res := mustRun(t, sc, Options{Warmup: 500 * time.Millisecond})
+		stalled := stalls()
 		r := res.Phases[1]
-		msg := fmt.Sprintf("requests %d rate %.2f late %d dropped %d success %.4f served %d p99 %v",
-			r.Requests, r.Rate, r.Late, r.Dropped, r.Success, served.Load(), r.Latencies.P99)
-		ok := r.Rate >= 990 && r.Rate <= 1010 && r.Late == 0 && r.Dropped == 0 && r.Success == 1 &&
-			r.Requests == 5000 && served.Load() == 5000+res.Phases[0].Requests
+		// A stall of g delays the sends due in its first g - 10 ms past
+		// the late threshold; counting from half the threshold leaves
+		// room for the wake-up after it.
+		excused := int64(stalled.Seconds()*rate) + 5
+		msg := fmt.Sprintf("requests %d rate %.2f late %d dropped %d (stalled %v excuses %d) success %.4f served %d p99 %v",
+			r.Requests, r.Rate, r.Late, r.Dropped, stalled.Round(time.Millisecond), excused, r.Success, served.Load(), r.Latencies.P99)
+		ok := r.Rate >= 990 && r.Rate <= 1010 && r.Late+r.Dropped <= excused && r.Success == 1 &&
+			r.Requests+r.Dropped == 5000 && served.Load() == r.Requests+res.Phases[0].Requests
 		return ok, msg
 	})
 }
