@@ -118,13 +118,13 @@ func onLoop(t *testing.T, f func(tk *task)) *loop {
 // watchStalls measures how long this process could not run, so that a
 // timing test can tell a slow generator from a stopped host. A CFS quota
 // or a hypervisor's steal stops every thread of the process at once; a
-// goroutine on its own thread that sleeps 1 ms at a time sees the same
-// gaps the generator does. The returned func stops the watch and gives
+// goroutine that sleeps 1 ms at a time sees the same gaps the generator
+// does. (Locking it to its own thread would cost the generator a P on
+// every wake-up: 0.3 ms more p50 in TestAccuracyFixedServiceTime.) The returned func stops the watch and gives
 // the sum, over every gap, of the part longer than over.
 func watchStalls(over time.Duration) (stop func() time.Duration) {
 	quit, done := make(chan struct{}), make(chan time.Duration)
 	go func() {
-		runtime.LockOSThread()
 		var excess time.Duration
 		last := time.Now()
 		for {
