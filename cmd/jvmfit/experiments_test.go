@@ -52,6 +52,7 @@ func TestExperimentsBadInputExit2(t *testing.T) {
 		"sweep rate range":     with("sweep", "--rate", "500..100/100"),
 		"sweep unknown set":    with("sweep", "--jvm", "default,set:nope", "--option-sets", sets),
 		"sweep bad memory":     with("sweep", "--memory", "lots"),
+		"sweep too many cpus":  with("sweep", "--cpus", "1,4096"),
 		"sweep missing java":   {"sweep", "--app", desc, "--db", db, "--java", java17 + ",/nonexistent/java"},
 		"compare no app":       {"compare", "--db", db},
 		"compare missing sets": with("compare", "--sets", "/nonexistent/sets.yaml"),

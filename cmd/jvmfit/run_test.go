@@ -67,6 +67,7 @@ func TestRunBadInputExit2(t *testing.T) {
 		"jar no ready":  {"run", "--jar", desc, "--memory", "64Mi"},
 		"bad goal":      {"run", "--app", desc, "--memory", "256Mi", "--java", java17, "--jvm", "jvmfit:fast"},
 		"limits+none":   {"run", "--app", desc, "--memory", "256Mi", "--no-limits"},
+		"too many cpus": {"run", "--app", desc, "--memory", "256Mi", "--java", java17, "--cpus", "4096"},
 		"unknown flag":  {"run", "--app", desc, "--memroy", "256Mi"},
 		"missing java":  {"run", "--app", desc, "--memory", "256Mi", "--java", "/nonexistent/java"},
 		"bad db":        {"run", "--app", desc, "--memory", "256Mi", "--java", java17, "--db", "/nonexistent/dir/x.db"},

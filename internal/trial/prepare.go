@@ -10,6 +10,7 @@ import (
 	"strings"
 
 	"github.com/jvmfit/jvmfit/internal/app"
+	"github.com/jvmfit/jvmfit/internal/cgroup"
 	"github.com/jvmfit/jvmfit/internal/jdk"
 	"github.com/jvmfit/jvmfit/internal/jvmopts"
 )
@@ -55,6 +56,9 @@ func Prepare(spec Spec, a *app.App, optionSets string) (Spec, error) {
 	if spec.CPUs < 0 {
 		return spec, fmt.Errorf("--cpus: %g is negative", spec.CPUs)
 	}
+	if err := cpusAvailable(spec.CPUs); err != nil {
+		return spec, err
+	}
 	if optionSets == "" {
 		optionSets = a.OptionSets
 	} else if abs, err := filepath.Abs(optionSets); err == nil {
@@ -87,6 +91,28 @@ func Prepare(spec Spec, a *app.App, optionSets string) (Spec, error) {
 		return spec, fmt.Errorf("--rate, --warmup and --duration cannot be negative")
 	}
 	return spec, nil
+}
+
+// hostLimits is what this machine and jvmfit's own cgroup allow; a
+// variable so that tests can stand in for a smaller or larger host.
+var hostLimits = func() (cgroup.Limits, error) { return cgroup.Detect("/") }
+
+// cpusAvailable refuses a CPU limit above what jvmfit itself may use: the
+// trial would run at the lower figure but be recorded at the asked one,
+// and a v1 parent's quota makes the kernel refuse a larger child anyway.
+func cpusAvailable(cpus float64) error {
+	if cpus <= 0 {
+		return nil
+	}
+	l, err := hostLimits()
+	if err != nil {
+		return nil // the sandbox reports an unusable cgroup tree itself
+	}
+	if avail := l.EffectiveCPUs(); cpus > avail+1e-9 {
+		return fmt.Errorf("--cpus %g: jvmfit itself may only use %g here (host CPUs, its cpuset and its cgroup's quota); a trial would run at %g but be recorded at %g: ask for at most %g",
+			cpus, avail, avail, cpus, avail)
+	}
+	return nil
 }
 
 func hasOption(opts []string, prefix string) bool {

@@ -1,0 +1,43 @@
+package trial
+
+import (
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/jvmfit/jvmfit/internal/app"
+	"github.com/jvmfit/jvmfit/internal/cgroup"
+)
+
+// A CPU limit above what jvmfit itself may use is refused before anything
+// starts: on a 2-CPU host, or under a parent quota of 1.5 CPUs.
+func TestPrepareRefusesMoreCPUsThanJvmfitHas(t *testing.T) {
+	a, err := app.Parse(filepath.Join(t.TempDir(), "app.yaml"), []byte("name: x\njar: x.jar\nready: http://127.0.0.1:${port}/\n"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := Prepare(Spec{MemoryBytes: 256 << 20, CPUs: 1}, a, ""); err != nil {
+		t.Skipf("no java to prepare with: %v", err)
+	}
+	defer func(f func() (cgroup.Limits, error)) { hostLimits = f }(hostLimits)
+	for _, c := range []struct {
+		host  cgroup.Limits
+		cpus  float64
+		avail string // "" when the limit fits
+	}{
+		{cgroup.Limits{HostCPUs: 2}, 2, ""},
+		{cgroup.Limits{HostCPUs: 2}, 3, "use 2 here"},
+		{cgroup.Limits{HostCPUs: 8, CPUQuota: 1.5}, 1.5, ""},
+		{cgroup.Limits{HostCPUs: 8, CPUQuota: 1.5}, 2, "use 1.5 here"},
+		{cgroup.Limits{HostCPUs: 8, CPUSet: []int{0}}, 2, "use 1 here"},
+	} {
+		hostLimits = func() (cgroup.Limits, error) { return c.host, nil }
+		_, err := Prepare(Spec{MemoryBytes: 256 << 20, CPUs: c.cpus}, a, "")
+		switch {
+		case c.avail == "" && err != nil:
+			t.Errorf("%+v, --cpus %g: refused: %v", c.host, c.cpus, err)
+		case c.avail != "" && (err == nil || !strings.Contains(err.Error(), c.avail) || strings.Contains(err.Error(), "\n")):
+			t.Errorf("%+v, --cpus %g: got %v, want one line naming %s", c.host, c.cpus, err, c.avail)
+		}
+	}
+}
