@@ -18,6 +18,8 @@ MIN=${DEMO_MIN:-64Mi}
 MAX=${DEMO_MAX:-512Mi}
 STEP=${DEMO_STEP:-8Mi}
 REPEATS=${DEMO_REPEATS:-1}
+# The proof: one trial this long at the recommended limit.
+SOAK=${DEMO_SOAK:-30s}
 # Seed 001's scenario (workloads/filecache/scenario.yaml), scaled down: fewer
 # files and workers, a 100 req/s open load, 5 s warm-up, 10 s measured.
 VARS=(${DEMO_VARS:---var files=100 --var workers=10 --var warmup=5s --var duration=10s})
@@ -42,7 +44,7 @@ t0=$(date +%s)
 
 echo "== 1/3 minmem: smallest memory limit at 1 CPU, JDK defaults vs jvmfit ($MIN..$MAX, step $STEP)"
 "$JVMFIT" minmem "${common[@]}" --experiment demo-minmem --cpus 1 --jvm default,jvmfit --rate "$RATE" \
-  --min "$MIN" --max "$MAX" --step "$STEP" --repeats "$REPEATS" >"$OUT/minmem.md"
+  --min "$MIN" --max "$MAX" --step "$STEP" --repeats "$REPEATS" --soak "$SOAK" >"$OUT/minmem.md"
 t1=$(date +%s)
 
 echo "== 2/3 sweep: CPUs $SWEEP_CPUS × rates $SWEEP_RATES at $SWEEP_MEMORY"

@@ -47,6 +47,7 @@ func TestExperimentsBadInputExit2(t *testing.T) {
 		"minmem no sets file":  with("minmem", "--jvm", "set:small"),
 		"minmem bad goal":      with("minmem", "--jvm", "jvmfit:fast"),
 		"minmem bad cpus":      with("minmem", "--cpus", "1,,2"),
+		"minmem negative soak": with("minmem", "--soak", "-1s"),
 		"sweep missing app":    {"sweep", "--app", "/nonexistent/app.yaml", "--db", db},
 		"sweep bad rate":       with("sweep", "--rate", "100..500"),
 		"sweep rate range":     with("sweep", "--rate", "500..100/100"),
@@ -109,7 +110,7 @@ func TestMinMemRealRun(t *testing.T) {
 	db := filepath.Join(t.TempDir(), "m.db")
 	out := experimentRun(t, "minmem", "--app", desc, "--java", java17, "--db", db, "--experiment", "mm",
 		"--cpus", "1", "--jvm", "default,jvmfit", "--min", "16Mi", "--max", "128Mi", "--step", "16Mi", "--repeats", "0",
-		"--rate", "20", "--duration", "1s", "--json")
+		"--rate", "20", "--duration", "1s", "--soak", "3s", "--json")
 	var j struct {
 		Modes []struct {
 			JVM        string `json:"jvm"`
@@ -123,6 +124,13 @@ func TestMinMemRealRun(t *testing.T) {
 		} `json:"modes"`
 		Recommendation *struct {
 			MemoryBytes int64 `json:"memory_bytes"`
+			Tested      bool  `json:"tested"`
+			Soak        []struct {
+				TrialID  int64         `json:"trial_id"`
+				Memory   int64         `json:"memory_bytes"`
+				Duration time.Duration `json:"duration_ns"`
+				Verdict  string        `json:"verdict"`
+			} `json:"soak"`
 		} `json:"recommendation"`
 	}
 	if err := json.Unmarshal([]byte(out), &j); err != nil {
@@ -145,8 +153,18 @@ func TestMinMemRealRun(t *testing.T) {
 		}
 		total += len(m.Trials)
 	}
+	// The soak proves the recommended limit with a longer trial there.
+	rec := j.Recommendation
+	if n := len(rec.Soak); n == 0 || rec.Soak[n-1].Memory != rec.MemoryBytes || rec.Soak[n-1].Duration != 3*time.Second ||
+		rec.Tested != (rec.Soak[n-1].Verdict == "OK") || rec.Soak[0].TrialID == 0 {
+		t.Errorf("recommendation %+v: want soaks ending at its limit, 3s each, tested iff the last passed", rec)
+	}
+	total += len(rec.Soak)
 	if len(stored) != total || e.Ended.IsZero() || e.Summary == nil {
 		t.Errorf("%d stored of %d, ended %v, summary %s", len(stored), total, e.Ended, e.Summary)
+	}
+	if s := string(e.Summary); !strings.Contains(s, "by a soak") && !strings.Contains(s, "Not proven") {
+		t.Errorf("stored recommendation says nothing of the soak: %s", s)
 	}
 	// KO trials keep their app log next to the database; OK trials' go.
 	logs, _ := filepath.Glob(filepath.Join(db+".logs", "*", "*.log"))

@@ -19,6 +19,7 @@ func newMinMem() *cobra.Command {
 		cpus, jvms, lo, hi, step string
 		rate                     float64
 		repeats, maxTrials       int
+		soak                     time.Duration
 	)
 	cmd := &cobra.Command{
 		Use:   "minmem --app app.yaml [--cpus 1] [--jvm default,jvmfit]",
@@ -27,7 +28,10 @@ func newMinMem() *cobra.Command {
 memory limit at which a trial is OK: doubling from --min until a trial
 passes, bisecting on a --step grid, then running the lowest OK and the
 highest KO limits --repeats more times (a limit's verdict is the majority
-of its runs; a tie is KO). Every trial is stored in --db.`,
+of its runs; a tie is KO). The recommended limit (the lowest OK plus a
+margin) is then proven by a --soak: one trial measured that long at the
+limit itself; a KO raises the limit 16 MiB and soaks again, at most three
+soaks in all. Every trial is stored in --db.`,
 		Example: `  jvmfit minmem --app workloads/filecache/app.yaml --cpus 1 --jvm default,jvmfit
   jvmfit minmem --app app.yaml --min 96Mi --max 512Mi --step 16Mi --repeats 2 --json`,
 		Args: cobra.NoArgs,
@@ -56,7 +60,10 @@ of its runs; a tie is KO). Every trial is stored in --db.`,
 			if rate < 0 {
 				return usagef("--rate cannot be negative")
 			}
-			args := map[string]any{"app": ef.app, "cpus": cpuList, "jvm": modes, "min": s.Min, "max": s.Max, "step": s.Step, "repeats": s.Repeats, "rate": rate}
+			if soak < 0 {
+				return usagef("--soak cannot be negative (0 skips the proof)")
+			}
+			args := map[string]any{"app": ef.app, "cpus": cpuList, "jvm": modes, "min": s.Min, "max": s.Max, "step": s.Step, "repeats": s.Repeats, "rate": rate, "soak": soak.String()}
 			sess, err := ef.open()
 			if err != nil {
 				return err
@@ -75,15 +82,20 @@ of its runs; a tie is KO). Every trial is stored in --db.`,
 			plan.Store, plan.ExperimentID = sess.store, sess.expID
 			t0 := time.Now()
 			results, runErr := plan.Run(cmd.Context())
-			sess.ended(runErr)
 			n := 0
 			for _, r := range results {
 				n += len(r.Outcome.Trials)
 			}
 			if runErr != nil && n == 0 {
+				sess.ended(runErr)
 				return runErr
 			}
 			rec, recErr := experiment.Recommend(experiment.Candidates(results), sess.optionsAt)
+			if rec != nil && runErr == nil && soak > 0 {
+				runErr = plan.Soak(cmd.Context(), rec, soak, sess.optionsAt)
+				n += len(rec.Soak)
+			}
+			sess.ended(runErr)
 			sess.conclude(rec, experiment.MinMemMarkdown(results), runErr)
 			out := cmd.OutOrStdout()
 			if ef.json {
@@ -117,5 +129,6 @@ of its runs; a tie is KO). Every trial is stored in --db.`,
 	fl.IntVar(&repeats, "repeats", experiment.DefaultSearch.Repeats, "extra runs of the lowest OK and highest KO limits")
 	fl.IntVar(&maxTrials, "max-trials", 0, "stop a search after this many trials (0 = no cap)")
 	fl.Float64Var(&rate, "rate", 0, "measured request rate (0 = the descriptor's or scenario's)")
+	fl.DurationVar(&soak, "soak", experiment.DefaultSoak, "measured length of the proof trial at the recommended limit (0 = no proof)")
 	return cmd
 }

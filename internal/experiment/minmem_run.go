@@ -64,7 +64,7 @@ func (p MinMemPlan) Run(ctx context.Context) ([]ModeResult, error) {
 				// Repeats of one limit are distinct trials, with distinct keys.
 				spec.Repeat = runs[mem]
 				runs[mem]++
-				return p.trial(ctx, spec)
+				return p.trial(ctx, spec, "minmem")
 			}
 			o, err := MinMem(ctx, p.Search, fn)
 			if o != nil {
@@ -78,8 +78,9 @@ func (p MinMemPlan) Run(ctx context.Context) ([]ModeResult, error) {
 	return out, nil
 }
 
-// trial prepares and runs one trial of the search and stores it.
-func (p MinMemPlan) trial(ctx context.Context, spec trial.Spec) (*trial.Result, error) {
+// trial prepares and runs one trial and stores it; label starts its log
+// line ("minmem" for the search, "soak" for the proof).
+func (p MinMemPlan) trial(ctx context.Context, spec trial.Spec, label string) (*trial.Result, error) {
 	t0 := time.Now()
 	prepared, err := p.Prepare.apply(spec)
 	var refused *plan.RefusedError
@@ -87,7 +88,7 @@ func (p MinMemPlan) trial(ctx context.Context, spec trial.Spec) (*trial.Result, 
 	case errors.As(err, &refused):
 		// The launcher cannot plan options at this limit: a KO that costs
 		// no trial, stored so the grid shows why.
-		return p.keep(refusedResult(p.refSpec(spec), err), t0)
+		return p.keep(refusedResult(p.refSpec(spec), err), t0, label)
 	case err != nil:
 		return nil, fmt.Errorf("preparing the trial at %s: %w", size.Format(spec.MemoryBytes), err)
 	}
@@ -101,7 +102,7 @@ func (p MinMemPlan) trial(ctx context.Context, spec trial.Spec) (*trial.Result, 
 	if r.Verdict == trial.KO && r.Kind == trial.KindError {
 		return nil, fmt.Errorf("trial at %s failed: %s", size.Format(spec.MemoryBytes), firstOr(r.Failed, "jvmfit error"))
 	}
-	return p.keep(r, t0)
+	return p.keep(r, t0, label)
 }
 
 // refSpec is spec with the mode's derived fields (java, JDK, rate, SLO) as
@@ -118,7 +119,7 @@ func (p MinMemPlan) refSpec(spec trial.Spec) trial.Spec {
 }
 
 // keep stores a finished trial and logs it.
-func (p MinMemPlan) keep(r *trial.Result, t0 time.Time) (*trial.Result, error) {
+func (p MinMemPlan) keep(r *trial.Result, t0 time.Time, label string) (*trial.Result, error) {
 	sp := r.Spec
 	if p.Store != nil {
 		id, err := p.Store.SaveTrial(p.ExperimentID, r)
@@ -128,7 +129,7 @@ func (p MinMemPlan) keep(r *trial.Result, t0 time.Time) (*trial.Result, error) {
 		r.ID = id
 	}
 	if p.Log != nil {
-		fmt.Fprintf(p.Log, "minmem cpus=%s jvm=%s %s: %s in %s\n", fmtCPUs(sp.CPUs), sp.JVM, limitText(r), resultText(r), time.Since(t0).Round(100*time.Millisecond))
+		fmt.Fprintf(p.Log, "%s cpus=%s jvm=%s %s: %s in %s\n", label, fmtCPUs(sp.CPUs), sp.JVM, limitText(r), resultText(r), time.Since(t0).Round(100*time.Millisecond))
 	}
 	return r, nil
 }

@@ -48,16 +48,17 @@ func Margin(minOK, precision, noiseBand int64) (int64, string) {
 
 // Recommendation is the plain answer an experiment ends with.
 type Recommendation struct {
-	MemoryBytes int64    `json:"memory_bytes"`
-	MinOKBytes  int64    `json:"min_ok_bytes"`
-	MarginBytes int64    `json:"margin_bytes"`
-	MarginWhy   string   `json:"margin_why"`
-	CPUs        float64  `json:"cpus"`
-	JVM         string   `json:"jvm"` // the option mode that won
-	Java        string   `json:"java,omitempty"`
-	Options     []string `json:"options"` // the launcher's options at MemoryBytes
-	Why         string   `json:"why"`     // how the winner was chosen
-	Tested      bool     `json:"tested"`  // MemoryBytes itself ran OK (sweep), else MinOK did
+	MemoryBytes int64     `json:"memory_bytes"`
+	MinOKBytes  int64     `json:"min_ok_bytes"`
+	MarginBytes int64     `json:"margin_bytes"`
+	MarginWhy   string    `json:"margin_why"`
+	CPUs        float64   `json:"cpus"`
+	JVM         string    `json:"jvm"` // the option mode that won
+	Java        string    `json:"java,omitempty"`
+	Options     []string  `json:"options"`        // the launcher's options at MemoryBytes
+	Why         string    `json:"why"`            // how the winner was chosen
+	Tested      bool      `json:"tested"`         // MemoryBytes itself ran OK (a sweep cell or a soak), else MinOK did
+	Soak        []SoakRun `json:"soak,omitempty"` // minmem's proof trials at the recommended limit, in order
 }
 
 // OptionsAt gives the JVM options a mode resolves to at a limit: none for
@@ -180,6 +181,7 @@ func (r *Recommendation) Summary(details string) report.Summary {
 func (r *Recommendation) Body() string {
 	var b strings.Builder
 	fmt.Fprintf(&b, "- **Memory limit: %s** (minimum OK %s + margin %s; margin: %s)\n", size.Format(r.MemoryBytes), size.Format(r.MinOKBytes), size.Format(r.MarginBytes), r.MarginWhy)
+	b.WriteString(r.soakText())
 	fmt.Fprintf(&b, "- **CPUs: %s**\n", fmtCPUs(r.CPUs))
 	fmt.Fprintf(&b, "- **JVM options: %s** (%s)\n", r.optionsText(), r.Why)
 	if r.Java != "" {

@@ -1,0 +1,86 @@
+package experiment
+
+import (
+	"bytes"
+	"context"
+	"path/filepath"
+	"slices"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/jvmfit/jvmfit/internal/size"
+	"github.com/jvmfit/jvmfit/internal/store"
+	"github.com/jvmfit/jvmfit/internal/trial"
+)
+
+// The soak runs at the recommended limit for its own duration and is
+// stored; a KO raises the limit 16 MiB and soaks again, and the
+// recommendation counts as tested only when the last soak passed.
+func TestSoakProvesOrRaises(t *testing.T) {
+	cases := []struct {
+		name   string
+		passAt int64 // the smallest limit a long trial passes at
+		want   []int64
+		tested bool
+		text   string
+	}{
+		{"holds", 128 * mi, []int64{128 * mi}, true, "Proven by a soak**: 1m0s at 128Mi, OK"},
+		{"raised once", 144 * mi, []int64{128 * mi, 144 * mi}, true, "it failed first at 128Mi (oom-killed)"},
+		{"never", 512 * mi, []int64{128 * mi, 144 * mi, 160 * mi}, false, "Not proven**: a 1m0s soak failed at 128Mi (oom-killed), 144Mi (oom-killed), 160Mi (oom-killed)"},
+	}
+	for _, c := range cases {
+		t.Run(c.name, func(t *testing.T) {
+			st, err := store.Open(filepath.Join(t.TempDir(), "s.db"))
+			if err != nil {
+				t.Fatal(err)
+			}
+			defer st.Close()
+			expID, _ := st.NewExperiment("soak", store.KindMinMem, nil)
+			var ran []int64
+			run := func(_ context.Context, s trial.Spec) (*trial.Result, error) {
+				if s.Duration != time.Minute || s.JVM != "jvmfit" || s.CPUs != 1 || s.Java != "/jdk/bin/java" {
+					t.Errorf("soak spec %+v: want 1m, jvmfit, 1 CPU, the recommendation's java", s)
+				}
+				ran = append(ran, s.MemoryBytes)
+				r := &trial.Result{Spec: s, Key: s.Key(), Verdict: trial.OK, MemoryPeakBytes: s.MemoryBytes - 20*mi}
+				if s.MemoryBytes < c.passAt {
+					r.Verdict, r.Kind = trial.KO, trial.KindOOMKilled
+				}
+				return r, nil
+			}
+			var log bytes.Buffer
+			p := MinMemPlan{Base: trial.Spec{App: "a.yaml", Duration: 10 * time.Second}, Trial: run, Store: st, ExperimentID: expID, Log: &log}
+			rec, err := Recommend([]Candidate{{JVM: "jvmfit", Java: "/jdk/bin/java", CPUs: 1, MinOK: 104 * mi, Precision: 8 * mi, Edge: true}},
+				func(jvm, java string, mem int64, cpus float64) ([]string, error) {
+					return []string{"-Xmx" + size.Format(mem/2)}, nil
+				})
+			if err != nil || rec.MemoryBytes != 128*mi || rec.Tested {
+				t.Fatalf("recommendation %+v, %v: want 128Mi, untested", rec, err)
+			}
+			if err := p.Soak(context.Background(), rec, time.Minute, func(jvm, java string, mem int64, cpus float64) ([]string, error) {
+				return []string{"-Xmx" + size.Format(mem/2)}, nil
+			}); err != nil {
+				t.Fatal(err)
+			}
+			if !slices.Equal(ran, c.want) || len(rec.Soak) != len(c.want) || rec.Tested != c.tested {
+				t.Fatalf("soaked at %v (%d recorded), tested %v; want %v, tested %v", ran, len(rec.Soak), rec.Tested, c.want, c.tested)
+			}
+			last := c.want[len(c.want)-1]
+			if rec.MemoryBytes != last || rec.MarginBytes != last-104*mi || rec.Options[0] != "-Xmx"+size.Format(last/2) {
+				t.Errorf("after the soak: limit %s, margin %s, options %v; want %s", size.Format(rec.MemoryBytes),
+					size.Format(rec.MarginBytes), rec.Options, size.Format(last))
+			}
+			if md := rec.Markdown(); !strings.Contains(md, c.text) || !strings.Contains(md, "Memory limit: "+size.Format(last)) {
+				t.Errorf("recommendation lacks %q:\n%s", c.text, md)
+			}
+			stored, _ := st.Trials(store.Filter{ExperimentID: expID, Light: true})
+			if len(stored) != len(c.want) || rec.Soak[0].TrialID != stored[0].ID {
+				t.Errorf("%d soak trials stored, want %d, each with its id", len(stored), len(c.want))
+			}
+			if strings.Count(log.String(), "soak cpus=1 jvm=jvmfit") != len(c.want) {
+				t.Errorf("log:\n%s", log.String())
+			}
+		})
+	}
+}
