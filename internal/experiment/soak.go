@@ -51,7 +51,7 @@ func (p MinMemPlan) Soak(ctx context.Context, rec *Recommendation, d time.Durati
 			}
 		}
 		spec := p.Base
-		spec.CPUs, spec.JVM, spec.MemoryBytes, spec.JVMOptions, spec.Duration = rec.CPUs, rec.JVM, rec.MemoryBytes, nil, d
+		spec.CPUs, spec.JVM, spec.MemoryBytes, spec.JVMOptions, spec.Duration, spec.Soak = rec.CPUs, rec.JVM, rec.MemoryBytes, nil, d, true
 		if rec.Java != "" {
 			spec.Java = rec.Java
 		}

@@ -39,8 +39,8 @@ func TestSoakProvesOrRaises(t *testing.T) {
 			expID, _ := st.NewExperiment("soak", store.KindMinMem, nil)
 			var ran []int64
 			run := func(_ context.Context, s trial.Spec) (*trial.Result, error) {
-				if s.Duration != time.Minute || s.JVM != "jvmfit" || s.CPUs != 1 || s.Java != "/jdk/bin/java" {
-					t.Errorf("soak spec %+v: want 1m, jvmfit, 1 CPU, the recommendation's java", s)
+				if s.Duration != time.Minute || !s.Soak || s.JVM != "jvmfit" || s.CPUs != 1 || s.Java != "/jdk/bin/java" {
+					t.Errorf("soak spec %+v: want a 1m soak, jvmfit, 1 CPU, the recommendation's java", s)
 				}
 				ran = append(ran, s.MemoryBytes)
 				r := &trial.Result{Spec: s, Key: s.Key(), Verdict: trial.OK, MemoryPeakBytes: s.MemoryBytes - 20*mi}

@@ -141,3 +141,41 @@ func TestMemoryNoteUsesTheSearchRule(t *testing.T) {
 		t.Error("Passes: a tie or nothing must be KO, one OK passes")
 	}
 }
+
+// A soak (minmem's proof at the recommended limit) is listed and marked,
+// but is not one of the search's runs: a KO soak above the answer leaves
+// "Lowest OK limit" and the OK/KO grid as the search found them.
+func TestSoakIsNotPartOfTheSearch(t *testing.T) {
+	mk := func(id, mem int64, v string, soak bool) *trial.Result {
+		r := &trial.Result{ID: id, Spec: trial.Spec{AppName: "a", JVM: "jvmfit", CPUs: 1, MemoryBytes: mem * mb, Soak: soak},
+			Verdict: v, StartedAt: time.Unix(id, 0)}
+		if soak {
+			r.Spec.Duration = time.Minute
+		}
+		if v == trial.KO {
+			r.Kind = trial.KindOOMKilled
+		}
+		return r
+	}
+	ts := []*trial.Result{mk(1, 64, trial.KO, false), mk(2, 128, trial.OK, false), mk(3, 96, trial.OK, false),
+		mk(4, 80, trial.KO, false), mk(5, 112, trial.KO, true), mk(6, 128, trial.OK, true)}
+	tables := MemoryTables(ts)
+	if len(tables) != 1 || len(tables[0].Notes) != 1 || tables[0].Notes[0] != "Lowest OK limit: 96Mi. Highest KO limit: 80Mi." {
+		t.Fatalf("notes %q", tables[0].Notes)
+	}
+	soaks := 0
+	for _, row := range tables[0].Rows {
+		if strings.HasPrefix(row[2], "soak 1m0s: ") {
+			soaks++
+		}
+	}
+	if soaks != 2 || len(tables[0].Rows) != 6 {
+		t.Errorf("%d of %d rows marked as soaks, want 2 of 6: %q", soaks, len(tables[0].Rows), tables[0].Rows)
+	}
+	g := okGrid(ts, varying(ts))
+	for _, c := range g.Cells {
+		if g.XCats[c.X] == "112Mi" {
+			t.Errorf("the KO soak at 112Mi is in the grid: %+v", c)
+		}
+	}
+}

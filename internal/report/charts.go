@@ -147,11 +147,12 @@ func appendDrawn(dst []xySeries, ss ...xySeries) []xySeries {
 }
 
 // okGrid is seed 000's table as a picture: memory limits across,
-// configurations down, each cell OK or KO.
+// configurations down, each cell OK or KO. A soak is left out: it proves
+// the recommendation, which says how it went.
 func okGrid(ts []*trial.Result, vary map[dimension]bool) *chart {
 	var limited []*trial.Result
 	for _, r := range ts {
-		if r.Spec.MemoryBytes > 0 && r.Kind != trial.KindError {
+		if r.Spec.MemoryBytes > 0 && r.Kind != trial.KindError && !r.Spec.Soak {
 			limited = append(limited, r)
 		}
 	}

@@ -30,9 +30,13 @@ func MemoryTables(trials []*trial.Result) []Table {
 			if r.HeapMaxBytes > 0 {
 				cell += " (" + mem(r.HeapMaxBytes) + ")"
 			}
-			t.Rows = append(t.Rows, []string{cpus(r.Spec.CPUs), cell, ResultCell(r)})
-			if r.Kind == trial.KindError || r.Spec.NoLimits || r.Spec.MemoryBytes == 0 {
-				continue // no verdict on the app at this limit
+			res := ResultCell(r)
+			if r.Spec.Soak {
+				res = "soak " + r.Spec.Duration.String() + ": " + res
+			}
+			t.Rows = append(t.Rows, []string{cpus(r.Spec.CPUs), cell, res})
+			if r.Kind == trial.KindError || r.Spec.NoLimits || r.Spec.MemoryBytes == 0 || r.Spec.Soak {
+				continue // no verdict on the app at this limit, or not the search's
 			}
 			c := r.Spec.CPUs
 			if byCPU[c] == nil {

@@ -45,6 +45,9 @@ type Spec struct {
 	// a different cell and sweep never reuses results it does not match.
 	AppDigest string `json:"app_digest,omitempty"`
 	Saturate  bool   `json:"saturate,omitempty"` // run the max-throughput probe after the measured load
+	// Soak marks minmem's proof trial at its recommended limit: a longer
+	// run that judges the margin, not part of the search.
+	Soak bool `json:"soak,omitempty"`
 }
 
 // Result is one finished trial, as stored and reported.
