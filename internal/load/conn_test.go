@@ -3,7 +3,6 @@ package load
 import (
 	"bufio"
 	"io"
-	"net"
 	"strings"
 	"testing"
 	"time"
@@ -13,11 +12,7 @@ import (
 // raw response; "CLOSE" closes the connection instead.
 func rawServer(t *testing.T, script ...string) string {
 	t.Helper()
-	l, err := net.Listen("tcp", "127.0.0.1:0")
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() { l.Close() })
+	l := listenLoopback(t)
 	go func() {
 		i := 0
 		for {

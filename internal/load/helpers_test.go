@@ -84,6 +84,17 @@ func retry(t *testing.T, n int, attempt func() (ok bool, msg string)) {
 
 func bufioReader(b []byte) *bufio.Reader { return bufio.NewReader(bytes.NewReader(b)) }
 
+// listenLoopback listens on a free loopback port until the test ends.
+func listenLoopback(t *testing.T) net.Listener {
+	t.Helper()
+	l, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { l.Close() })
+	return l
+}
+
 // closedPort returns a loopback port nobody listens on.
 func closedPort(t *testing.T) string {
 	t.Helper()

@@ -84,11 +84,7 @@ func TestEdgeWhileNotWaiting(t *testing.T) {
 
 // A silent server: the read ends at the deadline with a timeout error.
 func TestReadDeadline(t *testing.T) {
-	l, err := net.Listen("tcp", "127.0.0.1:0")
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer l.Close()
+	l := listenLoopback(t)
 	go func() {
 		for {
 			c, err := l.Accept()
@@ -153,11 +149,7 @@ func TestDialRefused(t *testing.T) {
 // A write larger than the socket buffers waits for room, and everything
 // arrives.
 func TestLargeWrite(t *testing.T) {
-	l, err := net.Listen("tcp", "127.0.0.1:0")
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer l.Close()
+	l := listenLoopback(t)
 	got := make(chan int64, 1)
 	go func() {
 		c, err := l.Accept()
@@ -193,11 +185,7 @@ func TestLargeWrite(t *testing.T) {
 // Data and the end of the stream in one edge: after the data, the next
 // read returns EOF at once instead of waiting for an edge that never comes.
 func TestDataThenEOFInOneEdge(t *testing.T) {
-	l, err := net.Listen("tcp", "127.0.0.1:0")
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer l.Close()
+	l := listenLoopback(t)
 	go func() {
 		c, err := l.Accept()
 		if err != nil {
