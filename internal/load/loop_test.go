@@ -57,9 +57,8 @@ func TestEdgeWhileNotWaiting(t *testing.T) {
 	s := server(t, func(w http.ResponseWriter, r *http.Request) { w.Write([]byte("ok")) })
 	addr := strings.TrimPrefix(s.URL, "http://")
 	onLoop(t, func(tk *task) {
-		sk, err := tk.l.dial(tk, addr, time.Now().Add(5*time.Second))
-		if err != nil {
-			t.Error(err)
+		sk := dialOn(t, tk, addr)
+		if sk == nil {
 			return
 		}
 		defer sk.close()
@@ -95,15 +94,14 @@ func TestReadDeadline(t *testing.T) {
 		}
 	}()
 	onLoop(t, func(tk *task) {
-		sk, err := tk.l.dial(tk, l.Addr().String(), time.Now().Add(5*time.Second))
-		if err != nil {
-			t.Error(err)
+		sk := dialOn(t, tk, l.Addr().String())
+		if sk == nil {
 			return
 		}
 		defer sk.close()
 		start := time.Now()
 		sk.deadline = start.Add(200 * time.Millisecond)
-		_, err = sk.Read(make([]byte, 10))
+		_, err := sk.Read(make([]byte, 10))
 		var ne net.Error
 		if !errors.As(err, &ne) || !ne.Timeout() {
 			t.Errorf("err %v, want a timeout", err)
@@ -163,9 +161,8 @@ func TestLargeWrite(t *testing.T) {
 	}()
 	const size = 32 << 20
 	lp := onLoop(t, func(tk *task) {
-		sk, err := tk.l.dial(tk, l.Addr().String(), time.Now().Add(5*time.Second))
-		if err != nil {
-			t.Error(err)
+		sk := dialOn(t, tk, l.Addr().String())
+		if sk == nil {
 			return
 		}
 		defer sk.close()
@@ -195,9 +192,8 @@ func TestDataThenEOFInOneEdge(t *testing.T) {
 		c.Close()
 	}()
 	onLoop(t, func(tk *task) {
-		sk, err := tk.l.dial(tk, l.Addr().String(), time.Now().Add(5*time.Second))
-		if err != nil {
-			t.Error(err)
+		sk := dialOn(t, tk, l.Addr().String())
+		if sk == nil {
 			return
 		}
 		defer sk.close()
@@ -241,4 +237,16 @@ func TestDialIPv6AndNames(t *testing.T) {
 			}
 		})
 	}
+}
+
+// dialOn connects a task's socket to addr, failing the test (nil) if it
+// cannot.
+func dialOn(t *testing.T, tk *task, addr string) *sock {
+	t.Helper()
+	sk, err := tk.l.dial(tk, addr, time.Now().Add(5*time.Second))
+	if err != nil {
+		t.Error(err)
+		return nil
+	}
+	return sk
 }
