@@ -97,3 +97,37 @@ func TestProgressLine(t *testing.T) {
 		t.Errorf("progress output %q", got)
 	}
 }
+
+// A target without a path moves the scenario to another address and keeps
+// its base path (jvmfit run gives the app's address this way); a target
+// with a path replaces the base path.
+func TestTargetKeepsBasePath(t *testing.T) {
+	sc, err := ParseScenario([]byte("base: http://127.0.0.1:9/api\nrequests: {a: {url: /items/1}}\nphases: [{requests: 1}]\n"), "", nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	bare, _ := SingleURL("GET", "http://127.0.0.1:9/x")
+	bare.Base = ""
+	cases := []struct {
+		sc              *Scenario
+		target          string
+		addr, firstLine string
+	}{
+		{sc, "", "127.0.0.1:9", "GET /api/items/1 HTTP/1.1"},
+		{sc, "http://127.0.0.1:5", "127.0.0.1:5", "GET /api/items/1 HTTP/1.1"},
+		{sc, "http://127.0.0.1:5/", "127.0.0.1:5", "GET /api/items/1 HTTP/1.1"},
+		{sc, "http://127.0.0.1:5/v2", "127.0.0.1:5", "GET /v2/items/1 HTTP/1.1"},
+		{bare, "http://127.0.0.1:5", "127.0.0.1:5", "GET /x HTTP/1.1"},
+	}
+	for _, c := range cases {
+		pl, err := prepare(context.Background(), c.sc, Options{Base: c.target})
+		if err != nil {
+			t.Fatalf("target %q: %v", c.target, err)
+		}
+		w := pl.wires[0]
+		line, _, _ := strings.Cut(string(w.fixed), "\r\n")
+		if w.addr != c.addr || line != c.firstLine {
+			t.Errorf("target %q: dials %s and sends %q, want %s and %q", c.target, w.addr, line, c.addr, c.firstLine)
+		}
+	}
+}

@@ -82,13 +82,9 @@ func prepare(ctx context.Context, sc *Scenario, opts Options) (*plan, error) {
 	if opts.Rate < 0 || opts.Duration < 0 || opts.Workers < 0 || opts.MaxInflight < 0 {
 		return nil, errors.New("rate, duration, workers and max-inflight must not be negative")
 	}
-	base := sc.Base
-	if opts.Base != "" {
-		u, err := splitURL(opts.Base)
-		if err != nil {
-			return nil, fmt.Errorf("target: %s", errText(err))
-		}
-		base = u.origin + u.path
+	base, err := overrideBase(sc.Base, opts.Base)
+	if err != nil {
+		return nil, err
 	}
 	var baseHost, basePath string
 	if base != "" {
@@ -133,6 +129,28 @@ func prepare(ctx context.Context, sc *Scenario, opts Options) (*plan, error) {
 		}
 	}
 	return pl, nil
+}
+
+// overrideBase points the scenario's base at target. A target without a
+// path (the app's address, as jvmfit run gives it) keeps the scenario's
+// path, so base: http://127.0.0.1:8080/petclinic still prefixes every
+// relative URL with /petclinic; a target with a path replaces it.
+func overrideBase(base, target string) (string, error) {
+	if target == "" {
+		return base, nil
+	}
+	u, err := splitURL(target)
+	if err != nil {
+		return "", fmt.Errorf("target: %s", errText(err))
+	}
+	if u.path != "/" || base == "" {
+		return u.origin + u.path, nil
+	}
+	b, err := splitURL(base)
+	if err != nil {
+		return "", err
+	}
+	return u.origin + b.path, nil
 }
 
 func splitHostPort(hp string) (string, int, error) {
