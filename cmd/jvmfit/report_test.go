@@ -11,7 +11,7 @@ import (
 	"testing"
 	"time"
 
-	"github.com/jvmfit/jvmfit/internal/load"
+	"github.com/jvmfit/jvmfit/internal/load/record"
 	"github.com/jvmfit/jvmfit/internal/store"
 	"github.com/jvmfit/jvmfit/internal/trial"
 )
@@ -30,7 +30,7 @@ func reportDB(t *testing.T) string {
 		r := &trial.Result{
 			Spec:      trial.Spec{AppName: "demo, \"quoted\"", JVM: "default", JDKVersion: 17, MemoryBytes: m << 20, CPUs: 1, Rate: 50},
 			StartedAt: time.Date(2025, 1, 1, 0, i, 0, 0, time.UTC), Verdict: trial.OK, StartSeconds: 2.5, HeapMaxBytes: m << 19,
-			Load: &load.Report{Throughput: 50, Success: 1, Latencies: load.Latencies{P99: 9 * time.Millisecond}},
+			Load: &record.Report{Throughput: 50, Success: 1, Latencies: record.Latencies{P99: 9 * time.Millisecond}},
 		}
 		if i == 0 {
 			r.Verdict, r.Kind, r.Load = trial.KO, trial.KindOOMKilled, nil

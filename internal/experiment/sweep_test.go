@@ -14,7 +14,7 @@ import (
 	"testing"
 	"time"
 
-	"github.com/jvmfit/jvmfit/internal/load"
+	"github.com/jvmfit/jvmfit/internal/load/record"
 	"github.com/jvmfit/jvmfit/internal/size"
 	"github.com/jvmfit/jvmfit/internal/store"
 	"github.com/jvmfit/jvmfit/internal/trial"
@@ -40,7 +40,7 @@ func (f *recorder) run(ctx context.Context, spec trial.Spec) (*trial.Result, err
 		v = trial.KO
 	}
 	return &trial.Result{Verdict: v, Spec: spec, StartSeconds: 1,
-		Load: &load.Report{Rate: spec.Rate, Throughput: min(spec.Rate, 300*spec.CPUs), Success: 1}}, nil
+		Load: &record.Report{Rate: spec.Rate, Throughput: min(spec.Rate, 300*spec.CPUs), Success: 1}}, nil
 }
 
 func sweepFixture(t *testing.T) (Sweep, *store.Store) {

@@ -1,3 +1,5 @@
+//go:build linux
+
 package load
 
 import (
@@ -10,6 +12,9 @@ import (
 	"runtime"
 	"testing"
 	"time"
+
+	"github.com/jvmfit/jvmfit/internal/load/record"
+	"github.com/jvmfit/jvmfit/internal/load/scenario"
 )
 
 // server starts a loopback HTTP server that is closed when the test ends.
@@ -24,9 +29,9 @@ func server(t *testing.T, h http.HandlerFunc) *httptest.Server {
 }
 
 // single builds the one-URL scenario with one phase shaped by set.
-func single(t *testing.T, url string, set func(p *Phase)) *Scenario {
+func single(t *testing.T, url string, set func(p *scenario.Phase)) *scenario.Scenario {
 	t.Helper()
-	sc, err := SingleURL("GET", url)
+	sc, err := scenario.SingleURL("GET", url)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -34,7 +39,7 @@ func single(t *testing.T, url string, set func(p *Phase)) *Scenario {
 	return sc
 }
 
-func mustRun(t *testing.T, sc *Scenario, opts Options) *Result {
+func mustRun(t *testing.T, sc *scenario.Scenario, opts Options) *record.Result {
 	t.Helper()
 	ctx, cancel := context.WithTimeout(context.Background(), 2*time.Minute)
 	defer cancel()
@@ -84,17 +89,6 @@ func retry(t *testing.T, n int, attempt func() (ok bool, msg string)) {
 
 func bufioReader(b []byte) *bufio.Reader { return bufio.NewReader(bytes.NewReader(b)) }
 
-// listenLoopback listens on a free loopback port until the test ends.
-func listenLoopback(t *testing.T) net.Listener {
-	t.Helper()
-	l, err := net.Listen("tcp", "127.0.0.1:0")
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() { l.Close() })
-	return l
-}
-
 // closedPort returns a loopback port nobody listens on.
 func closedPort(t *testing.T) string {
 	t.Helper()
@@ -105,25 +99,6 @@ func closedPort(t *testing.T) string {
 	_, p, _ := net.SplitHostPort(l.Addr().String())
 	l.Close()
 	return p
-}
-
-// onLoop runs f as the only task of a fresh loop, and checks that the loop
-// left no socket open.
-func onLoop(t *testing.T, f func(tk *task)) *loop {
-	t.Helper()
-	l, err := newLoop(context.Background())
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer l.close()
-	l.spawn(f)
-	l.run()
-	for fd, s := range l.socks {
-		if s != nil {
-			t.Errorf("socket %d still open after the loop ended", fd)
-		}
-	}
-	return l
 }
 
 // watchStalls measures how long this process could not run, so that a

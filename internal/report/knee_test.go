@@ -5,7 +5,7 @@ import (
 	"testing"
 	"time"
 
-	"github.com/jvmfit/jvmfit/internal/load"
+	"github.com/jvmfit/jvmfit/internal/load/record"
 	"github.com/jvmfit/jvmfit/internal/trial"
 )
 
@@ -56,7 +56,7 @@ func TestKneesCarryTheirSentence(t *testing.T) {
 			thr = 250 // breaks at 400
 		}
 		ts = append(ts, &trial.Result{ID: int64(i + 1), Spec: trial.Spec{AppName: "a", CPUs: 1, Rate: rate},
-			Verdict: trial.OK, Load: &load.Report{Rate: rate, Throughput: thr, Success: 1}})
+			Verdict: trial.OK, Load: &record.Report{Rate: rate, Throughput: thr, Success: 1}})
 	}
 	ks := Knees(ts)
 	if len(ks) != 1 {

@@ -7,13 +7,13 @@ import (
 	"sort"
 	"time"
 
-	"github.com/jvmfit/jvmfit/internal/load"
+	"github.com/jvmfit/jvmfit/internal/load/record"
 	"github.com/jvmfit/jvmfit/internal/probe"
 	"github.com/jvmfit/jvmfit/internal/trial"
 )
 
 type (
-	loadT   = load.Report
+	loadT   = record.Report
 	sampleT = probe.Sample
 )
 

@@ -5,7 +5,7 @@ import (
 	"io"
 	"time"
 
-	"github.com/jvmfit/jvmfit/internal/load"
+	"github.com/jvmfit/jvmfit/internal/load/record"
 	"github.com/jvmfit/jvmfit/internal/probe"
 )
 
@@ -76,9 +76,9 @@ type Loader interface {
 type Driver interface {
 	// Run runs every phase in order; measured is the recorded phases
 	// merged (the one the SLO judges).
-	Run(ctx context.Context, o LoadOptions) (phases []*load.Report, measured *load.Report, err error)
+	Run(ctx context.Context, o LoadOptions) (phases []*record.Report, measured *record.Report, err error)
 	// Saturate finds the maximum throughput at fixed concurrency.
-	Saturate(ctx context.Context, o LoadOptions) (*load.Report, error)
+	Saturate(ctx context.Context, o LoadOptions) (*record.Report, error)
 }
 
 // LoadOptions override the scenario for one trial; zero keeps its own.

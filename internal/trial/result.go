@@ -3,7 +3,7 @@ package trial
 import (
 	"time"
 
-	"github.com/jvmfit/jvmfit/internal/load"
+	"github.com/jvmfit/jvmfit/internal/load/record"
 	"github.com/jvmfit/jvmfit/internal/probe"
 )
 
@@ -68,14 +68,14 @@ type Result struct {
 	MemoryPeakBytes int64   `json:"memory_peak_bytes"`
 	HeapMaxBytes    int64   `json:"heap_max_bytes,omitempty"`
 
-	Load       *load.Report   `json:"load"`                 // measured phase
-	Phases     []*load.Report `json:"phases,omitempty"`     // every phase, warm-up included
-	Saturation *load.Report   `json:"saturation,omitempty"` // optional max-throughput probe
-	Summary    Summary        `json:"summary"`
-	Series     []probe.Sample `json:"series,omitempty"`
-	Services   []ServiceUsage `json:"services,omitempty"`   // e.g. the database's own footprint
-	NMT        map[string]NMT `json:"nmt,omitempty"`        // category -> reserved/committed
-	Histograms []Histogram    `json:"histograms,omitempty"` // encoded HdrHistograms per phase and request
+	Load       *record.Report   `json:"load"`                 // measured phase
+	Phases     []*record.Report `json:"phases,omitempty"`     // every phase, warm-up included
+	Saturation *record.Report   `json:"saturation,omitempty"` // optional max-throughput probe
+	Summary    Summary          `json:"summary"`
+	Series     []probe.Sample   `json:"series,omitempty"`
+	Services   []ServiceUsage   `json:"services,omitempty"`   // e.g. the database's own footprint
+	NMT        map[string]NMT   `json:"nmt,omitempty"`        // category -> reserved/committed
+	Histograms []Histogram      `json:"histograms,omitempty"` // encoded HdrHistograms per phase and request
 
 	ExitCode   *int   `json:"exit_code,omitempty"`
 	ExitSignal string `json:"exit_signal,omitempty"`

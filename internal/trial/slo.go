@@ -6,7 +6,7 @@ import (
 	"strings"
 	"time"
 
-	"github.com/jvmfit/jvmfit/internal/load"
+	"github.com/jvmfit/jvmfit/internal/load/record"
 	"github.com/jvmfit/jvmfit/internal/size"
 )
 
@@ -27,15 +27,15 @@ type Clause struct {
 	Text   string  // as written
 }
 
-var latencyMetrics = map[string]func(load.Latencies) time.Duration{
-	"p50":   func(l load.Latencies) time.Duration { return l.P50 },
-	"p90":   func(l load.Latencies) time.Duration { return l.P90 },
-	"p95":   func(l load.Latencies) time.Duration { return l.P95 },
-	"p99":   func(l load.Latencies) time.Duration { return l.P99 },
-	"p999":  func(l load.Latencies) time.Duration { return l.P999 },
-	"p9999": func(l load.Latencies) time.Duration { return l.P9999 },
-	"max":   func(l load.Latencies) time.Duration { return l.Max },
-	"mean":  func(l load.Latencies) time.Duration { return l.Mean },
+var latencyMetrics = map[string]func(record.Latencies) time.Duration{
+	"p50":   func(l record.Latencies) time.Duration { return l.P50 },
+	"p90":   func(l record.Latencies) time.Duration { return l.P90 },
+	"p95":   func(l record.Latencies) time.Duration { return l.P95 },
+	"p99":   func(l record.Latencies) time.Duration { return l.P99 },
+	"p999":  func(l record.Latencies) time.Duration { return l.P999 },
+	"p9999": func(l record.Latencies) time.Duration { return l.P9999 },
+	"max":   func(l record.Latencies) time.Duration { return l.Max },
+	"mean":  func(l record.Latencies) time.Duration { return l.Mean },
 }
 
 // ParseSLO reads "p99<=200ms,success>=0.999,throughput>=0.98*rate,
@@ -139,8 +139,8 @@ func ratio(s string) (float64, error) {
 
 // Facts are what a trial measured, for the SLO to judge.
 type Facts struct {
-	Load         *load.Report // measured phase; nil when no load was run
-	Rate         float64      // target rate of the measured phase, 0 if none
+	Load         *record.Report // measured phase; nil when no load was run
+	Rate         float64        // target rate of the measured phase, 0 if none
 	StartSeconds float64
 	MemoryPeak   int64
 }
