@@ -118,7 +118,7 @@ func TestExpectedStatuses(t *testing.T) {
 	if r.Requests != 100 || r.StatusCodes["200"] != 75 || r.StatusCodes["503"] != 25 || r.Success != 0.75 {
 		t.Errorf("requests %d codes %v success %v", r.Requests, r.StatusCodes, r.Success)
 	}
-	if len(r.Errors) != 1 || r.Errors[0] != "25× unexpected status 503" {
+	if len(r.Errors) != 1 || r.Errors[0] != "25× GET "+s.URL+"/: unexpected status 503" {
 		t.Errorf("errors %q", r.Errors)
 	}
 	sc.Requests[0].Expect = []int{200, 503}

@@ -130,3 +130,14 @@ func watchStalls(over time.Duration) (stop func() time.Duration) {
 	}()
 	return func() time.Duration { close(quit); return <-done }
 }
+
+// listenLoopback listens on a free loopback port until the test ends.
+func listenLoopback(t *testing.T) net.Listener {
+	t.Helper()
+	l, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { l.Close() })
+	return l
+}

@@ -59,7 +59,7 @@ func (pl *Plan) runClosed(l *loop, p *scenario.Phase, rec *record.Recorder) *pha
 				status, in, err := cl.do(wr, data, deadline)
 				done := monoNow()
 				o := record.Outcome{Req: ri, Status: status, In: in, Out: int64(len(data)), Done: done, Latency: done.Sub(now)}
-				classify(&o, wr.Req, err, phaseEnd, timeout)
+				classify(&o, wr, err, phaseEnd, timeout)
 				rec.Add(&o)
 				if o.Status == 0 && !o.RecordLatency {
 					// Refused or reset: the service is down or restarting.

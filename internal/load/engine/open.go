@@ -150,6 +150,6 @@ func (pl *Plan) sendOpen(cl *client, rec *record.Recorder, j job, lateAfter, tim
 	o := record.Outcome{Req: j.req, Status: status, In: in, Out: int64(len(j.data)), Done: done,
 		Latency: done.Sub(j.intended), Late: now.Sub(j.intended) > lateAfter}
 	scenario.Release(j.buf)
-	classify(&o, w.Req, err, phaseEnd, timeout)
+	classify(&o, w, err, phaseEnd, timeout)
 	rec.Add(&o)
 }

@@ -33,6 +33,23 @@ type template struct {
 	segs []segment
 }
 
+// String is the template as written, built-in slots shown as ${name}.
+func (t *template) String() string {
+	var b strings.Builder
+	for _, s := range t.segs {
+		if s.v == 0 {
+			b.WriteString(s.lit)
+			continue
+		}
+		for name, v := range builtins {
+			if v == s.v {
+				b.WriteString("${" + name + "}")
+			}
+		}
+	}
+	return b.String()
+}
+
 // static says whether the template needs per-request values at all: most do
 // not, and their bytes are then built once.
 func (t *template) static() bool {

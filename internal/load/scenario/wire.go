@@ -14,6 +14,10 @@ type Wire struct {
 	IsHEAD bool   // its answer has no body, whatever its headers say
 	Fixed  []byte // the whole request, when Static
 	Static bool   // the bytes never change
+	// Label names the request in error texts: its method and URL, with
+	// per-request variables left as ${name}, so that one failure of many
+	// requests to the same URL pattern counts as one error kind.
+	Label  string
 	prefix string // the base URL's path, for relative URLs
 	head   []byte // " HTTP/1.1\r\nHost: ...\r\n" after the request target
 }
@@ -22,6 +26,7 @@ type Wire struct {
 // path ("" for none) put before relative URLs.
 func NewWire(r *Request, hostPort, prefix string) *Wire {
 	w := &Wire{Req: r, Addr: hostPort, prefix: prefix, IsHEAD: r.Method == "HEAD"}
+	w.Label = r.Method + " http://" + hostPort + prefix + r.url.String()
 	w.head = []byte(" HTTP/1.1\r\nHost: " + hostPort + "\r\nUser-Agent: jvmfit\r\n")
 	w.Static = r.url.static() && r.body.static()
 	for _, h := range r.headers {
