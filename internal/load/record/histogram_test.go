@@ -66,4 +66,11 @@ func TestReportText(t *testing.T) {
 			t.Errorf("text report lacks %q:\n%s", want, b.String())
 		}
 	}
+	// The byte rows say that headers are counted (vegeta counts bodies only).
+	flat := strings.Join(strings.Fields(b.String()), " ")
+	for _, want := range []string{"Bytes In (with headers) [total, mean] 100, 9.09", "Bytes Out (with headers) [total, mean] 200, 18.18"} {
+		if !strings.Contains(flat, want) {
+			t.Errorf("text report lacks %q:\n%s", want, b.String())
+		}
+	}
 }

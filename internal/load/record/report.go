@@ -14,10 +14,10 @@ type Report struct {
 	Throughput  float64          `json:"throughput"` // successful responses per second
 	Success     float64          `json:"success"`    // ratio of successes, 0..1
 	Duration    time.Duration    `json:"duration"`   // ns
-	BytesIn     int64            `json:"bytes_in"`
-	BytesOut    int64            `json:"bytes_out"`
-	Late        int64            `json:"late"`    // open model: sent after their intended time
-	Dropped     int64            `json:"dropped"` // open model: never sent
+	BytesIn     int64            `json:"bytes_in"`   // answers as received: status line, headers, body (chunk framing included)
+	BytesOut    int64            `json:"bytes_out"`  // requests as sent: request line, headers, body
+	Late        int64            `json:"late"`       // open model: sent after their intended time
+	Dropped     int64            `json:"dropped"`    // open model: never sent
 	StatusCodes map[string]int64 `json:"status_codes"`
 	Errors      []string         `json:"errors"` // top distinct errors, "count× text"
 	Latencies   Latencies        `json:"latencies"`

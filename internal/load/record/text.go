@@ -28,8 +28,10 @@ func WriteText(w io.Writer, r *Report) error {
 	fmt.Fprintf(tw, "Latencies\t[min, mean, 50, 90, 95, 99, 99.9, 99.99, max]\t%s\n", strings.Join([]string{
 		round(l.Min), round(l.Mean), round(l.P50), round(l.P90), round(l.P95),
 		round(l.P99), round(l.P999), round(l.P9999), round(l.Max)}, ", "))
-	fmt.Fprintf(tw, "Bytes In\t[total, mean]\t%d, %.2f\n", r.BytesIn, perReq(r.BytesIn, r.Requests))
-	fmt.Fprintf(tw, "Bytes Out\t[total, mean]\t%d, %.2f\n", r.BytesOut, perReq(r.BytesOut, r.Requests))
+	// Bytes as they crossed the connection, HTTP headers included; vegeta
+	// counts bodies only, so the label says which.
+	fmt.Fprintf(tw, "Bytes In (with headers)\t[total, mean]\t%d, %.2f\n", r.BytesIn, perReq(r.BytesIn, r.Requests))
+	fmt.Fprintf(tw, "Bytes Out (with headers)\t[total, mean]\t%d, %.2f\n", r.BytesOut, perReq(r.BytesOut, r.Requests))
 	fmt.Fprintf(tw, "Success\t[ratio]\t%.2f%%\n", 100*r.Success)
 	if r.Model == modelOpen || r.Late > 0 || r.Dropped > 0 {
 		fmt.Fprintf(tw, "Schedule\t[late, dropped]\t%d, %d\n", r.Late, r.Dropped)
