@@ -90,39 +90,42 @@ func compileBody(ex *expander, rr *rawRequest, baseDir string) (bodySpec, error)
 		}
 		return bodySpec{kind: bodyBytes, data: generated(n)}, nil
 	case rr.Multipart != nil:
-		m := rr.Multipart
-		mp := &multipartSpec{field: m.Field, contentType: m.ContentType}
-		if mp.field == "" {
-			mp.field = "file"
-		}
-		if mp.contentType == "" {
-			mp.contentType = "application/octet-stream"
-		}
-		name := m.Filename
-		if name == "" {
-			name = "data.bin"
-		}
-		var err error
-		if mp.filename, err = ex.compile(name); err != nil {
-			return bodySpec{}, fmt.Errorf("multipart.filename: %s", errText(err))
-		}
-		switch {
-		case m.Content != nil && m.Size != "":
-			return bodySpec{}, errors.New("multipart: give content: or size:, not both")
-		case m.Content != nil:
-			if mp.content, err = ex.compile(*m.Content); err != nil {
-				return bodySpec{}, fmt.Errorf("multipart.content: %s", errText(err))
-			}
-		default:
-			n, err := sizeValue(ex, m.Size)
-			if err != nil {
-				return bodySpec{}, fmt.Errorf("multipart.size: %s", errText(err))
-			}
-			mp.data = generated(n)
-		}
-		return bodySpec{kind: bodyMultipart, mp: mp, contentType: "multipart/form-data; boundary=" + boundary}, nil
+		return compileMultipart(ex, rr.Multipart)
 	}
 	return bodySpec{}, nil
+}
+
+func compileMultipart(ex *expander, m *rawMultipart) (bodySpec, error) {
+	mp := &multipartSpec{field: m.Field, contentType: m.ContentType}
+	if mp.field == "" {
+		mp.field = "file"
+	}
+	if mp.contentType == "" {
+		mp.contentType = "application/octet-stream"
+	}
+	name := m.Filename
+	if name == "" {
+		name = "data.bin"
+	}
+	var err error
+	if mp.filename, err = ex.compile(name); err != nil {
+		return bodySpec{}, fmt.Errorf("multipart.filename: %s", errText(err))
+	}
+	switch {
+	case m.Content != nil && m.Size != "":
+		return bodySpec{}, errors.New("multipart: give content: or size:, not both")
+	case m.Content != nil:
+		if mp.content, err = ex.compile(*m.Content); err != nil {
+			return bodySpec{}, fmt.Errorf("multipart.content: %s", errText(err))
+		}
+	default:
+		n, err := sizeValue(ex, m.Size)
+		if err != nil {
+			return bodySpec{}, fmt.Errorf("multipart.size: %s", errText(err))
+		}
+		mp.data = generated(n)
+	}
+	return bodySpec{kind: bodyMultipart, mp: mp, contentType: "multipart/form-data; boundary=" + boundary}, nil
 }
 
 func unwrapPath(err error) error {

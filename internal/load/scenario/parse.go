@@ -150,39 +150,14 @@ func fieldError(where, field string, err error) error {
 }
 
 func compile(raw *rawScenario, baseDir string, over map[string]string, where string) (*Scenario, error) {
-	sc := &Scenario{Name: raw.Name, Vars: map[string]string{}}
-	for k, v := range raw.Vars {
-		sc.Vars[k] = v
+	sc := &Scenario{Name: raw.Name}
+	ex, err := scenarioVars(sc, raw.Vars, over, where)
+	if err != nil {
+		return nil, err
 	}
-	for k, v := range over {
-		sc.Vars[k] = v
-	}
-	for k := range sc.Vars {
-		if _, ok := builtins[k]; ok && k != "port" {
-			return nil, fmt.Errorf("%s: vars.%s: %q is a built-in variable and cannot be set", where, k, k)
-		}
-	}
-	// port is per-target unless the user pins it.
-	userVars := map[string]string{}
-	for k, v := range sc.Vars {
-		if k != "port" {
-			userVars[k] = v
-		}
-	}
-	ex := &expander{vars: userVars}
-
 	if raw.Base != "" {
-		b, err := ex.expand(raw.Base)
-		if err != nil {
+		if sc.Base, err = compileBase(ex, raw.Base); err != nil {
 			return nil, fieldError(where, "base", err)
-		}
-		u, err := ParseURL(b)
-		if err != nil {
-			return nil, fieldError(where, "base", err)
-		}
-		sc.Base = u.Origin + strings.TrimSuffix(u.Path, "/")
-		if u.Path == "/" {
-			sc.Base = u.Origin
 		}
 	}
 	if v, ok := sc.Vars["files"]; ok {
@@ -192,7 +167,6 @@ func compile(raw *rawScenario, baseDir string, over map[string]string, where str
 		}
 		sc.Files = int(n)
 	}
-	var err error
 	if sc.Timeout, err = duration(ex, raw.Timeout, DefaultTimeout); err != nil {
 		return nil, fieldError(where, "timeout", err)
 	}
@@ -227,6 +201,47 @@ func compile(raw *rawScenario, baseDir string, over map[string]string, where str
 		sc.Phases = append(sc.Phases, p)
 	}
 	return sc, nil
+}
+
+// scenarioVars sets sc.Vars, the file's vars overridden by over, and
+// returns the expander of the user's variables.
+func scenarioVars(sc *Scenario, vars, over map[string]string, where string) (*expander, error) {
+	sc.Vars = map[string]string{}
+	for k, v := range vars {
+		sc.Vars[k] = v
+	}
+	for k, v := range over {
+		sc.Vars[k] = v
+	}
+	for k := range sc.Vars {
+		if _, ok := builtins[k]; ok && k != "port" {
+			return nil, fmt.Errorf("%s: vars.%s: %q is a built-in variable and cannot be set", where, k, k)
+		}
+	}
+	// port is per-target unless the user pins it.
+	userVars := map[string]string{}
+	for k, v := range sc.Vars {
+		if k != "port" {
+			userVars[k] = v
+		}
+	}
+	return &expander{vars: userVars}, nil
+}
+
+// compileBase is the base URL without a trailing slash.
+func compileBase(ex *expander, raw string) (string, error) {
+	b, err := ex.expand(raw)
+	if err != nil {
+		return "", err
+	}
+	u, err := ParseURL(b)
+	if err != nil {
+		return "", err
+	}
+	if u.Path == "/" {
+		return u.Origin, nil
+	}
+	return u.Origin + strings.TrimSuffix(u.Path, "/"), nil
 }
 
 func duration(ex *expander, s string, def time.Duration) (time.Duration, error) {
@@ -264,47 +279,12 @@ func compileRequest(ex *expander, name string, rr *rawRequest, baseDir string) (
 	if strings.TrimSpace(rr.URL) == "" {
 		return nil, errors.New("url: missing (e.g. url: /status)")
 	}
-	rawURL := strings.TrimSpace(rr.URL)
-	if i := strings.Index(rawURL, "://"); i >= 0 {
-		rest := rawURL[i+3:]
-		j := strings.IndexByte(rest, '/')
-		if j < 0 {
-			j = len(rest)
-		}
-		origin, err := ex.expand(rawURL[:i+3+j])
-		if err != nil {
-			return nil, fmt.Errorf("url: %s", errText(err))
-		}
-		u, err := ParseURL(origin)
-		if err != nil {
-			return nil, fmt.Errorf("url: %s", errText(err))
-		}
-		r.abs, rawURL = u.Origin, rest[j:]
-		if rawURL == "" {
-			rawURL = "/"
-		}
-	} else if !strings.HasPrefix(rawURL, "/") {
-		rawURL = "/" + rawURL
-	}
-	t, err := ex.compile(rawURL)
-	if err != nil {
+	if err := compileURL(ex, r, strings.TrimSpace(rr.URL)); err != nil {
 		return nil, fmt.Errorf("url: %s", errText(err))
 	}
-	r.url = t
-	hnames := make([]string, 0, len(rr.Headers))
-	for k := range rr.Headers {
-		hnames = append(hnames, k)
-	}
-	sort.Strings(hnames)
-	for _, k := range hnames {
-		if strings.ContainsAny(k, " :\r\n") || k == "" {
-			return nil, fmt.Errorf("headers: %q is not a header name", k)
-		}
-		v, err := ex.compile(rr.Headers[k])
-		if err != nil {
-			return nil, fmt.Errorf("headers.%s: %s", k, errText(err))
-		}
-		r.headers = append(r.headers, header{name: k, value: v})
+	var err error
+	if r.headers, err = compileHeaders(ex, rr.Headers); err != nil {
+		return nil, err
 	}
 	if r.body, err = compileBody(ex, rr, baseDir); err != nil {
 		return nil, err
@@ -317,6 +297,58 @@ func compileRequest(ex *expander, name string, rr *rawRequest, baseDir string) (
 		r.Expect = append(r.Expect, int(code))
 	}
 	return r, nil
+}
+
+// compileHeaders returns the headers sorted by name, so that the request
+// bytes are the same on every run.
+func compileHeaders(ex *expander, raw map[string]string) ([]header, error) {
+	names := make([]string, 0, len(raw))
+	for k := range raw {
+		names = append(names, k)
+	}
+	sort.Strings(names)
+	var hs []header
+	for _, k := range names {
+		if strings.ContainsAny(k, " :\r\n") || k == "" {
+			return nil, fmt.Errorf("headers: %q is not a header name", k)
+		}
+		v, err := ex.compile(raw[k])
+		if err != nil {
+			return nil, fmt.Errorf("headers.%s: %s", k, errText(err))
+		}
+		hs = append(hs, header{name: k, value: v})
+	}
+	return hs, nil
+}
+
+// compileURL sets r's URL template, and its origin if the URL is absolute
+// (its scheme://host:port may use the user's variables, not per-request
+// ones).
+func compileURL(ex *expander, r *Request, rawURL string) error {
+	if i := strings.Index(rawURL, "://"); i >= 0 {
+		rest := rawURL[i+3:]
+		j := strings.IndexByte(rest, '/')
+		if j < 0 {
+			j = len(rest)
+		}
+		origin, err := ex.expand(rawURL[:i+3+j])
+		if err != nil {
+			return err
+		}
+		u, err := ParseURL(origin)
+		if err != nil {
+			return err
+		}
+		r.abs, rawURL = u.Origin, rest[j:]
+		if rawURL == "" {
+			rawURL = "/"
+		}
+	} else if !strings.HasPrefix(rawURL, "/") {
+		rawURL = "/" + rawURL
+	}
+	t, err := ex.compile(rawURL)
+	r.url = t
+	return err
 }
 
 func (r *Request) usesFile() bool {

@@ -17,46 +17,8 @@ func compilePhase(ex *expander, rp *rawPhase, i int, names []string, known map[s
 	if rp.Record != nil {
 		p.Record = *rp.Record
 	}
-	var err error
-	num := func(field, s string) int64 {
-		if err != nil {
-			return 0
-		}
-		var n int64
-		n, err = ex.integer(s, 0)
-		if err != nil {
-			err = fmt.Errorf("%s: %s", field, errText(err))
-		} else if n < 0 {
-			err = fmt.Errorf("%s: must not be negative, got %d", field, n)
-		}
-		return n
-	}
-	p.Workers = int(num("workers", rp.Workers))
-	p.Iterations = num("iterations", rp.Iterations)
-	p.Requests = num("requests", rp.Requests)
-	p.MaxInflight = int(num("max_inflight", rp.MaxInflight))
-	if err != nil {
+	if err := phaseLimits(ex, p, rp); err != nil {
 		return nil, err
-	}
-	if p.Duration, err = duration(ex, rp.Duration, 0); err != nil {
-		return nil, fmt.Errorf("duration: %s", errText(err))
-	}
-	if p.Timeout, err = duration(ex, rp.Timeout, 0); err != nil {
-		return nil, fmt.Errorf("timeout: %s", errText(err))
-	}
-	if p.LateAfter, err = duration(ex, rp.LateAfter, 0); err != nil {
-		return nil, fmt.Errorf("late_after: %s", errText(err))
-	}
-	if p.Rate, err = ex.number(rp.Rate, 0); err != nil {
-		return nil, fmt.Errorf("rate: %s", errText(err))
-	}
-	if rp.Ramp != nil {
-		if p.RampFrom, err = ex.number(rp.Ramp.From, 0); err != nil {
-			return nil, fmt.Errorf("ramp.from: %s", errText(err))
-		}
-		if p.RampTo, err = ex.number(rp.Ramp.To, 0); err != nil {
-			return nil, fmt.Errorf("ramp.to: %s", errText(err))
-		}
 	}
 	if p.Model == "" {
 		p.Model = Closed
@@ -79,19 +41,75 @@ func compilePhase(ex *expander, rp *rawPhase, i int, names []string, known map[s
 		return nil, err
 	}
 	if rp.Every != nil {
-		e := &Every{Request: rp.Every.Request, Fraction: 0}
-		if e.Iterations, err = ex.integer(rp.Every.Iterations, 0); err != nil || e.Iterations <= 0 {
-			return nil, fmt.Errorf("every.iterations: want a whole number > 0, got %q", rp.Every.Iterations)
-		}
-		if !known[e.Request] {
-			return nil, fmt.Errorf("every.request: %q is not a defined request", e.Request)
-		}
-		if e.Fraction, err = ex.number(rp.Every.Fraction, 0); err != nil || e.Fraction < 0 || e.Fraction > 1 {
-			return nil, fmt.Errorf("every.fraction: want a number from 0 to 1, got %q", rp.Every.Fraction)
+		e, err := compileEvery(ex, rp.Every, known)
+		if err != nil {
+			return nil, err
 		}
 		p.Every = e
 	}
 	return p, p.Validate()
+}
+
+// phaseLimits sets the phase's counts, times and rates.
+func phaseLimits(ex *expander, p *Phase, rp *rawPhase) error {
+	var err error
+	num := func(field, s string) int64 {
+		if err != nil {
+			return 0
+		}
+		var n int64
+		n, err = ex.integer(s, 0)
+		if err != nil {
+			err = fmt.Errorf("%s: %s", field, errText(err))
+		} else if n < 0 {
+			err = fmt.Errorf("%s: must not be negative, got %d", field, n)
+		}
+		return n
+	}
+	p.Workers = int(num("workers", rp.Workers))
+	p.Iterations = num("iterations", rp.Iterations)
+	p.Requests = num("requests", rp.Requests)
+	p.MaxInflight = int(num("max_inflight", rp.MaxInflight))
+	if err != nil {
+		return err
+	}
+	if p.Duration, err = duration(ex, rp.Duration, 0); err != nil {
+		return fmt.Errorf("duration: %s", errText(err))
+	}
+	if p.Timeout, err = duration(ex, rp.Timeout, 0); err != nil {
+		return fmt.Errorf("timeout: %s", errText(err))
+	}
+	if p.LateAfter, err = duration(ex, rp.LateAfter, 0); err != nil {
+		return fmt.Errorf("late_after: %s", errText(err))
+	}
+	if p.Rate, err = ex.number(rp.Rate, 0); err != nil {
+		return fmt.Errorf("rate: %s", errText(err))
+	}
+	if rp.Ramp != nil {
+		if p.RampFrom, err = ex.number(rp.Ramp.From, 0); err != nil {
+			return fmt.Errorf("ramp.from: %s", errText(err))
+		}
+		if p.RampTo, err = ex.number(rp.Ramp.To, 0); err != nil {
+			return fmt.Errorf("ramp.to: %s", errText(err))
+		}
+	}
+	return nil
+}
+
+// compileEvery is a phase's periodic extra request.
+func compileEvery(ex *expander, re *rawEvery, known map[string]bool) (*Every, error) {
+	e := &Every{Request: re.Request}
+	var err error
+	if e.Iterations, err = ex.integer(re.Iterations, 0); err != nil || e.Iterations <= 0 {
+		return nil, fmt.Errorf("every.iterations: want a whole number > 0, got %q", re.Iterations)
+	}
+	if !known[e.Request] {
+		return nil, fmt.Errorf("every.request: %q is not a defined request", e.Request)
+	}
+	if e.Fraction, err = ex.number(re.Fraction, 0); err != nil || e.Fraction < 0 || e.Fraction > 1 {
+		return nil, fmt.Errorf("every.fraction: want a number from 0 to 1, got %q", re.Fraction)
+	}
+	return e, nil
 }
 
 func compileSteps(ex *expander, p *Phase, rp *rawPhase, names []string, known map[string]bool) error {
