@@ -131,58 +131,30 @@ func (c *conn) read(isHEAD bool) (status int, in int64, keep, got bool, err erro
 		if len(line) < 12 || !bytes.HasPrefix(line, []byte("HTTP/1.")) {
 			return 0, in, false, got, errMalformed
 		}
-		keep = line[7] == '1'
 		status = int(line[9]-'0')*100 + int(line[10]-'0')*10 + int(line[11]-'0')
 		if status < 100 || status > 999 {
 			return 0, in, false, got, errMalformed
 		}
-		length, chunked := int64(-1), false
-		for {
-			h, n, err := c.line()
-			in += int64(n)
-			if err != nil {
-				return status, in, false, got, err
-			}
-			h = trimEOL(h)
-			if len(h) == 0 {
-				break
-			}
-			i := bytes.IndexByte(h, ':')
-			if i < 0 {
-				continue
-			}
-			// Most headers are skipped on their length alone.
-			name := h[:i]
-			switch {
-			case len(name) == len("content-length") && equalFold(name, "content-length"):
-				length = parseInt(bytes.TrimSpace(h[i+1:]))
-				if length < 0 {
-					return status, in, false, got, errMalformed
-				}
-			case len(name) == len("transfer-encoding") && equalFold(name, "transfer-encoding"):
-				chunked = bytes.Contains(bytes.ToLower(h[i+1:]), []byte("chunked"))
-			case len(name) == len("connection") && equalFold(name, "connection"):
-				switch value := bytes.TrimSpace(h[i+1:]); {
-				case equalFold(value, "close"):
-					keep = false
-				case equalFold(value, "keep-alive"):
-					keep = true
-				}
-			}
+		f := framing{length: -1, keep: line[7] == '1'}
+		hn, err := c.headers(&f)
+		in += hn
+		if err != nil {
+			return status, in, false, got, err
 		}
+		keep = f.keep
 		if status >= 100 && status < 200 && status != 101 {
 			continue // an interim answer; the real one follows
 		}
 		switch {
 		case isHEAD || status == 204 || status == 304 || status == 101:
-		case chunked:
+		case f.chunked:
 			n, err := c.chunks()
 			in += n
 			if err != nil {
 				return status, in, false, got, err
 			}
-		case length >= 0:
-			n, err := c.br.Discard(int(length))
+		case f.length >= 0:
+			n, err := c.br.Discard(int(f.length))
 			in += int64(n)
 			if err != nil {
 				return status, in, false, got, unexpected(err)
@@ -194,6 +166,51 @@ func (c *conn) read(isHEAD bool) (status int, in int64, keep, got bool, err erro
 			return status, in, false, got, err
 		}
 		return status, in, keep, got, nil
+	}
+}
+
+// framing is what the headers say about the body and the connection.
+type framing struct {
+	length  int64 // Content-Length, -1 if none
+	chunked bool
+	keep    bool // the connection stays open after this answer
+}
+
+// headers reads the header lines up to the empty one, noting the framing
+// headers in f; it returns the bytes read.
+func (c *conn) headers(f *framing) (int64, error) {
+	var in int64
+	for {
+		h, n, err := c.line()
+		in += int64(n)
+		if err != nil {
+			return in, err
+		}
+		h = trimEOL(h)
+		if len(h) == 0 {
+			return in, nil
+		}
+		i := bytes.IndexByte(h, ':')
+		if i < 0 {
+			continue
+		}
+		// Most headers are skipped on their length alone.
+		name := h[:i]
+		switch {
+		case len(name) == len("content-length") && equalFold(name, "content-length"):
+			if f.length = parseInt(bytes.TrimSpace(h[i+1:])); f.length < 0 {
+				return in, errMalformed
+			}
+		case len(name) == len("transfer-encoding") && equalFold(name, "transfer-encoding"):
+			f.chunked = bytes.Contains(bytes.ToLower(h[i+1:]), []byte("chunked"))
+		case len(name) == len("connection") && equalFold(name, "connection"):
+			switch value := bytes.TrimSpace(h[i+1:]); {
+			case equalFold(value, "close"):
+				f.keep = false
+			case equalFold(value, "keep-alive"):
+				f.keep = true
+			}
+		}
 	}
 }
 
