@@ -9,13 +9,14 @@ import (
 	"testing"
 	"time"
 
+	"github.com/jvmfit/jvmfit/internal/load/loadtest"
 	"github.com/jvmfit/jvmfit/internal/load/record"
 	"github.com/jvmfit/jvmfit/internal/load/scenario"
 )
 
 // A server with a fixed 5 ms service time: the median must be 5 ms ± 1 ms.
 func TestAccuracyFixedServiceTime(t *testing.T) {
-	s := server(t, func(w http.ResponseWriter, r *http.Request) {
+	s := loadtest.Server(t, func(w http.ResponseWriter, r *http.Request) {
 		time.Sleep(5 * time.Millisecond)
 		w.Write([]byte("ok"))
 	})
@@ -40,7 +41,7 @@ func TestAccuracyFixedServiceTime(t *testing.T) {
 func stallServer(t *testing.T) string {
 	var once sync.Once
 	var stallFrom time.Time
-	s := server(t, func(w http.ResponseWriter, r *http.Request) {
+	s := loadtest.Server(t, func(w http.ResponseWriter, r *http.Request) {
 		once.Do(func() { stallFrom = time.Now().Add(3 * time.Second) })
 		now := time.Now()
 		if until := stallFrom.Add(time.Second); now.After(stallFrom) && now.Before(until) {

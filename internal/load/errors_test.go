@@ -10,6 +10,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/jvmfit/jvmfit/internal/load/loadtest"
 	"github.com/jvmfit/jvmfit/internal/load/scenario"
 )
 
@@ -17,9 +18,9 @@ import (
 // per-request variables as written so that equal failures count together.
 func TestErrorsNameMethodAndURL(t *testing.T) {
 	noLeak(t)
-	status := server(t, func(w http.ResponseWriter, r *http.Request) { w.WriteHeader(503) })
-	silent := server(t, func(w http.ResponseWriter, r *http.Request) { <-r.Context().Done() })
-	reset := listenLoopback(t)
+	status := loadtest.Server(t, func(w http.ResponseWriter, r *http.Request) { w.WriteHeader(503) })
+	silent := loadtest.Server(t, func(w http.ResponseWriter, r *http.Request) { <-r.Context().Done() })
+	reset := loadtest.Listen(t)
 	go func() {
 		for {
 			c, err := reset.Accept()
@@ -32,7 +33,7 @@ func TestErrorsNameMethodAndURL(t *testing.T) {
 			c.Close()
 		}
 	}()
-	refused := "127.0.0.1:" + closedPort(t)
+	refused := "127.0.0.1:" + loadtest.ClosedPort(t)
 	cases := []struct {
 		name, host, method, want string
 	}{

@@ -11,6 +11,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/jvmfit/jvmfit/internal/load/loadtest"
 	"github.com/jvmfit/jvmfit/internal/load/scenario"
 )
 
@@ -20,7 +21,7 @@ func TestServerHangsMidRun(t *testing.T) {
 	noLeak(t)
 	var dead atomic.Bool
 	release := make(chan struct{})
-	s := server(t, func(w http.ResponseWriter, r *http.Request) {
+	s := loadtest.Server(t, func(w http.ResponseWriter, r *http.Request) {
 		if dead.Load() {
 			<-release
 			return
@@ -84,7 +85,7 @@ func TestServerDiesMidRun(t *testing.T) {
 func TestCancelStopsRun(t *testing.T) {
 	noLeak(t)
 	release := make(chan struct{})
-	s := server(t, func(w http.ResponseWriter, r *http.Request) { <-release })
+	s := loadtest.Server(t, func(w http.ResponseWriter, r *http.Request) { <-release })
 	t.Cleanup(func() { close(release) })
 	sc := single(t, s.URL+"/", func(p *scenario.Phase) { p.Rate, p.Duration = 50, time.Minute })
 	ctx, cancel := context.WithCancel(context.Background())
@@ -108,7 +109,7 @@ func TestCancelStopsRun(t *testing.T) {
 // Unexpected statuses are errors, listed with their counts.
 func TestExpectedStatuses(t *testing.T) {
 	var n atomic.Int64
-	s := server(t, func(w http.ResponseWriter, r *http.Request) {
+	s := loadtest.Server(t, func(w http.ResponseWriter, r *http.Request) {
 		if n.Add(1)%4 == 0 {
 			w.WriteHeader(503)
 		}

@@ -6,9 +6,6 @@ import (
 	"bufio"
 	"bytes"
 	"context"
-	"net"
-	"net/http"
-	"net/http/httptest"
 	"runtime"
 	"testing"
 	"time"
@@ -16,17 +13,6 @@ import (
 	"github.com/jvmfit/jvmfit/internal/load/record"
 	"github.com/jvmfit/jvmfit/internal/load/scenario"
 )
-
-// server starts a loopback HTTP server that is closed when the test ends.
-func server(t *testing.T, h http.HandlerFunc) *httptest.Server {
-	t.Helper()
-	s := httptest.NewServer(h)
-	t.Cleanup(func() {
-		s.CloseClientConnections()
-		s.Close()
-	})
-	return s
-}
 
 // single builds the one-URL scenario with one phase shaped by set.
 func single(t *testing.T, url string, set func(p *scenario.Phase)) *scenario.Scenario {
@@ -89,18 +75,6 @@ func retry(t *testing.T, n int, attempt func() (ok bool, msg string)) {
 
 func bufioReader(b []byte) *bufio.Reader { return bufio.NewReader(bytes.NewReader(b)) }
 
-// closedPort returns a loopback port nobody listens on.
-func closedPort(t *testing.T) string {
-	t.Helper()
-	l, err := net.Listen("tcp", "127.0.0.1:0")
-	if err != nil {
-		t.Fatal(err)
-	}
-	_, p, _ := net.SplitHostPort(l.Addr().String())
-	l.Close()
-	return p
-}
-
 // watchStalls measures how long this process could not run, so that a
 // timing test can tell a slow generator from a stopped host. A CFS quota
 // or a hypervisor's steal stops every thread of the process at once; a
@@ -129,15 +103,4 @@ func watchStalls(over time.Duration) (stop func() time.Duration) {
 		}
 	}()
 	return func() time.Duration { close(quit); return <-done }
-}
-
-// listenLoopback listens on a free loopback port until the test ends.
-func listenLoopback(t *testing.T) net.Listener {
-	t.Helper()
-	l, err := net.Listen("tcp", "127.0.0.1:0")
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() { l.Close() })
-	return l
 }

@@ -10,6 +10,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/jvmfit/jvmfit/internal/load/loadtest"
 	"github.com/jvmfit/jvmfit/internal/load/scenario"
 )
 
@@ -51,7 +52,7 @@ func TestOptionsOverridePhases(t *testing.T) {
 // capacity reached.
 func TestSaturate(t *testing.T) {
 	noLeak(t)
-	s := server(t, func(w http.ResponseWriter, r *http.Request) { time.Sleep(time.Millisecond) })
+	s := loadtest.Server(t, func(w http.ResponseWriter, r *http.Request) { time.Sleep(time.Millisecond) })
 	sc := single(t, s.URL+"/", func(p *scenario.Phase) { p.Rate, p.Duration = 10, time.Second })
 	r, err := Saturate(context.Background(), sc, Options{}, 4, time.Second)
 	if err != nil {
@@ -68,7 +69,7 @@ func TestSaturate(t *testing.T) {
 // from the intended times.
 func TestLateAndDroppedWhenCapped(t *testing.T) {
 	noLeak(t)
-	s := server(t, func(w http.ResponseWriter, r *http.Request) { time.Sleep(100 * time.Millisecond) })
+	s := loadtest.Server(t, func(w http.ResponseWriter, r *http.Request) { time.Sleep(100 * time.Millisecond) })
 	sc := single(t, s.URL+"/", func(p *scenario.Phase) { p.Rate, p.Duration, p.MaxInflight = 100, time.Second, 2 })
 	r := mustRun(t, sc, Options{Drain: 300 * time.Millisecond}).Total
 	t.Logf("requests %d late %d dropped %d p50 %v", r.Requests, r.Late, r.Dropped, r.Latencies.P50)
@@ -92,7 +93,7 @@ func (s *syncBuffer) Write(p []byte) (int, error) {
 }
 
 func TestProgressLine(t *testing.T) {
-	s := server(t, func(w http.ResponseWriter, r *http.Request) {})
+	s := loadtest.Server(t, func(w http.ResponseWriter, r *http.Request) {})
 	sc := single(t, s.URL+"/", func(p *scenario.Phase) { p.Rate, p.Duration = 50, 1200*time.Millisecond })
 	var out syncBuffer
 	mustRun(t, sc, Options{Progress: &out})

@@ -9,6 +9,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/jvmfit/jvmfit/internal/load/loadtest"
 	"github.com/jvmfit/jvmfit/internal/load/scenario"
 )
 
@@ -19,7 +20,7 @@ import (
 // scheduling bug makes sends late while the process runs.
 func TestRateAchieved(t *testing.T) {
 	var served atomic.Int64
-	s := server(t, func(w http.ResponseWriter, r *http.Request) {
+	s := loadtest.Server(t, func(w http.ResponseWriter, r *http.Request) {
 		served.Add(1)
 		w.Write([]byte("ok"))
 	})
@@ -46,7 +47,7 @@ func TestRateAchieved(t *testing.T) {
 // A ramp sends the integral of its rate: 0→200 req/s over 2 s is 200
 // requests (its times are checked in engine's TestScheduleRamp).
 func TestRampSchedule(t *testing.T) {
-	s := server(t, func(w http.ResponseWriter, r *http.Request) {})
+	s := loadtest.Server(t, func(w http.ResponseWriter, r *http.Request) {})
 	sc := single(t, s.URL+"/", func(p *scenario.Phase) { p.Rate, p.RampFrom, p.RampTo, p.Duration = 0, 0, 200, 2*time.Second })
 	r := mustRun(t, sc, Options{}).Total
 	if r.Requests < 199 || r.Requests > 201 || r.Dropped != 0 {

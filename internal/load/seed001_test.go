@@ -13,6 +13,7 @@ import (
 	"sync"
 	"testing"
 
+	"github.com/jvmfit/jvmfit/internal/load/loadtest"
 	"github.com/jvmfit/jvmfit/internal/load/scenario"
 )
 
@@ -37,7 +38,7 @@ func TestSeed001SequencePerWorker(t *testing.T) {
 	seen := map[string][]string{} // worker -> "kind fN"
 	var warm []string
 	var badMultipart []string
-	s := server(t, func(w http.ResponseWriter, r *http.Request) {
+	s := loadtest.Server(t, func(w http.ResponseWriter, r *http.Request) {
 		kind := strings.TrimPrefix(r.URL.Path, "/")
 		entry := kind + " " + r.URL.Query().Get("name")
 		if kind == "upload" {

@@ -7,6 +7,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/jvmfit/jvmfit/internal/load/loadtest"
 	"github.com/jvmfit/jvmfit/internal/load/scenario"
 )
 
@@ -37,7 +38,7 @@ func TestLoopbackOnly(t *testing.T) {
 }
 
 func TestUnreachableTarget(t *testing.T) {
-	sc, _ := scenario.SingleURL("GET", "http://127.0.0.1:"+closedPort(t)+"/x")
+	sc, _ := scenario.SingleURL("GET", "http://127.0.0.1:"+loadtest.ClosedPort(t)+"/x")
 	err := Reachable(context.Background(), sc, Options{})
 	if err == nil || !strings.Contains(err.Error(), "unreachable") || strings.Contains(err.Error(), "\n") {
 		t.Errorf("unreachable: %v", err)

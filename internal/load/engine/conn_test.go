@@ -9,6 +9,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/jvmfit/jvmfit/internal/load/loadtest"
 	"github.com/jvmfit/jvmfit/internal/load/scenario"
 )
 
@@ -16,7 +17,7 @@ import (
 // raw response; "CLOSE" closes the connection instead.
 func rawServer(t *testing.T, script ...string) string {
 	t.Helper()
-	l := listenLoopback(t)
+	l := loadtest.Listen(t)
 	go func() {
 		i := 0
 		for {

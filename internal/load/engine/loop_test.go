@@ -12,6 +12,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/jvmfit/jvmfit/internal/load/loadtest"
 	"github.com/jvmfit/jvmfit/internal/load/scenario"
 )
 
@@ -19,7 +20,7 @@ import (
 // is there (EAGAIN) is what made a goroutine per user on Go's netpoller
 // cost more CPU than ab.
 func TestOneReadPerAnswer(t *testing.T) {
-	s := server(t, func(w http.ResponseWriter, r *http.Request) { w.Write([]byte("ok")) })
+	s := loadtest.Server(t, func(w http.ResponseWriter, r *http.Request) { w.Write([]byte("ok")) })
 	addr := strings.TrimPrefix(s.URL, "http://")
 	sc, _ := scenario.SingleURL("GET", s.URL+"/")
 	w := scenario.NewWire(sc.Requests[0], addr, "")
@@ -58,7 +59,7 @@ func TestOneReadPerAnswer(t *testing.T) {
 // An answer that arrives while its task is busy elsewhere is read when
 // the task comes back: the edge is kept, not lost.
 func TestEdgeWhileNotWaiting(t *testing.T) {
-	s := server(t, func(w http.ResponseWriter, r *http.Request) { w.Write([]byte("ok")) })
+	s := loadtest.Server(t, func(w http.ResponseWriter, r *http.Request) { w.Write([]byte("ok")) })
 	addr := strings.TrimPrefix(s.URL, "http://")
 	onLoop(t, func(tk *task) {
 		sk := dialOn(t, tk, addr)
@@ -87,7 +88,7 @@ func TestEdgeWhileNotWaiting(t *testing.T) {
 
 // A silent server: the read ends at the deadline with a timeout error.
 func TestReadDeadline(t *testing.T) {
-	l := listenLoopback(t)
+	l := loadtest.Listen(t)
 	go func() {
 		for {
 			c, err := l.Accept()
@@ -141,7 +142,7 @@ func TestAbortEndsWaits(t *testing.T) {
 
 func TestDialRefused(t *testing.T) {
 	onLoop(t, func(tk *task) {
-		_, err := tk.l.dial(tk, "127.0.0.1:"+closedPort(t), time.Now().Add(5*time.Second))
+		_, err := tk.l.dial(tk, "127.0.0.1:"+loadtest.ClosedPort(t), time.Now().Add(5*time.Second))
 		if k := ErrorKey(err); k != "dial: connection refused" {
 			t.Errorf("error %q (%v), want dial: connection refused", k, err)
 		}
@@ -151,7 +152,7 @@ func TestDialRefused(t *testing.T) {
 // A write larger than the socket buffers waits for room, and everything
 // arrives.
 func TestLargeWrite(t *testing.T) {
-	l := listenLoopback(t)
+	l := loadtest.Listen(t)
 	got := make(chan int64, 1)
 	go func() {
 		c, err := l.Accept()
@@ -186,7 +187,7 @@ func TestLargeWrite(t *testing.T) {
 // Data and the end of the stream in one edge: after the data, the next
 // read returns EOF at once instead of waiting for an edge that never comes.
 func TestDataThenEOFInOneEdge(t *testing.T) {
-	l := listenLoopback(t)
+	l := loadtest.Listen(t)
 	go func() {
 		c, err := l.Accept()
 		if err != nil {
@@ -228,7 +229,7 @@ func TestDialIPv6AndNames(t *testing.T) {
 	go srv.Serve(l)
 	defer srv.Close()
 	_, port, _ := net.SplitHostPort(l.Addr().String())
-	v4 := server(t, func(w http.ResponseWriter, r *http.Request) { w.Write([]byte("ok")) })
+	v4 := loadtest.Server(t, func(w http.ResponseWriter, r *http.Request) { w.Write([]byte("ok")) })
 	_, port4, _ := net.SplitHostPort(strings.TrimPrefix(v4.URL, "http://"))
 	for _, addr := range []string{"[::1]:" + port, "localhost:" + port4} {
 		sc, _ := scenario.SingleURL("GET", "http://"+addr+"/")
