@@ -62,7 +62,7 @@ Scenario format: docs/scenario.md.`,
 	fl := cmd.Flags()
 	fl.StringVarP(&f.scenario, "scenario", "s", "", "scenario YAML file (instead of a URL)")
 	fl.StringArrayVar(&f.vars, "var", nil, "scenario variable `k=v` (repeatable)")
-	fl.StringVar(&f.target, "target", "", "base URL that overrides the scenario's base:")
+	fl.StringVar(&f.target, "target", "", "where to send the scenario: replaces its base's host and port (and its path, if the URL has one)")
 	fl.Float64VarP(&f.rate, "rate", "r", 0, "open model: requests per second (overrides the scenario's open phases)")
 	fl.DurationVarP(&f.duration, "duration", "d", 0, "length of the measured phase (default 10s for a URL without --requests)")
 	fl.Int64VarP(&f.requests, "requests", "n", 0, "total requests for a URL (closed: like ab -n; open: stop after N)")
