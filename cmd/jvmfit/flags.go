@@ -110,11 +110,12 @@ func (f *launcherFlags) plan(env launch.Env, args []string) (*plan.Plan, jdk.JDK
 	if err != nil {
 		return nil, jdk.JDK{}, asUsage(err)
 	}
-	p, err := plan.Compute(plan.Input{
+	// The user's options win by the one override rule; p.Options is then
+	// what jvmfit adds, to be followed by the user's own.
+	p, _, err := plan.Override(plan.Input{
 		Limits: lim, JDK: j, Goal: goal, Profile: prof,
-		UserOptions: env.UserOptions(args),
 		MaxMemRatio: env.MaxMemRatio, InitMemRatio: env.InitMemRatio,
-	})
+	}, env.UserOptions(args))
 	var ref *plan.RefusedError
 	if errors.As(err, &ref) {
 		return nil, j, usagef("%v", err)

@@ -23,6 +23,7 @@ import (
 type raw struct {
 	Name         string            `yaml:"name"`
 	Jar          string            `yaml:"jar"`
+	Java         string            `yaml:"java"`
 	MainClass    string            `yaml:"main_class"`
 	Classpath    string            `yaml:"classpath"`
 	Command      []string          `yaml:"command"`
@@ -102,6 +103,13 @@ func Parse(path string, data []byte) (*App, error) {
 	}
 	if r.Jar != "" {
 		a.Jar = resolve(dir, r.Jar)
+	}
+	if r.Java != "" {
+		j, err := javaBinary(resolve(dir, r.Java))
+		if err != nil {
+			return nil, fail("java", "%v", err)
+		}
+		a.Java = j
 	}
 	if r.Classpath != "" {
 		parts := strings.Split(r.Classpath, string(os.PathListSeparator))
@@ -193,6 +201,22 @@ func yamlMessage(err error) string {
 	return msg
 }
 
+// javaBinary accepts a java launcher or a JDK home (with bin/java).
+func javaBinary(p string) (string, error) {
+	st, err := os.Stat(p)
+	if err != nil {
+		return "", fmt.Errorf("%s does not exist: give a java binary or a JDK home", p)
+	}
+	if st.IsDir() {
+		j := filepath.Join(p, "bin", "java")
+		if _, err := os.Stat(j); err != nil {
+			return "", fmt.Errorf("%s is a directory without bin/java: give a java binary or a JDK home", p)
+		}
+		return j, nil
+	}
+	return p, nil
+}
+
 func resolve(dir, p string) string {
 	if p == "" || filepath.IsAbs(p) || strings.HasPrefix(p, "${") {
 		return p
@@ -226,6 +250,11 @@ func (a *App) checkPlaceholders() error {
 	}
 	for i, c := range a.Args {
 		if err := check(fmt.Sprintf("args[%d]", i), c); err != nil {
+			return err
+		}
+	}
+	for i, o := range a.JVMOptions {
+		if err := check(fmt.Sprintf("jvm_options[%d]", i), o); err != nil {
 			return err
 		}
 	}

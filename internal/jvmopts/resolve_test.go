@@ -34,13 +34,13 @@ func TestModes(t *testing.T) {
 	sets := filepath.Join(dir, "sets.yaml")
 	os.WriteFile(sets, []byte("serdef: [-XX:+UseSerialGC, -Xmx256M]\n"), 0o644)
 
-	if o, err := Resolve(Request{Mode: "default"}); err != nil || o != nil {
+	if o, err := Resolve(Request{Mode: "default"}); err != nil || o.Options != nil || o.Env != nil {
 		t.Errorf("default: %q %v, want no options", o, err)
 	}
-	if o, err := Resolve(Request{Mode: "set:serdef", OptionSets: sets}); err != nil || strings.Join(o, " ") != "-XX:+UseSerialGC -Xmx256M" {
+	if o, err := Resolve(Request{Mode: "set:serdef", OptionSets: sets}); err != nil || strings.Join(o.Options, " ") != "-XX:+UseSerialGC -Xmx256M" {
 		t.Errorf("set:serdef: %q %v", o, err)
 	}
-	if o, err := Resolve(Request{Mode: "-Xmx100m -XX:+UseSerialGC"}); err != nil || len(o) != 2 {
+	if o, err := Resolve(Request{Mode: "-Xmx100m -XX:+UseSerialGC"}); err != nil || len(o.Options) != 2 {
 		t.Errorf("custom: %q %v", o, err)
 	}
 	for mode, want := range map[string]string{
@@ -74,8 +74,8 @@ func TestJvmfitPlansForTheTrialsLimitsNotOurs(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	xmx := func(o []string) string {
-		for _, s := range o {
+	xmx := func(o Resolved) string {
+		for _, s := range o.Options {
 			if strings.HasPrefix(s, "-Xmx") {
 				return s
 			}
