@@ -75,6 +75,9 @@ func Parse(path string, data []byte) (*App, error) {
 		if errors.Is(err, io.EOF) {
 			return nil, fmt.Errorf("%s: empty file: see docs/app.md for the descriptor format", path)
 		}
+		if notAMap(err) {
+			return nil, fmt.Errorf("%s: not an app descriptor: expected a YAML map of fields (name, jar or command, ready...; see docs/app.md)", path)
+		}
 		return nil, fmt.Errorf("%s: %s", path, yamlMessage(err))
 	}
 	dir := filepath.Dir(path)
@@ -188,6 +191,16 @@ func Parse(path string, data []byte) (*App, error) {
 		return nil, fmt.Errorf("%s: %v", path, err)
 	}
 	return a, nil
+}
+
+// notAMap tells a file that is not a map at all (a passwd file, a list)
+// from a descriptor with a bad field: yaml.v3 then names our Go type.
+func notAMap(err error) bool {
+	var te *yaml.TypeError
+	if !errors.As(err, &te) || len(te.Errors) != 1 {
+		return false
+	}
+	return strings.HasPrefix(te.Errors[0], "line 1: cannot unmarshal") && strings.HasSuffix(te.Errors[0], "into app.raw")
 }
 
 // yamlMessage strips yaml.v3's "yaml: " prefix and folds multi-error

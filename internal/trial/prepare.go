@@ -13,6 +13,7 @@ import (
 	"github.com/jvmfit/jvmfit/internal/cgroup"
 	"github.com/jvmfit/jvmfit/internal/jdk"
 	"github.com/jvmfit/jvmfit/internal/jvmopts"
+	"github.com/jvmfit/jvmfit/internal/size"
 )
 
 const nmtOption = "-XX:NativeMemoryTracking=summary"
@@ -54,12 +55,18 @@ func Prepare(spec Spec, a *app.App, optionSets string) (Spec, error) {
 	return spec, loadDefaults(&spec, a)
 }
 
-// checkLimits refuses limits a trial cannot run at.
+// MinMemoryBytes is the smallest limit a trial's cgroup accepts.
+const MinMemoryBytes = 4 * size.MiB
+
+// checkLimits refuses limits a trial cannot run at, before anything runs.
 func checkLimits(spec *Spec) error {
-	if spec.NoLimits {
+	switch {
+	case spec.NoLimits:
 		spec.MemoryBytes, spec.CPUs, spec.CPUSet = 0, 0, ""
-	} else if spec.MemoryBytes <= 0 {
+	case spec.MemoryBytes <= 0:
 		return fmt.Errorf("--memory: give the trial's memory limit, e.g. 300Mi (or --no-limits for a baseline)")
+	case spec.MemoryBytes < MinMemoryBytes:
+		return fmt.Errorf("--memory %s: a trial's limit is at least %s: give a limit like 256Mi", size.Format(spec.MemoryBytes), size.Format(MinMemoryBytes))
 	}
 	if spec.CPUs < 0 {
 		return fmt.Errorf("--cpus: %g is negative", spec.CPUs)
