@@ -86,28 +86,14 @@ func runTrial(cmd *cobra.Command, f *runFlags) error {
 	if err != nil {
 		return asUsage(err)
 	}
-	spec := trial.Spec{
-		Java: f.java, JVM: f.jvm, CPUs: f.cpus, CPUSet: f.cpuset, NoLimits: f.noLimits,
-		Rate: f.rate, Warmup: f.warmup, Duration: f.duration, SLO: f.slo, NMT: f.nmt, Saturate: f.saturate,
-	}
-	if f.memory != "" {
-		if spec.MemoryBytes, err = size.Parse(f.memory); err != nil {
-			return usagef("--memory: %v", err)
-		}
-	}
-	if f.noLimits && (f.memory != "" || f.cpuset != "") {
-		return usagef("--no-limits runs without limits: drop --memory and --cpuset")
-	}
-	if spec.Vars, err = runVars(f.vars); err != nil {
-		return asUsage(err)
-	}
-	if spec, err = trial.Prepare(spec, a, f.optionSets); err != nil {
-		return asUsage(err)
+	spec, err := runSpec(f, a)
+	if err != nil {
+		return err
 	}
 	// Open the database first: a bad --db must not cost a trial.
 	st, err := store.Open(f.db)
 	if err != nil {
-		return usagef("--db %s: %v", f.db, err)
+		return usagef("--db %s: %w", f.db, err)
 	}
 	defer st.Close()
 
@@ -118,18 +104,8 @@ func runTrial(cmd *cobra.Command, f *runFlags) error {
 		}
 		return err
 	}
-	name := f.experiment
-	if name == "" {
-		name = fmt.Sprintf("run-%s-%s", spec.AppName, r.StartedAt.Format("20060102-150405"))
-	}
-	expID, err := st.NewExperiment(name, "run", runArgs(cmd))
-	if err == nil {
-		r.Experiment = name
-		r.ID, err = st.SaveTrial(expID, r)
-		_ = st.EndExperiment(expID)
-	}
-	if err != nil {
-		return fmt.Errorf("the trial ran but could not be stored in %s: %v", f.db, err)
+	if err := storeRun(cmd, st, f, r); err != nil {
+		return err
 	}
 	out := cmd.OutOrStdout()
 	if f.asJSON {
@@ -143,6 +119,49 @@ func runTrial(cmd *cobra.Command, f *runFlags) error {
 	}
 	if r.Verdict != trial.OK {
 		return fmt.Errorf("%w %s", errKO, r.Kind)
+	}
+	return nil
+}
+
+// runSpec is the trial the flags ask for, prepared: every input error
+// comes out here, before anything starts or is echoed.
+func runSpec(f *runFlags, a *app.App) (trial.Spec, error) {
+	spec := trial.Spec{
+		Java: f.java, JVM: f.jvm, CPUs: f.cpus, CPUSet: f.cpuset, NoLimits: f.noLimits,
+		Rate: f.rate, Warmup: f.warmup, Duration: f.duration, SLO: f.slo, NMT: f.nmt, Saturate: f.saturate,
+	}
+	var err error
+	if f.memory != "" {
+		if spec.MemoryBytes, err = size.Parse(f.memory); err != nil {
+			return spec, usagef("--memory: %w", err)
+		}
+	}
+	if f.noLimits && (f.memory != "" || f.cpuset != "") {
+		return spec, usagef("--no-limits runs without limits: drop --memory and --cpuset")
+	}
+	if spec.Vars, err = runVars(f.vars); err != nil {
+		return spec, asUsage(err)
+	}
+	if spec, err = trial.Prepare(spec, a, f.optionSets); err != nil {
+		return spec, asUsage(err)
+	}
+	return spec, nil
+}
+
+// storeRun stores the trial under its own experiment.
+func storeRun(cmd *cobra.Command, st *store.Store, f *runFlags, r *trial.Result) error {
+	name := f.experiment
+	if name == "" {
+		name = fmt.Sprintf("run-%s-%s", r.Spec.AppName, r.StartedAt.Format("20060102-150405"))
+	}
+	expID, err := st.NewExperiment(name, "run", runArgs(cmd))
+	if err == nil {
+		r.Experiment = name
+		r.ID, err = st.SaveTrial(expID, r)
+		_ = st.EndExperiment(expID)
+	}
+	if err != nil {
+		return fmt.Errorf("the trial ran but could not be stored in %s: %w", f.db, err)
 	}
 	return nil
 }

@@ -64,25 +64,7 @@ func (a *App) Expand(v Values) (Launch, error) {
 	}
 	vars["jvm_options"] = strings.Join(opts, " ")
 
-	var argv []string
-	switch {
-	case len(a.Command) > 0:
-		for _, c := range a.Command {
-			if c == "${jvm_options}" {
-				argv = append(argv, opts...)
-				continue
-			}
-			argv = append(argv, sub(c))
-		}
-	case a.Jar != "":
-		argv = append(append([]string{v.Java}, opts...), "-jar", a.Jar)
-	default:
-		argv = append(append([]string{v.Java}, opts...), "-cp", a.Classpath, a.MainClass)
-	}
-	// args follow the command as they follow a jar or a main class.
-	for _, arg := range a.Args {
-		argv = append(argv, sub(arg))
-	}
+	argv := a.argv(v.Java, opts, sub)
 	if len(argv) == 0 || argv[0] == "" {
 		return Launch{}, fmt.Errorf("%s: no java binary to run: give --java PATH", a.where())
 	}
@@ -98,6 +80,31 @@ func (a *App) Expand(v Values) (Launch, error) {
 	}
 	env := append(inheritedEnv(set), set...)
 	return Launch{Argv: argv, Env: env, Set: set, Dir: a.Dir, Ready: sub(a.Ready), Port: port}, nil
+}
+
+// argv is the command line: the command (${jvm_options} expands to one
+// word per option), or java with the options and the jar or main class;
+// then args, which follow a command as they follow a jar.
+func (a *App) argv(java string, opts []string, sub func(string) string) []string {
+	var argv []string
+	switch {
+	case len(a.Command) > 0:
+		for _, c := range a.Command {
+			if c == "${jvm_options}" {
+				argv = append(argv, opts...)
+				continue
+			}
+			argv = append(argv, sub(c))
+		}
+	case a.Jar != "":
+		argv = append(append([]string{java}, opts...), "-jar", a.Jar)
+	default:
+		argv = append(append([]string{java}, opts...), "-cp", a.Classpath, a.MainClass)
+	}
+	for _, arg := range a.Args {
+		argv = append(argv, sub(arg))
+	}
+	return argv
 }
 
 func (a *App) where() string {
@@ -135,7 +142,7 @@ next:
 func FreePort() (int, error) {
 	l, err := net.Listen("tcp", "127.0.0.1:0")
 	if err != nil {
-		return 0, fmt.Errorf("cannot find a free loopback port: %v", err)
+		return 0, fmt.Errorf("cannot find a free loopback port: %w", err)
 	}
 	defer l.Close()
 	return l.Addr().(*net.TCPAddr).Port, nil

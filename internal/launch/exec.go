@@ -71,7 +71,7 @@ func AddEnv(base []string, vars map[string]string) []string {
 // a container), receives signals directly and its exit code is final.
 func Exec(argv, environ []string) error {
 	err := syscall.Exec(argv[0], argv, environ)
-	return fmt.Errorf("cannot exec %s: %v", argv[0], err)
+	return fmt.Errorf("cannot exec %s: %w", argv[0], err)
 }
 
 // Getenv is os.Getenv, named for ReadEnv callers.

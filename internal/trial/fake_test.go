@@ -38,7 +38,7 @@ type fakeProcess struct {
 func (p *fakeProcess) Pid() int                   { return os.Getpid() }
 func (p *fakeProcess) Done() <-chan struct{}      { return p.done }
 func (p *fakeProcess) MemoryPeak() (int64, error) { return 100 * size.MiB, nil }
-func (p *fakeProcess) Exit() Exit {
+func (p *fakeProcess) exitNow() Exit {
 	p.mu.Lock()
 	defer p.mu.Unlock()
 	return p.exit
@@ -71,7 +71,7 @@ func (p *fakeProcess) Stop(time.Duration) Exit {
 	p.stops++
 	p.mu.Unlock()
 	p.end(Exit{Code: -1, Signal: "SIGTERM"})
-	return p.Exit()
+	return p.exitNow()
 }
 
 // fakeSandbox "starts" the app: an HTTP server on the port the command's
@@ -184,7 +184,7 @@ func newFakes(t *testing.T, during func(p *fakeProcess) *load.Report) *fakes {
 func (f *fakes) checkCleanedUp(t *testing.T, r *Result) {
 	t.Helper()
 	p := f.sb.proc()
-	if !gone(0) && alive(p) {
+	if alive(p) {
 		t.Error("the process is still running")
 	}
 	if p.stops == 0 || f.pr.stopped != f.pr.started || f.svcs.stopped == 0 {

@@ -49,7 +49,7 @@ func ParseSLO(s string) (SLO, error) {
 		}
 		c, err := parseClause(text)
 		if err != nil {
-			return nil, fmt.Errorf("bad SLO clause %q: %v", text, err)
+			return nil, fmt.Errorf("bad SLO clause %q: %w", text, err)
 		}
 		out = append(out, c)
 	}

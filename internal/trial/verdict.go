@@ -57,7 +57,7 @@ func judge(r *Result, slo SLO, rd readiness, died bool, exit Exit, readyURL stri
 	if r.Failed == nil {
 		r.Failed = []string{}
 	}
-	if r.OOMArea != "" && r.Kind != KindJavaOOM {
+	if r.OOMArea != "" && !died {
 		r.Findings = appendOnce(r.Findings, fmt.Sprintf("the app threw java.lang.OutOfMemoryError: %s and went on", r.OOMArea))
 	}
 }
