@@ -86,3 +86,24 @@ func TestJvmfitPlansForTheTrialsLimitsNotOurs(t *testing.T) {
 		t.Fatalf("the plan ignores the trial's limit: %q vs %q", small, big)
 	}
 }
+
+// The descriptor's options come with every mode: before a set's or
+// --jvm's own, and after the plan's; a set's env is the mode's env.
+func TestDescriptorOptionsAndSetEnv(t *testing.T) {
+	sets := filepath.Join(t.TempDir(), "sets.yaml")
+	os.WriteFile(sets, []byte("B: {options: [-Xmx64m], env: {MALLOC_ARENA_MAX: \"2\"}}\n"), 0o644)
+	user := []string{"-Dapp=1"}
+	for mode, want := range map[string]string{
+		"default":        "-Dapp=1",
+		"set:B":          "-Dapp=1 -Xmx64m",
+		"-Xss512k -Da=b": "-Dapp=1 -Xss512k -Da=b",
+	} {
+		o, err := Resolve(Request{Mode: mode, OptionSets: sets, UserOptions: user})
+		if err != nil || strings.Join(o.Options, " ") != want {
+			t.Errorf("%s: %q %v, want %q", mode, o.Options, err, want)
+		}
+		if (mode == "set:B") != (o.Env["MALLOC_ARENA_MAX"] == "2") {
+			t.Errorf("%s: env %v", mode, o.Env)
+		}
+	}
+}

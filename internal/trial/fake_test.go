@@ -80,9 +80,14 @@ type fakeSandbox struct {
 	mu     sync.Mutex
 	procs  []*fakeProcess
 	launch Launch
+	fail   error // Start fails with it, as on a cgroup tree jvmfit cannot use
 }
 
 func (s *fakeSandbox) Start(ctx context.Context, l Launch) (Process, error) {
+	s.launch = l
+	if s.fail != nil {
+		return nil, s.fail
+	}
 	ln, err := net.Listen("tcp", "127.0.0.1:"+l.Argv[len(l.Argv)-1])
 	if err != nil {
 		return nil, err
@@ -308,5 +313,31 @@ func TestLogIsNamedForItsTrial(t *testing.T) {
 	r2, err := Run(context.Background(), f.spec, f.app, f.deps)
 	if err != nil || r2.LogFile == r.LogFile {
 		t.Errorf("two trials in one second share a log: %s (%v)", r2.LogFile, err)
+	}
+}
+
+// A sandbox that cannot start the app is jvmfit's error, not a verdict,
+// and what the trial made before (services, directories) is undone.
+func TestFakeStartFailureIsAnErrorAndCleansUp(t *testing.T) {
+	f := newFakes(t, func(p *fakeProcess) *load.Report { t.Fatal("load ran without an app"); return nil })
+	f.sb.fail = errors.New("cannot create cgroup")
+	f.deps.LogDir = ""
+	f.spec.AppName = fmt.Sprintf("nostart%d", os.Getpid())
+	r, err := Run(context.Background(), f.spec, f.app, f.deps)
+	if r != nil || err == nil || err.Error() != "cannot create cgroup" {
+		t.Fatalf("got %v, %v", r, err)
+	}
+	if f.svcs.stopped == 0 || f.pr.started != 0 {
+		t.Errorf("services stopped %d times, sampling started %d times", f.svcs.stopped, f.pr.started)
+	}
+	for _, a := range f.sb.launch.Argv {
+		if dir, ok := strings.CutPrefix(a, "-Djava.io.tmpdir="); ok {
+			if _, err := os.Stat(dir); !os.IsNotExist(err) {
+				t.Errorf("the app's temporary directory %s is left (%v)", dir, err)
+			}
+		}
+	}
+	if logs, _ := filepath.Glob(filepath.Join(os.TempDir(), "jvmfit-trial-*", f.spec.AppName+"-*.log")); len(logs) > 0 {
+		t.Errorf("the log of a trial that never started is left: %s", logs)
 	}
 }
