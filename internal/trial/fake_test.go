@@ -184,6 +184,18 @@ func newFakes(t *testing.T, during func(p *fakeProcess) *load.Report) *fakes {
 	return f
 }
 
+// checkNoAppTmp: the app's temporary directory is gone with the trial.
+func (f *fakes) checkNoAppTmp(t *testing.T) {
+	t.Helper()
+	for _, a := range f.sb.launch.Argv {
+		if dir, ok := strings.CutPrefix(a, "-Djava.io.tmpdir="); ok {
+			if _, err := os.Stat(dir); !os.IsNotExist(err) {
+				t.Errorf("the app's temporary directory %s is left (%v)", dir, err)
+			}
+		}
+	}
+}
+
 // everything Run started is ended, and nothing of the trial's is left in
 // the temporary directory.
 func (f *fakes) checkCleanedUp(t *testing.T, r *Result) {
@@ -195,13 +207,7 @@ func (f *fakes) checkCleanedUp(t *testing.T, r *Result) {
 	if p.stops == 0 || f.pr.stopped != f.pr.started || f.svcs.stopped == 0 {
 		t.Errorf("stops %d, sampling %d/%d stopped, services stopped %d times", p.stops, f.pr.stopped, f.pr.started, f.svcs.stopped)
 	}
-	for _, a := range f.sb.launch.Argv {
-		if dir, ok := strings.CutPrefix(a, "-Djava.io.tmpdir="); ok {
-			if _, err := os.Stat(dir); !os.IsNotExist(err) {
-				t.Errorf("the app's temporary directory %s is left (%v)", dir, err)
-			}
-		}
-	}
+	f.checkNoAppTmp(t)
 	if r == nil || r.LogFile == "" {
 		return
 	}
@@ -330,13 +336,7 @@ func TestFakeStartFailureIsAnErrorAndCleansUp(t *testing.T) {
 	if f.svcs.stopped == 0 || f.pr.started != 0 {
 		t.Errorf("services stopped %d times, sampling started %d times", f.svcs.stopped, f.pr.started)
 	}
-	for _, a := range f.sb.launch.Argv {
-		if dir, ok := strings.CutPrefix(a, "-Djava.io.tmpdir="); ok {
-			if _, err := os.Stat(dir); !os.IsNotExist(err) {
-				t.Errorf("the app's temporary directory %s is left (%v)", dir, err)
-			}
-		}
-	}
+	f.checkNoAppTmp(t)
 	if logs, _ := filepath.Glob(filepath.Join(os.TempDir(), "jvmfit-trial-*", f.spec.AppName+"-*.log")); len(logs) > 0 {
 		t.Errorf("the log of a trial that never started is left: %s", logs)
 	}
