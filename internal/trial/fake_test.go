@@ -150,9 +150,13 @@ func (l fakeLoader) Saturate(ctx context.Context, o LoadOptions) (*load.Report, 
 	return nil, errors.New("not asked")
 }
 
-type fakeServices struct{ stopped int }
+type fakeServices struct {
+	stopped int
+	startIn time.Duration // how long the services take to start
+}
 
 func (f *fakeServices) Start(ctx context.Context, a *app.App, spec Spec, progress io.Writer) (RunningServices, error) {
+	time.Sleep(f.startIn)
 	return f, nil
 }
 func (f *fakeServices) Exports() map[string]string { return nil }
@@ -340,4 +344,18 @@ func TestFakeStartFailureIsAnErrorAndCleansUp(t *testing.T) {
 	if logs, _ := filepath.Glob(filepath.Join(os.TempDir(), "jvmfit-trial-*", f.spec.AppName+"-*.log")); len(logs) > 0 {
 		t.Errorf("the log of a trial that never started is left: %s", logs)
 	}
+}
+
+// The app's start time runs from its own start, not from its database's.
+func TestFakeStartTimeExcludesTheServices(t *testing.T) {
+	f := newFakes(t, func(p *fakeProcess) *load.Report { return &load.Report{Requests: 1, Success: 1} })
+	f.svcs.startIn = time.Second
+	r, err := Run(context.Background(), f.spec, f.app, f.deps)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if r.StartSeconds <= 0 || r.StartSeconds >= 0.9 {
+		t.Errorf("start %.2fs with services that took 1s to start and an app ready at once", r.StartSeconds)
+	}
+	f.checkCleanedUp(t, r)
 }

@@ -62,7 +62,7 @@ func (t *trialRun) start(ctx context.Context) error {
 	// (2>&1), so the tail keeps the order the app wrote in; with two pipes
 	// its last words on stderr could be read before earlier stdout lines.
 	both := t.out.stream()
-	t.t0 = t.r.StartedAt
+	t.t0 = time.Now() // start time is measured from here, not from the services' start
 	p, err := t.d.Sandbox.Start(ctx, Launch{
 		Name: "jvmfit-trial-" + t.log.name,
 		Argv: t.launch.Argv, Env: t.launch.Env, Dir: t.launch.Dir,
