@@ -1,3 +1,5 @@
+//go:build linux
+
 package trial
 
 import (
@@ -34,7 +36,6 @@ type realProcess struct{ p *sandbox.Process }
 
 func (r realProcess) Pid() int              { return r.p.Pid() }
 func (r realProcess) Done() <-chan struct{} { return r.p.Done() }
-func (r realProcess) Exit() Exit            { return exitOf(r.p.Exit()) }
 func (r realProcess) Stop(grace time.Duration) Exit {
 	return exitOf(r.p.Stop(grace))
 }

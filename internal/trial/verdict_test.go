@@ -13,12 +13,13 @@ func TestJudgeOrder(t *testing.T) {
 	slo, _ := ParseSLO("p99<=10ms,start<=5s")
 	slow := &record.Report{Requests: 10, Latencies: record.Latencies{P99: time.Second}}
 	cases := []struct {
-		name       string
-		rd         readiness
-		died       bool
-		exit       Exit
-		load       *record.Report
-		kind, text string
+		name string
+		rd   readiness
+		died bool
+		exit Exit
+		load *record.Report
+		kind Kind
+		text string
 	}{
 		{"oom under load beats slo", ready, true, Exit{Code: -1, Signal: "SIGKILL", OOMKilled: true}, slow, KindOOMKilled, "OOM killer under load at the 64Mi limit"},
 		{"exit before ready", readyDied, true, Exit{Code: 3}, nil, KindExited, "exited with code 3 before it was ready"},
