@@ -6,6 +6,7 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/jvmfit/jvmfit/internal/experiment"
+	"github.com/jvmfit/jvmfit/internal/judge"
 	"github.com/jvmfit/jvmfit/internal/report"
 	"github.com/jvmfit/jvmfit/internal/store"
 	"github.com/jvmfit/jvmfit/internal/trial"
@@ -87,11 +88,11 @@ ranges with a step (100..1000/100, 256Mi..1Gi/256Mi).`,
 
 // sweepJSON is `jvmfit sweep --json` and `jvmfit compare --json`.
 type sweepJSON struct {
-	ExperimentID   int64                        `json:"experiment_id"`
-	Cells          []experiment.CellJSON        `json:"cells"`
-	Knees          map[string]report.KneeResult `json:"knees,omitempty"`
-	Recommendation *experiment.Recommendation   `json:"recommendation,omitempty"`
-	Stopped        string                       `json:"stopped,omitempty"`
+	ExperimentID   int64                       `json:"experiment_id"`
+	Cells          []experiment.CellJSON       `json:"cells"`
+	Knees          map[string]judge.KneeResult `json:"knees,omitempty"`
+	Recommendation *experiment.Recommendation  `json:"recommendation,omitempty"`
+	Stopped        string                      `json:"stopped,omitempty"`
 }
 
 // printMatrix prints a sweep's (or compare's) tables and recommendation.

@@ -10,7 +10,7 @@ import (
 	"fmt"
 	"sort"
 
-	"github.com/jvmfit/jvmfit/internal/report"
+	"github.com/jvmfit/jvmfit/internal/judge"
 	"github.com/jvmfit/jvmfit/internal/size"
 	"github.com/jvmfit/jvmfit/internal/trial"
 )
@@ -169,7 +169,7 @@ type searchState struct {
 }
 
 // boundary applies the rule the report also reads its tables with.
-func (st *searchState) boundary() (ok, ko int64) { return report.Boundary(st.runs) }
+func (st *searchState) boundary() (ok, ko int64) { return judge.Boundary(st.runs) }
 
 func (st *searchState) highest() int64 {
 	m := st.sorted()

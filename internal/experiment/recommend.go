@@ -5,7 +5,7 @@ import (
 	"strconv"
 	"strings"
 
-	"github.com/jvmfit/jvmfit/internal/report"
+	"github.com/jvmfit/jvmfit/internal/judge"
 	"github.com/jvmfit/jvmfit/internal/size"
 )
 
@@ -173,8 +173,8 @@ func (r *Recommendation) Headline() string {
 
 // Summary is what the experiment stores for later reports
 // (store.SetSummary); details is extra Markdown such as minmem's search table.
-func (r *Recommendation) Summary(details string) report.Summary {
-	return report.Summary{Headline: r.Headline(), Text: r.Body(), Details: details}
+func (r *Recommendation) Summary(details string) judge.Summary {
+	return judge.Summary{Headline: r.Headline(), Text: r.Body(), Details: details}
 }
 
 // Body is Markdown without its heading, so a report can nest it.

@@ -3,6 +3,7 @@ package report
 import (
 	"fmt"
 
+	"github.com/jvmfit/jvmfit/internal/judge"
 	"github.com/jvmfit/jvmfit/internal/trial"
 )
 
@@ -61,7 +62,7 @@ func MemoryTables(trials []*trial.Result) []Table {
 // boundaryNote reads one CPU count's limits with minmem's rule (Boundary),
 // so the table's answer is the search's answer.
 func boundaryNote(runs map[int64][]string) string {
-	minOK, maxKO := Boundary(runs)
+	minOK, maxKO := judge.Boundary(runs)
 	if minOK == 0 {
 		return ""
 	}

@@ -1,4 +1,9 @@
-package report
+// Package judge holds the rules that judge trial results: a limit's
+// verdict from its runs and the search boundary (minmem), where a rate sweep
+// breaks (the knee), and what an experiment concluded. They are pure
+// functions over values, used by experiment (to decide) and report (to
+// read tables the same way); judge imports neither.
+package judge
 
 import (
 	"sort"
