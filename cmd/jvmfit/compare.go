@@ -18,7 +18,6 @@ func newCompare() *cobra.Command {
 		ef                 experimentFlags
 		sets, memory, cpus string
 		rate               float64
-		fresh              bool
 	)
 	cmd := &cobra.Command{
 		Use:   "compare --app app.yaml [--sets seed001|FILE] [--memory 512Mi]",
@@ -65,32 +64,16 @@ seropt and paropt. Cells already in --db are reused unless --fresh.`,
 				}
 			}
 			ef.optionSets = path
-			args := map[string]any{"app": ef.app, "sets": sets, "names": names, "memory": mems, "cpus": cpuList, "rate": rate, "fresh": fresh}
+			args := map[string]any{"app": ef.app, "sets": sets, "names": names, "memory": mems, "cpus": cpuList, "rate": rate, "fresh": ef.fresh}
 			sess, err := ef.open()
 			if err != nil {
 				return err
 			}
 			defer sess.close()
-			ax := experiment.CompareAxes(names, mems)
-			ax.CPUs = cpuList
-			base := sess.base
-			base.Rate = rate
-			sw := experiment.Sweep{Base: base, Cells: ax.Cells(base), Prepare: sess.prepare, Trial: sess.run,
-				Fresh: fresh, Progress: experiment.NewProgress(sess.log)}
-			if _, err := sw.Specs(); err != nil {
-				return asUsage(err)
-			}
-			if err := sess.begin(store.KindCompare, args); err != nil {
-				return err
-			}
-			sw.Store, sw.ExperimentID = sess.store, sess.expID
-			fmt.Fprintf(sess.log, "%d option sets × %d limits × %d CPU counts\n", len(names), len(mems), len(cpuList))
-			cells, runErr := sw.Run(cmd.Context())
-			sess.ended(runErr)
-			if runErr != nil && len(cells) == 0 {
-				return runErr
-			}
-			return printMatrix(cmd, sess, ef.json, cells, runErr)
+			sess.Base.Rate = rate
+			sw := experiment.Compare(names, mems, cpuList, sess.Base)
+			what := fmt.Sprintf("%d option sets × %d limits × %d CPU counts", len(names), len(mems), len(cpuList))
+			return runMatrix(cmd, sess, sw, store.KindCompare, args, ef.json, what)
 		},
 	}
 	ef.register(cmd)
@@ -99,6 +82,5 @@ seropt and paropt. Cells already in --db are reused unless --fresh.`,
 	fl.StringVar(&memory, "memory", "512Mi", "memory limits, e.g. 512Mi or 256Mi,512Mi")
 	fl.StringVar(&cpus, "cpus", "1", "CPU counts, e.g. 1 or 1,2")
 	fl.Float64Var(&rate, "rate", 0, "measured request rate (0 = the descriptor's or scenario's)")
-	fl.BoolVar(&fresh, "fresh", false, "run every cell again even if the database has it")
 	return cmd
 }

@@ -69,54 +69,8 @@ soaks in all. Every trial is stored in --db.`,
 				return err
 			}
 			defer sess.close()
-			base := sess.base
-			base.Rate = rate
-			plan := experiment.MinMemPlan{Base: base, CPUs: cpuList, JVMs: modes, Search: s, Prepare: sess.prepare,
-				Trial: sess.run, Log: sess.log}
-			if err := plan.Check(); err != nil {
-				return asUsage(err)
-			}
-			if err := sess.begin(store.KindMinMem, args); err != nil {
-				return err
-			}
-			plan.Store, plan.ExperimentID = sess.store, sess.expID
-			t0 := time.Now()
-			results, runErr := plan.Run(cmd.Context())
-			n := 0
-			for _, r := range results {
-				n += len(r.Outcome.Trials)
-			}
-			if runErr != nil && n == 0 {
-				sess.ended(runErr)
-				return runErr
-			}
-			rec, recErr := experiment.Recommend(experiment.Candidates(results), sess.optionsAt)
-			if rec != nil && runErr == nil && soak > 0 {
-				runErr = plan.Soak(cmd.Context(), rec, soak, sess.optionsAt)
-				n += len(rec.Soak)
-			}
-			sess.ended(runErr)
-			sess.conclude(rec, experiment.MinMemMarkdown(results), runErr)
-			out := cmd.OutOrStdout()
-			if ef.json {
-				if err := printJSON(out, experiment.NewMinMemJSON(sess.expID, results, rec)); err != nil {
-					return err
-				}
-			} else {
-				if err := sess.tables(out); err != nil {
-					return err
-				}
-				fmt.Fprint(out, "### The search\n\n"+experiment.MinMemMarkdown(results))
-				fmt.Fprintf(out, "\n%d trials in %s; search grid %s from %s to %s, %d repeat(s) at the boundary.\n\n",
-					n, time.Since(t0).Round(time.Second), size.Format(s.Step), size.Format(s.Min), size.Format(s.Max), s.Repeats)
-				switch {
-				case rec != nil:
-					fmt.Fprint(out, rec.Markdown())
-				case runErr == nil:
-					fmt.Fprintf(out, "No recommendation: %v\n", recErr)
-				}
-			}
-			return runErr
+			sess.Base.Rate = rate
+			return runMinMem(cmd, sess, experiment.MinMemPlan{CPUs: cpuList, JVMs: modes, Search: s}, args, soak, ef.json)
 		},
 	}
 	ef.register(cmd)
@@ -131,4 +85,47 @@ soaks in all. Every trial is stored in --db.`,
 	fl.Float64Var(&rate, "rate", 0, "measured request rate (0 = the descriptor's or scenario's)")
 	fl.DurationVar(&soak, "soak", experiment.DefaultSoak, "measured length of the proof trial at the recommended limit (0 = no proof)")
 	return cmd
+}
+
+// runMinMem checks, records and runs the search and its soak, then prints.
+func runMinMem(cmd *cobra.Command, sess *session, plan experiment.MinMemPlan, args any, soak time.Duration, asJSON bool) error {
+	if err := plan.Check(sess.Session); err != nil {
+		return asUsage(err)
+	}
+	if err := sess.begin(store.KindMinMem, args); err != nil {
+		return err
+	}
+	t0 := time.Now()
+	ctx := cmd.Context()
+	results, runErr := plan.Run(ctx, sess.Session)
+	if ran, reused := sess.Counts(); runErr != nil && ran+reused == 0 {
+		return runErr
+	}
+	rec, recErr := experiment.Recommend(experiment.Candidates(results), sess.OptionsAt)
+	if rec != nil && runErr == nil && soak > 0 {
+		runErr = plan.Soak(ctx, sess.Session, rec, soak)
+	}
+	sess.end(rec, experiment.MinMemMarkdown(results), runErr)
+	out := cmd.OutOrStdout()
+	if asJSON {
+		if err := printJSON(out, experiment.NewMinMemJSON(sess.ID, results, rec)); err != nil {
+			return err
+		}
+		return runErr
+	}
+	if err := sess.tables(out); err != nil {
+		return err
+	}
+	fmt.Fprint(out, "### The search\n\n"+experiment.MinMemMarkdown(results))
+	ran, reused := sess.Counts()
+	s := plan.Search
+	fmt.Fprintf(out, "\n%d trials (%d run, %d from the store) in %s; search grid %s from %s to %s, %d repeat(s) at the boundary.\n\n",
+		ran+reused, ran, reused, time.Since(t0).Round(time.Second), size.Format(s.Step), size.Format(s.Min), size.Format(s.Max), s.Repeats)
+	switch {
+	case rec != nil:
+		fmt.Fprint(out, rec.Markdown())
+	case runErr == nil:
+		fmt.Fprintf(out, "No recommendation: %v\n", recErr)
+	}
+	return runErr
 }
