@@ -128,7 +128,7 @@ func (s *session) tables(w io.Writer) error {
 	}
 	// No summary here: the command prints its recommendation itself.
 	return report.Markdown(w, report.Input{
-		Meta:   report.Meta{ID: e.ID, Name: e.Name, Kind: e.Kind, Created: e.Created, Ended: e.Ended},
+		Meta:   report.Meta{ID: e.ID, Name: e.Name, Kind: e.Kind, Created: e.Started, Ended: e.Ended},
 		Trials: trials,
 	})
 }

@@ -84,6 +84,10 @@ func experimentRun(t *testing.T, args ...string) (stdout string) {
 	if code != 0 {
 		t.Fatalf("%s exit %d\nstdout:\n%s\nstderr:\n%s", args[0], code, out, stderr)
 	}
+	// stderr is a pipe here, not a terminal: progress is plain lines.
+	if strings.ContainsAny(stderr, "\r\x1b") || !strings.Contains(stderr, "[1") {
+		t.Errorf("%s: progress on a pipe has control characters or no trial lines:\n%q", args[0], stderr)
+	}
 	if left, _ := os.ReadDir(tmp); len(left) != 0 {
 		names := []string{}
 		for _, e := range left {
@@ -228,7 +232,7 @@ func TestCompareRealRun(t *testing.T) {
 	sets := writeDesc(t, "serial: [-XX:+UseSerialGC, -Xmx32m]\nparallel: [-XX:+UseParallelGC, -Xmx32m]\n")
 	out := experimentRun(t, "compare", "--app", desc, "--java", java17, "--db", db, "--sets", sets,
 		"--memory", "128Mi", "--rate", "20", "--duration", "1s")
-	for _, want := range []string{"### Option sets compared", "| Configuration | serial | parallel |"} {
+	for _, want := range []string{"### Option sets compared", "| Configuration | set:serial | set:parallel |"} {
 		if !strings.Contains(out, want) {
 			t.Errorf("compare output lacks %q:\n%s", want, out)
 		}

@@ -242,7 +242,7 @@ func listExperiments(w io.Writer, st *store.Store) error {
 			ended = e.Ended.Local().Format("2006-01-02 15:04")
 		}
 		fmt.Fprintf(tw, "%d\t%s\t%s\t%d\t%d\t%s\t%s\n", e.ID, e.Name, e.Kind, e.Trials, e.OK,
-			e.Created.Local().Format("2006-01-02 15:04"), ended)
+			e.Started.Local().Format("2006-01-02 15:04"), ended)
 	}
 	return tw.Flush()
 }

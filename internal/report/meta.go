@@ -11,7 +11,7 @@ import (
 // that does not parse is left out rather than failing the report: the
 // trials are the record, the summary a convenience.
 func MetaOf(e store.Experiment) Meta {
-	m := Meta{ID: e.ID, Name: e.Name, Kind: e.Kind, Created: e.Created, Ended: e.Ended}
+	m := Meta{ID: e.ID, Name: e.Name, Kind: e.Kind, Created: e.Started, Ended: e.Ended}
 	if len(e.Summary) > 0 {
 		var s judge.Summary
 		if json.Unmarshal(e.Summary, &s) == nil && (s.Headline != "" || s.Text != "") {
