@@ -13,6 +13,18 @@ import (
 
 func init() { commands = append(commands, newMinMem) }
 
+const minmemLong = `minmem searches, for each CPU count and JVM option mode, the smallest
+memory limit at which a trial is OK: doubling from --min until a trial
+passes, bisecting on a --step grid, then running the lowest OK and the
+highest KO limits --repeats more times (a limit's verdict is the majority
+of its runs; a tie is KO). The recommended limit (the lowest OK plus a
+margin) is then proven by a --soak: one trial measured that long at the
+limit itself; a KO raises the limit 16 MiB and soaks again, at most three
+soaks in all. Every trial is stored in --db as it ends; a trial identical to
+one already there is taken from there (unless --fresh), so the same command
+resumes an interrupted minmem. A limit the launcher refuses to plan for is
+no trial: the search moves up to the smallest limit on the grid it accepts.`
+
 func newMinMem() *cobra.Command {
 	var (
 		ef                       experimentFlags
@@ -24,14 +36,7 @@ func newMinMem() *cobra.Command {
 	cmd := &cobra.Command{
 		Use:   "minmem --app app.yaml [--cpus 1] [--jvm default,jvmfit]",
 		Short: "Find the smallest memory limit at which the service passes its SLO",
-		Long: `minmem searches, for each CPU count and JVM option mode, the smallest
-memory limit at which a trial is OK: doubling from --min until a trial
-passes, bisecting on a --step grid, then running the lowest OK and the
-highest KO limits --repeats more times (a limit's verdict is the majority
-of its runs; a tie is KO). The recommended limit (the lowest OK plus a
-margin) is then proven by a --soak: one trial measured that long at the
-limit itself; a KO raises the limit 16 MiB and soaks again, at most three
-soaks in all. Every trial is stored in --db.`,
+		Long:  minmemLong,
 		Example: `  jvmfit minmem --app workloads/filecache/app.yaml --cpus 1 --jvm default,jvmfit
   jvmfit minmem --app app.yaml --min 96Mi --max 512Mi --step 16Mi --repeats 2 --json`,
 		Args: cobra.NoArgs,
@@ -44,18 +49,9 @@ soaks in all. Every trial is stored in --db.`,
 			if len(modes) == 0 {
 				return usagef("--jvm: give at least one mode, e.g. default,jvmfit")
 			}
-			var s experiment.Search
-			for _, p := range []struct {
-				flag, v string
-				dst     *int64
-			}{{"min", lo, &s.Min}, {"max", hi, &s.Max}, {"step", step, &s.Step}} {
-				if *p.dst, err = size.Parse(p.v); err != nil {
-					return usagef("--%s: %v", p.flag, err)
-				}
-			}
-			s.Repeats, s.MaxTrials = repeats, maxTrials
-			if err := s.Validate(); err != nil {
-				return asUsage(err)
+			s, err := parseSearch(lo, hi, step, repeats, maxTrials)
+			if err != nil {
+				return err
 			}
 			if rate < 0 {
 				return usagef("--rate cannot be negative")
@@ -85,6 +81,22 @@ soaks in all. Every trial is stored in --db.`,
 	fl.Float64Var(&rate, "rate", 0, "measured request rate (0 = the descriptor's or scenario's)")
 	fl.DurationVar(&soak, "soak", experiment.DefaultSoak, "measured length of the proof trial at the recommended limit (0 = no proof)")
 	return cmd
+}
+
+// parseSearch reads the search's range flags.
+func parseSearch(lo, hi, step string, repeats, maxTrials int) (experiment.Search, error) {
+	s := experiment.Search{Repeats: repeats, MaxTrials: maxTrials}
+	for _, p := range []struct {
+		flag, v string
+		dst     *int64
+	}{{"min", lo, &s.Min}, {"max", hi, &s.Max}, {"step", step, &s.Step}} {
+		v, err := size.Parse(p.v)
+		if err != nil {
+			return s, usagef("--%s: %v", p.flag, err)
+		}
+		*p.dst = v
+	}
+	return s, asUsage(s.Validate())
 }
 
 // runMinMem checks, records and runs the search and its soak, then prints.
