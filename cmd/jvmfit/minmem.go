@@ -118,6 +118,9 @@ func runMinMem(cmd *cobra.Command, sess *session, plan experiment.MinMemPlan, ar
 		runErr = plan.Soak(ctx, sess.Session, rec, soak)
 	}
 	sess.end(rec, experiment.MinMemMarkdown(results), runErr)
+	if runErr != nil {
+		rec = nil // an unfinished search or soak has no answer yet
+	}
 	out := cmd.OutOrStdout()
 	if asJSON {
 		if err := printJSON(out, experiment.NewMinMemJSON(sess.ID, results, rec)); err != nil {
@@ -138,6 +141,8 @@ func runMinMem(cmd *cobra.Command, sess *session, plan experiment.MinMemPlan, ar
 		fmt.Fprint(out, rec.Markdown())
 	case runErr == nil:
 		fmt.Fprintf(out, "No recommendation: %v\n", recErr)
+	default:
+		fmt.Fprintf(out, "Stopped early (%v); run the same command again to resume: the trials done are kept and taken from the store.\n", runErr)
 	}
 	return runErr
 }

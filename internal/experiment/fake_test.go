@@ -23,15 +23,21 @@ type fake struct {
 	okAt  map[string]int64
 	kind  string      // when set, every trial is a KO of this kind
 	hook  func(n int) // called with the call's number, before it returns
+	// errOnCancel makes a cancelled trial return the context's error, as
+	// the real runner does, instead of a result.
+	errOnCancel bool
 }
 
-func (f *fake) run(_ context.Context, spec trial.Spec) (*trial.Result, error) {
+func (f *fake) run(ctx context.Context, spec trial.Spec) (*trial.Result, error) {
 	f.mu.Lock()
 	f.calls = append(f.calls, spec.Key())
 	n := len(f.calls)
 	f.mu.Unlock()
 	if f.hook != nil {
 		f.hook(n)
+	}
+	if f.errOnCancel && ctx.Err() != nil {
+		return nil, fmt.Errorf("stopping the app: %w", ctx.Err())
 	}
 	okAt := int64(144 * mi)
 	if v, ok := f.okAt[spec.JVM]; ok {

@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"slices"
+	"strings"
 	"testing"
 	"time"
 
@@ -93,14 +94,16 @@ func TestEveryExperimentResumes(t *testing.T) {
 				st := openStore(t)
 				ctx, cancel := context.WithCancel(context.Background())
 				defer cancel()
-				first := &fake{hook: func(n int) {
+				// SIGINT while trial k+1 runs; the runner then returns a
+				// result or, like the real one, the context's error.
+				first := &fake{errOnCancel: k == 3, hook: func(n int) {
 					if n == k+1 {
-						cancel() // SIGINT while trial k+1 runs
+						cancel()
 					}
 				}}
 				s1 := newSession(t, st, first, e.kind)
-				if _, err := e.run(ctx, s1); !errors.Is(err, context.Canceled) {
-					t.Fatalf("interrupted run: err %v, want context.Canceled", err)
+				if _, err := e.run(ctx, s1); !errors.Is(err, context.Canceled) || !strings.Contains(err.Error(), "not stored; run the same command again") {
+					t.Fatalf("interrupted run: err %v, want context.Canceled saying how to resume", err)
 				}
 				if got := len(stored(t, st, s1)); got != k {
 					t.Fatalf("%d trials stored after the interruption, want the %d completed", got, k)

@@ -81,11 +81,13 @@ func (s *Session) Trial(ctx context.Context, spec trial.Spec, what string) (*tri
 	}
 	t0 := time.Now()
 	r, reused, err := s.reuseOrRun(ctx, prepared)
+	if ctx.Err() != nil {
+		// Whatever the runner made of the cancellation, the trial was cut
+		// short: no verdict, not stored.
+		return nil, false, interrupted(what, ctx.Err())
+	}
 	if err != nil {
 		return nil, false, fmt.Errorf("%s: %w", what, err)
-	}
-	if ctx.Err() != nil {
-		return nil, false, interrupted(what, ctx.Err())
 	}
 	if err := s.keep(r, prepared.Key()); err != nil {
 		return nil, false, fmt.Errorf("%s: %w", what, err)
