@@ -95,7 +95,7 @@ func MinMem(ctx context.Context, s Search, fn TrialFunc) (*Outcome, error) {
 	if err := s.Validate(); err != nil {
 		return nil, err
 	}
-	st := &searchState{s: s, runs: map[int64][]string{}}
+	st := &searchState{s: s, runs: map[int64][]bool{}}
 	out := &Outcome{}
 	var err error
 	for err == nil {
@@ -173,11 +173,12 @@ func (st *searchState) try(ctx context.Context, fn TrialFunc, mem int64, out *Ou
 	if r == nil {
 		return fmt.Errorf("trial at %s returned no result", size.Format(mem))
 	}
+	passed := r.Verdict == trial.OK
+	st.runs[mem] = append(st.runs[mem], passed)
 	v := trial.KO
-	if r.Verdict == trial.OK {
+	if passed {
 		v = trial.OK
 	}
-	st.runs[mem] = append(st.runs[mem], v)
 	out.Trials = append(out.Trials, Probe{MemoryBytes: mem, Verdict: v, Result: r})
 	return nil
 }
@@ -197,21 +198,21 @@ func (st *searchState) refuse(mem int64, ref *RefusedLimit) error {
 	return nil
 }
 
-func tied(vs []string) bool {
+func tied(runs []bool) bool {
 	ok := 0
-	for _, v := range vs {
-		if v == trial.OK {
+	for _, passed := range runs {
+		if passed {
 			ok++
 		}
 	}
-	return 2*ok == len(vs)
+	return 2*ok == len(runs)
 }
 
 type searchState struct {
 	s       Search
-	runs    map[int64][]string // limit -> verdicts, in run order
-	floor   int64              // the planner's floor on the grid; 0 = none met
-	refusal *RefusedLimit      // the refusal that set it
+	runs    map[int64][]bool // limit -> passed or not, in run order
+	floor   int64            // the planner's floor on the grid; 0 = none met
+	refusal *RefusedLimit    // the refusal that set it
 }
 
 // boundary applies the rule the report also reads its tables with.
@@ -261,10 +262,10 @@ func (o *Outcome) noise(st *searchState) {
 			if v != vs[0] {
 				o.Flaky = true
 			}
-			if v == trial.OK && (lowestOK == 0 || mem < lowestOK) {
+			if v && (lowestOK == 0 || mem < lowestOK) {
 				lowestOK = mem
 			}
-			if v == trial.KO && mem > highestKO {
+			if !v && mem > highestKO {
 				highestKO = mem
 			}
 		}

@@ -1,24 +1,24 @@
 package judge
 
-import (
-	"testing"
+import "testing"
 
-	"github.com/jvmfit/jvmfit/internal/trial"
+const (
+	mb = int64(1) << 20
+	ok = true  // a run that passed
+	ko = false // a run that failed
 )
-
-const mb = int64(1) << 20
 
 func TestPasses(t *testing.T) {
 	cases := []struct {
-		runs []string
+		runs []bool
 		want bool
 	}{
 		{nil, false},
-		{[]string{trial.OK}, true},
-		{[]string{trial.KO}, false},
-		{[]string{trial.OK, trial.KO}, false}, // a tie is KO
-		{[]string{trial.OK, trial.KO, trial.OK}, true},
-		{[]string{trial.KO, trial.OK, trial.KO}, false},
+		{[]bool{ok}, true},
+		{[]bool{ko}, false},
+		{[]bool{ok, ko}, false}, // a tie is KO
+		{[]bool{ok, ko, ok}, true},
+		{[]bool{ko, ok, ko}, false},
 	}
 	for _, c := range cases {
 		if got := Passes(c.runs); got != c.want {
@@ -30,21 +30,20 @@ func TestPasses(t *testing.T) {
 // The boundary is the lowest passing limit with no failing limit above:
 // a lucky pass below a failure is never the answer.
 func TestBoundary(t *testing.T) {
-	ok, ko := trial.OK, trial.KO
 	cases := []struct {
 		name         string
-		runs         map[int64][]string
+		runs         map[int64][]bool
 		minOK, maxKO int64
 	}{
 		{"empty", nil, 0, 0},
-		{"monotone", map[int64][]string{64: {ko}, 128: {ok}, 96: {ko}, 112: {ok}}, 112, 96},
-		{"all pass", map[int64][]string{64: {ok}, 128: {ok}}, 64, 0},
-		{"all fail", map[int64][]string{64: {ko}, 128: {ko}}, 0, 128},
-		{"luck below a failure, a tie, a majority", map[int64][]string{
+		{"monotone", map[int64][]bool{64: {ko}, 128: {ok}, 96: {ko}, 112: {ok}}, 112, 96},
+		{"all pass", map[int64][]bool{64: {ok}, 128: {ok}}, 64, 0},
+		{"all fail", map[int64][]bool{64: {ko}, 128: {ko}}, 0, 128},
+		{"luck below a failure, a tie, a majority", map[int64][]bool{
 			96: {ok}, 112: {ko}, 128: {ok, ko}, 144: {ok, ok, ko}, 160: {ok}}, 144, 128},
 	}
 	for _, c := range cases {
-		runs := map[int64][]string{}
+		runs := map[int64][]bool{}
 		for m, vs := range c.runs {
 			runs[m*mb] = vs
 		}
