@@ -96,7 +96,7 @@ func (s *session) begin(kind string, args any) error {
 	if err := s.Begin(kind, args); err != nil {
 		return err
 	}
-	fmt.Fprintf(os.Stderr, "experiment %q (id %d) in %s\n", s.Name, s.ID, s.db)
+	fmt.Fprintf(s.Progress, "experiment %q (id %d) in %s\n", s.Name, s.ID, s.db)
 	return nil
 }
 

@@ -2,7 +2,6 @@ package main
 
 import (
 	"fmt"
-	"os"
 
 	"github.com/spf13/cobra"
 
@@ -88,7 +87,7 @@ func runMatrix(cmd *cobra.Command, sess *session, sw experiment.Sweep, kind stri
 	if err := sess.begin(kind, args); err != nil {
 		return err
 	}
-	fmt.Fprintln(os.Stderr, what)
+	fmt.Fprintln(sess.Progress, what)
 	cells, runErr := sw.Run(cmd.Context(), sess.Session)
 	if runErr != nil && len(cells) == 0 {
 		return runErr
