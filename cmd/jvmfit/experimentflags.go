@@ -48,8 +48,7 @@ func (f *experimentFlags) register(cmd *cobra.Command) {
 // only wires flags to it and prints.
 type session struct {
 	*experiment.Session
-	store *store.Store
-	db    string
+	db string
 }
 
 // open loads the app and checks it, the JDK and the SLO once, before
@@ -92,7 +91,7 @@ func (s *session) begin(kind string, args any) error {
 	if err != nil {
 		return err
 	}
-	s.store, s.Store, s.LogRoot = st, st, s.db+".logs"
+	s.Store, s.LogRoot = st, s.db+".logs"
 	if err := s.Begin(kind, args); err != nil {
 		return err
 	}
@@ -110,19 +109,19 @@ func (s *session) end(rec *experiment.Recommendation, details string, runErr err
 
 func (s *session) close() {
 	s.Close()
-	if s.store != nil {
-		s.store.Close()
+	if s.Store != nil {
+		s.Store.Close()
 	}
 }
 
 // tables writes the report's seed-style tables for this experiment, read
 // back from the database so they match what `jvmfit report` shows.
 func (s *session) tables(w io.Writer) error {
-	e, err := s.store.Experiment(strconv.FormatInt(s.ID, 10))
+	e, err := s.Store.Experiment(strconv.FormatInt(s.ID, 10))
 	if err != nil {
 		return err
 	}
-	trials, err := s.store.Trials(store.Filter{ExperimentID: s.ID, Light: true})
+	trials, err := s.Store.Trials(store.Filter{ExperimentID: s.ID, Light: true})
 	if err != nil {
 		return err
 	}

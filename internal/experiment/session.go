@@ -10,6 +10,7 @@ import (
 	"time"
 
 	"github.com/jvmfit/jvmfit/internal/app"
+	"github.com/jvmfit/jvmfit/internal/store"
 	"github.com/jvmfit/jvmfit/internal/trial"
 )
 
@@ -21,16 +22,6 @@ type RunFunc func(ctx context.Context, spec trial.Spec) (*trial.Result, error)
 // before it runs.
 type PrepareFunc func(trial.Spec) (trial.Spec, error)
 
-// Store is where a Session keeps its experiment; the SQLite store
-// satisfies it.
-type Store interface {
-	NewExperiment(name, kind string, args any) (int64, error)
-	EndExperiment(id int64) error
-	SetSummary(id int64, summary any) error
-	FindTrial(key string) (*trial.Result, bool, error)
-	SaveTrial(expID int64, r *trial.Result) (int64, error)
-}
-
 // Session is one experiment's life, and the only way an experiment runs a
 // trial (Trial). It prepares every trial before it runs, so bad input is
 // refused before anything starts; takes a stored identical trial (same
@@ -41,11 +32,11 @@ type Store interface {
 // Strategies (minmem's search and soak, sweep, compare) only choose specs.
 type Session struct {
 	App        *app.App
-	OptionSets string     // overrides the descriptor's option-sets file
-	Base       trial.Spec // what every trial shares (java, load, SLO, NMT)
-	Store      Store      // nil = keep nothing, reuse nothing
-	Fresh      bool       // run every trial even when the store holds it
-	KeepLogs   bool       // keep OK trials' app logs too
+	OptionSets string       // overrides the descriptor's option-sets file
+	Base       trial.Spec   // what every trial shares (java, load, SLO, NMT)
+	Store      *store.Store // nil = keep nothing, reuse nothing
+	Fresh      bool         // run every trial even when the store holds it
+	KeepLogs   bool         // keep OK trials' app logs too
 	// LogRoot holds the app logs, one directory per experiment ("" = the
 	// trial's temporary directory).
 	LogRoot string
