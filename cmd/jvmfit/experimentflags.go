@@ -99,14 +99,6 @@ func (s *session) begin(kind string, args any) error {
 	return nil
 }
 
-// end stores the conclusion and marks the experiment complete (see
-// Session.End); a failure to do so is a warning, the trials are stored.
-func (s *session) end(rec *experiment.Recommendation, details string, runErr error) {
-	if err := s.End(rec, details, runErr); err != nil {
-		fmt.Fprintf(os.Stderr, "warning: %v\n", err)
-	}
-}
-
 func (s *session) close() {
 	s.Close()
 	if s.Store != nil {

@@ -2,6 +2,7 @@ package main
 
 import (
 	"fmt"
+	"io"
 	"time"
 
 	"github.com/spf13/cobra"
@@ -108,22 +109,14 @@ func runMinMem(cmd *cobra.Command, sess *session, plan experiment.MinMemPlan, ar
 		return err
 	}
 	t0 := time.Now()
-	ctx := cmd.Context()
-	results, runErr := plan.Run(ctx, sess.Session)
-	if ran, reused := sess.Counts(); runErr != nil && ran+reused == 0 {
+	results, ans, runErr := plan.Conclude(cmd.Context(), sess.Session, soak)
+	ran, reused := sess.Counts()
+	if runErr != nil && ran+reused == 0 {
 		return runErr
-	}
-	rec, recErr := experiment.Recommend(experiment.Candidates(results), sess.OptionsAt)
-	if rec != nil && runErr == nil && soak > 0 {
-		runErr = plan.Soak(ctx, sess.Session, rec, soak)
-	}
-	sess.end(rec, experiment.MinMemMarkdown(results), runErr)
-	if runErr != nil {
-		rec = nil // an unfinished search or soak has no answer yet
 	}
 	out := cmd.OutOrStdout()
 	if asJSON {
-		if err := printJSON(out, experiment.NewMinMemJSON(sess.ID, results, rec)); err != nil {
+		if err := printJSON(out, experiment.NewMinMemJSON(sess.ID, results, ans.Rec)); err != nil {
 			return err
 		}
 		return runErr
@@ -132,17 +125,22 @@ func runMinMem(cmd *cobra.Command, sess *session, plan experiment.MinMemPlan, ar
 		return err
 	}
 	fmt.Fprint(out, "### The search\n\n"+experiment.MinMemMarkdown(results))
-	ran, reused := sess.Counts()
 	s := plan.Search
 	fmt.Fprintf(out, "\n%d trials (%d run, %d from the store) in %s; search grid %s from %s to %s, %d repeat(s) at the boundary.\n\n",
 		ran+reused, ran, reused, time.Since(t0).Round(time.Second), size.Format(s.Step), size.Format(s.Min), size.Format(s.Max), s.Repeats)
-	switch {
-	case rec != nil:
-		fmt.Fprint(out, rec.Markdown())
-	case runErr == nil:
-		fmt.Fprintf(out, "No recommendation: %v\n", recErr)
-	default:
-		fmt.Fprintf(out, "Stopped early (%v); run the same command again to resume: the trials done are kept and taken from the store.\n", runErr)
-	}
+	printAnswer(out, ans, runErr)
 	return runErr
+}
+
+// printAnswer ends an experiment's Markdown: the recommendation, why there
+// is none, or how to resume one that stopped early.
+func printAnswer(out io.Writer, ans experiment.Answer, runErr error) {
+	switch {
+	case runErr != nil:
+		fmt.Fprintf(out, "Stopped early (%v); run the same command again to resume: the trials done are kept and taken from the store.\n", runErr)
+	case ans.Rec != nil:
+		fmt.Fprint(out, ans.Rec.Markdown())
+	default:
+		fmt.Fprintf(out, "No recommendation: %v\n", ans.WhyNot)
+	}
 }

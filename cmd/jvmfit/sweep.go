@@ -88,28 +88,18 @@ func runMatrix(cmd *cobra.Command, sess *session, sw experiment.Sweep, kind stri
 		return err
 	}
 	fmt.Fprintln(sess.Progress, what)
-	cells, runErr := sw.Run(cmd.Context(), sess.Session)
+	cells, ans, runErr := sw.Conclude(cmd.Context(), sess.Session)
 	if runErr != nil && len(cells) == 0 {
 		return runErr
 	}
-	rec, recErr := experiment.Recommend(experiment.SweepCandidates(cells), sess.OptionsAt)
-	sess.end(rec, "", runErr)
 	if asJSON {
-		return printMatrixJSON(cmd, sess, cells, rec, runErr)
+		return printMatrixJSON(cmd, sess, cells, ans.Rec, runErr)
 	}
 	out := cmd.OutOrStdout()
 	if err := sess.tables(out); err != nil {
 		return err
 	}
-	switch {
-	case rec != nil:
-		fmt.Fprint(out, rec.Markdown())
-	case runErr == nil:
-		fmt.Fprintf(out, "No recommendation: %v\n", recErr)
-	}
-	if runErr != nil {
-		fmt.Fprintf(out, "\nStopped early (%v); run the same command again to resume: completed cells are kept.\n", runErr)
-	}
+	printAnswer(out, ans, runErr)
 	return runErr
 }
 

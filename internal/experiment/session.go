@@ -87,16 +87,16 @@ func (s *Session) Begin(kind string, args any) error {
 
 func (s *Session) logDir() string { return filepath.Join(s.LogRoot, strconv.FormatInt(s.ID, 10)) }
 
-// End stores what the experiment concluded (nil = nothing) and marks it
-// complete. An experiment that failed or was interrupted is left open, so
-// reports say it was cut short, and has no final answer.
-func (s *Session) End(rec *Recommendation, details string, runErr error) error {
-	if runErr != nil || s.Store == nil {
+// End stores what a finished experiment concluded (nil = nothing) and
+// marks it complete. An experiment that failed or was interrupted is never
+// ended, so reports say it was cut short, and has no final answer.
+func (s *Session) End(rec *Recommendation, details string) error {
+	if s.Store == nil {
 		return nil
 	}
 	if rec != nil {
 		if err := s.Store.SetSummary(s.ID, rec.Summary(details)); err != nil {
-			return fmt.Errorf("the recommendation was not stored: %w", err)
+			return fmt.Errorf("the trials are stored, but the recommendation was not: %w", err)
 		}
 	}
 	return s.Store.EndExperiment(s.ID)

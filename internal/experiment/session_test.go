@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"slices"
+	"strconv"
 	"strings"
 	"testing"
 	"time"
@@ -21,30 +22,36 @@ var experiments = []struct {
 }{
 	{"minmem and its soak", store.KindMinMem, func(ctx context.Context, s *Session) (int, error) {
 		p := MinMemPlan{CPUs: []float64{1}, JVMs: []string{"default", "jvmfit"}, Search: DefaultSearch}
-		res, err := p.Run(ctx, s)
+		res, ans, err := p.Conclude(ctx, s, time.Minute)
 		n := 0
 		for _, m := range res {
 			n += len(m.Outcome.Trials)
 		}
-		if err != nil {
-			return n, err
+		if ans.Rec != nil {
+			n += len(ans.Rec.Soak)
 		}
-		rec, err := Recommend(Candidates(res), s.OptionsAt)
-		if err != nil {
-			return n, err
-		}
-		err = p.Soak(ctx, s, rec, time.Minute)
-		return n + len(rec.Soak), err
+		return n, err
 	}},
 	{"sweep", store.KindSweep, func(ctx context.Context, s *Session) (int, error) {
 		rates, _ := ParseNumbers("rate", "100..500/100")
-		cells, err := Sweep{Cells: Axes{CPUs: []float64{1, 2}, Rates: rates, Memory: []int64{256 * mi}}.Cells(s.Base)}.Run(ctx, s)
+		cells, _, err := Sweep{Cells: Axes{CPUs: []float64{1, 2}, Rates: rates, Memory: []int64{256 * mi}}.Cells(s.Base)}.Conclude(ctx, s)
 		return len(cells), err
 	}},
 	{"compare", store.KindCompare, func(ctx context.Context, s *Session) (int, error) {
-		cells, err := Compare([]string{"A", "B"}, []int64{128 * mi, 256 * mi}, []float64{1}, s.Base).Run(ctx, s)
+		cells, _, err := Compare([]string{"A", "B"}, []int64{128 * mi, 256 * mi}, []float64{1}, s.Base).Conclude(ctx, s)
 		return len(cells), err
 	}},
+}
+
+// ended reads whether the session's experiment is marked complete with a
+// stored answer.
+func ended(t *testing.T, st *store.Store, s *Session) bool {
+	t.Helper()
+	e, err := st.Experiment(strconv.FormatInt(s.ID, 10))
+	if err != nil {
+		t.Fatal(err)
+	}
+	return !e.Ended.IsZero() && e.Summary != nil
 }
 
 // Every experiment runs its trials through Session.Trial: the one trial
@@ -58,7 +65,7 @@ func TestEveryExperimentRunsTrialsThroughTheSession(t *testing.T) {
 			s := newSession(t, st, f, e.kind)
 			n, err := e.run(context.Background(), s)
 			ran, reused := s.Counts()
-			if err != nil || n < 2 || len(f.ran()) != n || ran != n || reused != 0 || len(stored(t, st, s)) != n {
+			if err != nil || n < 2 || len(f.ran()) != n || ran != n || reused != 0 || len(stored(t, st, s)) != n || !ended(t, st, s) {
 				t.Fatalf("%d trials in the answer, %d calls, %d run, %d reused, %d stored (err %v): want all equal",
 					n, len(f.ran()), ran, reused, len(stored(t, st, s)), err)
 			}
@@ -105,13 +112,13 @@ func TestEveryExperimentResumes(t *testing.T) {
 				if _, err := e.run(ctx, s1); !errors.Is(err, context.Canceled) || !strings.Contains(err.Error(), "not stored; run the same command again") {
 					t.Fatalf("interrupted run: err %v, want context.Canceled saying how to resume", err)
 				}
-				if got := len(stored(t, st, s1)); got != k {
-					t.Fatalf("%d trials stored after the interruption, want the %d completed", got, k)
+				if got := len(stored(t, st, s1)); got != k || ended(t, st, s1) {
+					t.Fatalf("%d trials stored after the interruption (ended %v), want the %d completed and the experiment open", got, ended(t, st, s1), k)
 				}
 				second := &fake{}
 				s2 := newSession(t, st, second, e.kind)
 				n, err := e.run(context.Background(), s2)
-				if err != nil || n != want || len(stored(t, st, s2)) != want {
+				if err != nil || n != want || len(stored(t, st, s2)) != want || !ended(t, st, s2) {
 					t.Fatalf("resumed: %d trials, %d stored (err %v), want %d", n, len(stored(t, st, s2)), err, want)
 				}
 				if !slices.Equal(second.ran(), whole.ran()[k:]) {
