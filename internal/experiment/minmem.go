@@ -190,7 +190,9 @@ func (st *searchState) refuse(mem int64, ref *RefusedLimit) error {
 		return ref // no limit would do: the user's to fix
 	}
 	if len(st.runs) > 0 && st.sorted()[0] < f {
-		return fmt.Errorf("%w, though it planned %s, lower", ref, size.Format(st.sorted()[0]))
+		// A floor above a limit it planned: the search cannot read this
+		// refusal as the edge, so it stops and says so.
+		return fmt.Errorf("%w; yet it planned %s, a lower limit, so its floor cannot bound the search", ref, size.Format(st.sorted()[0]))
 	}
 	if f > st.floor {
 		st.floor, st.refusal = f, ref

@@ -7,6 +7,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/jvmfit/jvmfit/internal/plan"
 	"github.com/jvmfit/jvmfit/internal/size"
 	"github.com/jvmfit/jvmfit/internal/store"
 	"github.com/jvmfit/jvmfit/internal/trial"
@@ -116,5 +117,22 @@ func TestMinMemPrepareErrorIsNotRefused(t *testing.T) {
 	_, err := MinMemPlan{CPUs: []float64{1}, JVMs: []string{"jvmfit"}, Search: DefaultSearch}.Run(context.Background(), s)
 	if err == nil || !strings.Contains(err.Error(), "java vanished") || len(stored(t, st, s)) != 0 {
 		t.Fatalf("err = %v, %d stored; want the prepare error and nothing stored", err, len(stored(t, st, s)))
+	}
+}
+
+// A planner that refuses a limit above one it planned (its rules are not
+// monotone: C2 comes in above 300 MiB) cannot bound the search: it stops
+// with the refusal instead of reading it as the edge.
+func TestMinMemRefusalAboveAPlannedLimit(t *testing.T) {
+	fn := func(_ context.Context, mem int64) (*trial.Result, error) {
+		if mem == 128*mi {
+			return nil, &RefusedLimit{JVM: "jvmfit", LimitBytes: mem, Planner: &plan.RefusedError{LimitBytes: mem, MinBytes: 130 * mi, Why: "code cache"}}
+		}
+		return &trial.Result{Verdict: trial.KO}, nil
+	}
+	out, err := MinMem(context.Background(), DefaultSearch, fn)
+	var ref *RefusedLimit
+	if !errors.As(err, &ref) || !strings.Contains(err.Error(), "yet it planned 64Mi") || len(out.Trials) != 1 {
+		t.Fatalf("err %v, %d trials", err, len(out.Trials))
 	}
 }
