@@ -15,6 +15,7 @@ import (
 	"github.com/spf13/pflag"
 
 	"github.com/jvmfit/jvmfit/internal/app"
+	"github.com/jvmfit/jvmfit/internal/experiment"
 	"github.com/jvmfit/jvmfit/internal/size"
 	"github.com/jvmfit/jvmfit/internal/store"
 	"github.com/jvmfit/jvmfit/internal/trial"
@@ -97,7 +98,7 @@ func runTrial(cmd *cobra.Command, f *runFlags) error {
 	}
 	defer st.Close()
 
-	r, err := trial.Run(cmd.Context(), spec, a, trial.DefaultDeps().WithProgress(os.Stderr))
+	r, err := trial.Run(cmd.Context(), spec, a, trial.DefaultDeps().WithProgress(experiment.ProgressWriter(os.Stderr)))
 	if err != nil {
 		if cmd.Context().Err() != nil {
 			return fmt.Errorf("interrupted: the trial was stopped and not stored")
