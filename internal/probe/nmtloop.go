@@ -1,0 +1,99 @@
+package probe
+
+import (
+	"context"
+	"fmt"
+	"time"
+)
+
+// DefaultNMTEvery is how often NMT is read during a trial: often enough to
+// catch the C1 compiler's few-second burst at start-up, which a single
+// reading at the end misses.
+const DefaultNMTEvery = 2 * time.Second
+
+// nmtTimeout bounds one reading (both commands); a JVM that does not answer
+// in that time costs a skipped reading, not a stuck trial.
+const nmtTimeout = 5 * time.Second
+
+// nmtState is the NMT reader's part of a Sampler; pending is guarded by
+// the Sampler's mu, the rest belongs to the reader goroutine.
+type nmtState struct {
+	done     chan struct{}
+	pending  *nmtReading // merged into the next sample
+	noAttach bool        // the attach socket failed once: use jcmd from then on
+}
+
+type nmtReading struct {
+	committed map[string]int64
+	codeUsed  int64
+}
+
+// nmtLoop reads NMT every period once the JVM's counters are there (before
+// that, the SIGQUIT that opens the attach socket would kill it). Readings
+// run one at a time; ticks that fall due during a slow one are dropped.
+func (s *Sampler) nmtLoop(ctx context.Context, every time.Duration) {
+	defer close(s.nmt.done)
+	tick := time.NewTicker(every)
+	defer tick.Stop()
+	for {
+		select {
+		case <-ctx.Done():
+			return
+		case <-tick.C:
+		}
+		if !s.Last().HasJVM() {
+			continue
+		}
+		s.readNMT(ctx)
+		select {
+		case <-tick.C:
+		default:
+		}
+	}
+}
+
+// readNMT takes one reading and leaves it for the next sample.
+func (s *Sampler) readNMT(ctx context.Context) {
+	ctx, cancel := context.WithTimeout(ctx, nmtTimeout)
+	defer cancel()
+	r, err := s.nmtOnce(ctx)
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if err != nil {
+		s.errs["nmt"] = err
+		return
+	}
+	s.nmt.pending = r
+}
+
+func (s *Sampler) nmtOnce(ctx context.Context) (*nmtReading, error) {
+	var cats map[string]NMTCategory
+	var err error
+	if !s.nmt.noAttach {
+		var text string
+		if text, err = Jcmd(ctx, s.t.ProcRoot, s.t.Pid, "VM.native_memory summary"); err == nil {
+			cats, err = ParseNMT(text)
+		} else if ctx.Err() == nil {
+			s.nmt.noAttach = true
+		}
+	}
+	if s.nmt.noAttach && s.t.Jcmd != "" {
+		cats, err = NMT(ctx, s.t.Jcmd, s.t.Pid)
+	}
+	if err != nil {
+		return nil, err
+	}
+	if cats == nil {
+		return nil, fmt.Errorf("no attach socket and no jcmd to read NMT with")
+	}
+	r := &nmtReading{committed: make(map[string]int64, len(cats))}
+	for k, v := range cats {
+		r.committed[k] = v.Committed
+	}
+	if !s.nmt.noAttach {
+		if text, err := Jcmd(ctx, s.t.ProcRoot, s.t.Pid, "Compiler.codecache"); err == nil {
+			r.codeUsed, _ = ParseCodeCache(text)
+		}
+	}
+	return r, nil
+}
