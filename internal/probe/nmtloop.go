@@ -3,6 +3,10 @@ package probe
 import (
 	"context"
 	"fmt"
+	"os"
+	"path/filepath"
+	"strconv"
+	"strings"
 	"time"
 )
 
@@ -21,6 +25,73 @@ type nmtState struct {
 	done     chan struct{}
 	pending  *nmtReading // merged into the next sample
 	noAttach bool        // the attach socket failed once: use jcmd from then on
+	checked  bool        // the JVM's options were read
+	on       bool        // and it runs with NMT
+}
+
+// finish runs at Stop, after the loops: the forced full GC, then a last NMT
+// reading (the end of a run is often its peak), for the last sample.
+func (s *Sampler) finish() {
+	if !s.Last().HasJVM() {
+		return
+	}
+	if s.t.FullGCAtEnd {
+		ctx, cancel := context.WithTimeout(context.Background(), 2*nmtTimeout)
+		if _, err := Jcmd(ctx, s.t.ProcRoot, s.t.Pid, "GC.run"); err != nil {
+			s.mu.Lock()
+			s.errs["full gc"] = err
+			s.mu.Unlock()
+		}
+		cancel()
+	}
+	if s.t.NMT && s.nmtOn() {
+		s.readNMT(context.Background())
+	}
+}
+
+// nmtOn reads once whether the JVM runs with NMT, and finds the jcmd to fall
+// back on.
+func (s *Sampler) nmtOn() bool {
+	if !s.nmt.checked {
+		s.nmt.checked, s.nmt.on = true, nmtEnabled(s.t.ProcRoot, s.t.Pid)
+		if s.t.Jcmd == "" {
+			exe, _ := os.Readlink(filepath.Join(procRoot(s.t.ProcRoot), strconv.Itoa(s.t.Pid), "exe"))
+			s.t.Jcmd = JcmdFor(exe)
+		}
+	}
+	return s.nmt.on
+}
+
+// nmtEnabled reads the JVM's JAVA_TOOL_OPTIONS, JDK_JAVA_OPTIONS and
+// command line, in the order HotSpot applies them (the last one wins), for
+// -XX:NativeMemoryTracking=summary|detail.
+func nmtEnabled(root string, pid int) bool {
+	dir := filepath.Join(procRoot(root), strconv.Itoa(pid))
+	var args []string
+	env, _ := os.ReadFile(filepath.Join(dir, "environ"))
+	for _, name := range []string{"JAVA_TOOL_OPTIONS=", "JDK_JAVA_OPTIONS="} {
+		for _, kv := range strings.Split(string(env), "\x00") {
+			if v, ok := strings.CutPrefix(kv, name); ok {
+				args = append(args, strings.Fields(v)...)
+			}
+		}
+	}
+	cmdline, _ := os.ReadFile(filepath.Join(dir, "cmdline"))
+	args = append(args, strings.Split(string(cmdline), "\x00")...)
+	on := false
+	for _, arg := range args {
+		if v, ok := strings.CutPrefix(arg, "-XX:NativeMemoryTracking="); ok {
+			on = v == "summary" || v == "detail"
+		}
+	}
+	return on
+}
+
+func procRoot(root string) string {
+	if root == "" {
+		return "/proc"
+	}
+	return root
 }
 
 type nmtReading struct {
@@ -43,6 +114,9 @@ func (s *Sampler) nmtLoop(ctx context.Context, every time.Duration) {
 		}
 		if !s.Last().HasJVM() {
 			continue
+		}
+		if !s.nmtOn() {
+			return
 		}
 		s.readNMT(ctx)
 		select {

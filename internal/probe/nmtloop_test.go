@@ -92,3 +92,34 @@ func TestSamplerNMTSeries(t *testing.T) {
 		t.Errorf("RssAnon %d, RSS %d", last.RSSAnon, last.RSS)
 	}
 }
+
+func TestNMTEnabledFixtures(t *testing.T) {
+	for pid, want := range map[int]bool{
+		4242: false, // JAVA_TOOL_OPTIONS turns it on, the command line off again
+		4243: true,  // JAVA_TOOL_OPTIONS alone
+		4244: true,  // the command line; another variable's text does not count
+		4245: false, // no such process
+	} {
+		if got := nmtEnabled("testdata/proc", pid); got != want {
+			t.Errorf("pid %d: %v, want %v", pid, got, want)
+		}
+	}
+}
+
+// TestSamplerFullGCAtEnd: Stop forces a full GC, so the live set is the old
+// generation after it (40 MiB retained), not heap used after young GCs.
+func TestSamplerFullGCAtEnd(t *testing.T) {
+	p := jvmtest.Start(t, jvmtest.Java17, "-Xmx128m", "-XX:+UseSerialGC")
+	s := Start(context.Background(), Target{Pid: p.Pid, FullGCAtEnd: true}, 50*time.Millisecond)
+	p.Do(t, "alloc 40")
+	time.Sleep(200 * time.Millisecond)
+	before := s.Last().OldGCs
+	series := s.Stop()
+	last := series[len(series)-1]
+	if last.OldGCs <= before {
+		t.Fatalf("old GCs %d → %d: no full GC at Stop (errors %v)", before, last.OldGCs, s.Errors())
+	}
+	if sum := Summarise(series, 0); sum.LivePeak < 40*mib || sum.LivePeak > 60*mib {
+		t.Errorf("live peak %d MiB with 40 MiB retained", sum.LivePeak/mib)
+	}
+}

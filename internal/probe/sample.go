@@ -50,6 +50,7 @@ type Sample struct {
 	// of the mapped CDS archive or AOT cache, and of other file mappings
 	// that are not the JVM's own code (mapped NIO buffers).
 	ArchiveRSS    int64 `json:"archive_rss,omitempty"`
+	ArchiveAnon   int64 `json:"archive_anon,omitempty"` // the archive's written (anonymous) pages, part of RSSAnon
 	MappedFileRSS int64 `json:"mapped_rss,omitempty"`
 
 	// With Target.NMT, on the samples after each NMT reading (every few

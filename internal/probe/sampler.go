@@ -29,12 +29,17 @@ type Target struct {
 	// controller's; v2: the group's), read for the working set; "" = none.
 	CgroupDir string
 	// NMT reads `VM.native_memory summary` and `Compiler.codecache` every
-	// NMTEvery (0 = DefaultNMTEvery) once the JVM is up; the JVM must run
-	// with -XX:NativeMemoryTracking=summary. Jcmd is the jcmd binary to
-	// fall back on when the attach socket cannot be used ("" = none).
+	// NMTEvery (0 = DefaultNMTEvery) once the JVM is up, if it runs with
+	// -XX:NativeMemoryTracking=summary or detail (on its command line or in
+	// JAVA_TOOL_OPTIONS); a JVM without NMT is left alone. Jcmd is the jcmd
+	// to fall back on when the attach socket fails ("" = the one next to
+	// the process's executable).
 	NMT      bool
 	NMTEvery time.Duration
 	Jcmd     string
+	// FullGCAtEnd makes Stop run GC.run before its last sample, so that
+	// the live set after a full GC is measured even if the run had none.
+	FullGCAtEnd bool
 }
 
 // DefaultPSSEvery makes PSS a once-a-second reading at the usual 250 ms.
@@ -113,10 +118,7 @@ func (s *Sampler) Stop() []Sample {
 		s.cancel()
 		<-s.done
 		<-s.nmt.done
-		if s.t.NMT && s.Last().HasJVM() {
-			// One last reading: the end of the run is often its peak.
-			s.readNMT(context.Background())
-		}
+		s.finish()
 		s.take()
 	})
 	s.mu.Lock()
@@ -162,7 +164,7 @@ func (s *Sampler) take() {
 				if m, err := readSmaps(s.t.ProcRoot, s.t.Pid); err != nil {
 					errs["smaps"] = err
 				} else {
-					smp.ArchiveRSS, smp.MappedFileRSS = m.Archive, m.Mapped
+					smp.ArchiveRSS, smp.ArchiveAnon, smp.MappedFileRSS = m.Archive, m.ArchiveAnon, m.Mapped
 				}
 			}
 			s.n++

@@ -17,7 +17,10 @@ const smapsEvery = 8
 // smapsResident is what one pass over /proc/PID/smaps gives.
 type smapsResident struct {
 	Archive int64 // Rss of the CDS archive / AOT cache mappings
-	Mapped  int64 // Rss of other file mappings that are not the JVM's own code
+	// ArchiveAnon is the part of Archive the JVM wrote to (copy-on-write
+	// pages of its private mappings): it is in RssAnon too.
+	ArchiveAnon int64
+	Mapped      int64 // Rss of other file mappings that are not the JVM's own code
 }
 
 // readSmaps sums the resident size of the archive's mappings and of the
@@ -40,6 +43,7 @@ func readSmaps(root string, pid int) (smapsResident, error) {
 func parseSmaps(b []byte, exe string) smapsResident {
 	var out smapsResident
 	var into *int64 // where the current mapping's Rss goes, nil = nowhere
+	archive := false
 	sc := bufio.NewScanner(bytes.NewReader(b))
 	sc.Buffer(make([]byte, 64<<10), 1<<20)
 	for sc.Scan() {
@@ -50,17 +54,23 @@ func parseSmaps(b []byte, exe string) smapsResident {
 			}
 			continue
 		}
+		if rest, ok := strings.CutPrefix(line, "Anonymous:"); ok {
+			if archive {
+				out.ArchiveAnon += kbField(rest)
+			}
+			continue
+		}
 		f := strings.Fields(line)
 		if len(f) < 5 || !strings.Contains(f[0], "-") || strings.HasSuffix(f[0], ":") {
 			continue // another "Key: value" line of the current mapping
 		}
-		into = nil
+		into, archive = nil, false
 		if len(f) < 6 {
 			continue // anonymous
 		}
 		switch path := strings.Join(f[5:], " "); mappingKind(path, exe) {
 		case "archive":
-			into = &out.Archive
+			into, archive = &out.Archive, true
 		case "data":
 			into = &out.Mapped
 		}
