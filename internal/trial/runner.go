@@ -199,6 +199,9 @@ func Run(ctx context.Context, spec Spec, a *app.App, d Deps) (*Result, error) {
 	if perr != nil || peak == 0 {
 		r.MemoryPeakBytes = summary.CgroupPeak
 	}
+	// The kernel's high-water mark: an OOM kill's last sample misses it.
+	r.Summary.CgroupPeak = max(r.Summary.CgroupPeak, r.MemoryPeakBytes)
+	r.WorkingSetPeakBytes = summary.WorkingSetPeak
 
 	judge(r, slo, rd, died, exit, launch.Ready, a.ReadyTimeout)
 	if r.Verdict == KO {
