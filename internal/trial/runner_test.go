@@ -147,6 +147,10 @@ func TestDyingUnderLoadIsOOMKilled(t *testing.T) {
 	if r.ExitSignal != "SIGKILL" || r.OutputTail == "" {
 		t.Errorf("signal %q, tail %q", r.ExitSignal, r.OutputTail)
 	}
+	// The kernel's high-water mark, at the limit, not the last sample's.
+	if r.Summary.CgroupPeak != r.MemoryPeakBytes || r.MemoryPeakBytes < 126*size.MiB {
+		t.Errorf("summary cgroup peak %d, kernel's %d, limit %d", r.Summary.CgroupPeak, r.MemoryPeakBytes, 128*size.MiB)
+	}
 	if time.Since(start) > 15*time.Second {
 		t.Errorf("the load went on after the app died: %s", time.Since(start))
 	}
