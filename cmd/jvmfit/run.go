@@ -219,8 +219,8 @@ func printTrial(w io.Writer, r *trial.Result, db string) {
 		fmt.Fprintf(w, "  saturate: %.1f req/s, p99 %s\n", s.Throughput, s.Latencies.P99.Round(time.Microsecond))
 	}
 	sm := r.Summary
-	fmt.Fprintf(w, "  memory:   cgroup peak %s, RSS peak %s, heap used/committed peak %s/%s, metaspace %s\n",
-		size.Format(r.MemoryPeakBytes), size.Format(sm.RSSPeak), size.Format(sm.HeapUsedPeak),
+	fmt.Fprintf(w, "  memory:   cgroup peak %s, working set peak %s, RSS peak %s, heap used/committed peak %s/%s, metaspace %s\n",
+		size.Format(r.MemoryPeakBytes), size.Format(r.WorkingSetPeakBytes), size.Format(sm.RSSPeak), size.Format(sm.HeapUsedPeak),
 		size.Format(sm.HeapCommPeak), size.Format(sm.MetaspacePeak))
 	if sm.GCCount > 0 {
 		fmt.Fprintf(w, "  gc:       %d collections, %s (%.1f%% of the run), live set avg/peak %s/%s\n",
