@@ -71,6 +71,11 @@ func attach(ctx context.Context, root string, pid int) (net.Conn, error) {
 		}
 	}
 	defer os.Remove(trigger)
+	// As the JDK's own attach does: SIGQUIT only to a process that catches
+	// it, since its default action ends the process.
+	if !catchesSIGQUIT(root, pid) {
+		return nil, fmt.Errorf("attach to %d: the process does not catch SIGQUIT (not a HotSpot JVM, or not started yet)", pid)
+	}
 	if err := syscall.Kill(pid, syscall.SIGQUIT); err != nil {
 		return nil, fmt.Errorf("attach to %d: %w", pid, err)
 	}
@@ -97,4 +102,19 @@ func dialUnix(ctx context.Context, path string) (net.Conn, error) {
 		return nil, fmt.Errorf("stale attach socket %s: %w", path, err)
 	}
 	return c, err
+}
+
+// catchesSIGQUIT reads the SigCgt mask of /proc/PID/status.
+func catchesSIGQUIT(root string, pid int) bool {
+	b, err := os.ReadFile(filepath.Join(root, strconv.Itoa(pid), "status"))
+	if err != nil {
+		return false
+	}
+	for _, line := range strings.Split(string(b), "\n") {
+		if v, ok := strings.CutPrefix(line, "SigCgt:"); ok {
+			mask, err := strconv.ParseUint(strings.TrimSpace(v), 16, 64)
+			return err == nil && mask&(1<<(syscall.SIGQUIT-1)) != 0
+		}
+	}
+	return false
 }

@@ -2,6 +2,9 @@ package probe
 
 import (
 	"context"
+	"os/exec"
+	"strings"
+	"syscall"
 	"testing"
 	"time"
 
@@ -121,5 +124,30 @@ func TestSamplerFullGCAtEnd(t *testing.T) {
 	}
 	if sum := Summarise(series, 0); sum.LivePeak < 40*mib || sum.LivePeak > 60*mib {
 		t.Errorf("live peak %d MiB with 40 MiB retained", sum.LivePeak/mib)
+	}
+}
+
+func TestCatchesSIGQUITFixtures(t *testing.T) {
+	if !catchesSIGQUIT("testdata/proc", 4246) || catchesSIGQUIT("testdata/proc", 4247) || catchesSIGQUIT("testdata/proc", 4245) {
+		t.Error("SigCgt read wrong: want a JVM's mask to catch SIGQUIT, sleep's and a missing process's not")
+	}
+}
+
+// TestJcmdSparesNonJVM: attaching to a process that does not catch SIGQUIT
+// fails without signalling it (SIGQUIT would end it).
+func TestJcmdSparesNonJVM(t *testing.T) {
+	cmd := exec.Command("sleep", "30")
+	if err := cmd.Start(); err != nil {
+		t.Skip(err)
+	}
+	defer cmd.Process.Kill()
+	ctx, cancel := context.WithTimeout(context.Background(), 3*time.Second)
+	defer cancel()
+	if _, err := Jcmd(ctx, "", cmd.Process.Pid, "VM.version"); err == nil || !strings.Contains(err.Error(), "SIGQUIT") {
+		t.Errorf("err %v", err)
+	}
+	time.Sleep(100 * time.Millisecond)
+	if err := cmd.Process.Signal(syscall.Signal(0)); err != nil {
+		t.Errorf("the process is gone: %v", err)
 	}
 }
