@@ -118,3 +118,18 @@ func catchesSIGQUIT(root string, pid int) bool {
 	}
 	return false
 }
+
+// removeStaleSocket removes the attach socket of pid once the process is
+// gone or a zombie: a JVM deletes it when it exits on its own, not when
+// SIGKILL or the OOM killer ends it. (A zombie's pid is not reused before
+// it is reaped, so the socket cannot be another JVM's.)
+func removeStaleSocket(pid int) {
+	if syscall.Kill(pid, 0) != syscall.ESRCH {
+		b, err := os.ReadFile(filepath.Join("/proc", strconv.Itoa(pid), "stat"))
+		_, rest, _ := strings.Cut(string(b), ") ")
+		if err == nil && !strings.HasPrefix(rest, "Z") {
+			return
+		}
+	}
+	_ = os.Remove(filepath.Join("/tmp", ".java_pid"+strconv.Itoa(pid)))
+}

@@ -11,3 +11,5 @@ import (
 func Jcmd(context.Context, string, int, string) (string, error) {
 	return "", errors.New("the attach socket is read on Linux only")
 }
+
+func removeStaleSocket(int) {}

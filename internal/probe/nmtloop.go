@@ -25,6 +25,7 @@ type nmtState struct {
 	done     chan struct{}
 	pending  *nmtReading // merged into the next sample
 	noAttach bool        // the attach socket failed once: use jcmd from then on
+	attached bool        // the attach socket answered at least once
 	checked  bool        // the JVM's options were read
 	on       bool        // and it runs with NMT
 }
@@ -32,6 +33,9 @@ type nmtState struct {
 // finish runs at Stop, after the loops: the forced full GC, then a last NMT
 // reading (the end of a run is often its peak), for the last sample.
 func (s *Sampler) finish() {
+	if s.nmt.attached && s.t.ProcRoot == "" {
+		defer removeStaleSocket(s.t.Pid)
+	}
 	if !s.Last().HasJVM() {
 		return
 	}
@@ -41,6 +45,8 @@ func (s *Sampler) finish() {
 			s.mu.Lock()
 			s.errs["full gc"] = err
 			s.mu.Unlock()
+		} else {
+			s.nmt.attached = true
 		}
 		cancel()
 	}
@@ -146,6 +152,7 @@ func (s *Sampler) nmtOnce(ctx context.Context) (*nmtReading, error) {
 	if !s.nmt.noAttach {
 		var text string
 		if text, err = Jcmd(ctx, s.t.ProcRoot, s.t.Pid, "VM.native_memory summary"); err == nil {
+			s.nmt.attached = true
 			cats, err = ParseNMT(text)
 		} else if ctx.Err() == nil {
 			s.nmt.noAttach = true

@@ -2,7 +2,9 @@ package probe
 
 import (
 	"context"
+	"os"
 	"os/exec"
+	"strconv"
 	"strings"
 	"syscall"
 	"testing"
@@ -149,5 +151,29 @@ func TestJcmdSparesNonJVM(t *testing.T) {
 	time.Sleep(100 * time.Millisecond)
 	if err := cmd.Process.Signal(syscall.Signal(0)); err != nil {
 		t.Errorf("the process is gone: %v", err)
+	}
+}
+
+// TestStaleSocketRemoved: a JVM killed by SIGKILL (as the OOM killer does)
+// leaves the attach socket jvmfit opened; Stop removes it.
+func TestStaleSocketRemoved(t *testing.T) {
+	p := jvmtest.Start(t, jvmtest.Java17, "-Xmx32m", "-XX:NativeMemoryTracking=summary")
+	s := Start(context.Background(), Target{Pid: p.Pid, NMT: true, NMTEvery: 100 * time.Millisecond}, 50*time.Millisecond)
+	sock := "/tmp/.java_pid" + strconv.Itoa(p.Pid)
+	deadline := time.Now().Add(10 * time.Second)
+	for {
+		if _, err := os.Stat(sock); err == nil {
+			break
+		}
+		if time.Now().After(deadline) {
+			t.Fatalf("no attach socket after 10 s: %v", s.Errors())
+		}
+		time.Sleep(50 * time.Millisecond)
+	}
+	syscall.Kill(p.Pid, syscall.SIGKILL)
+	time.Sleep(200 * time.Millisecond) // dead, a zombie until jvmtest reaps it
+	s.Stop()
+	if _, err := os.Stat(sock); !os.IsNotExist(err) {
+		t.Errorf("%s left behind (%v)", sock, err)
 	}
 }
