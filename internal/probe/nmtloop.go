@@ -25,7 +25,7 @@ type nmtState struct {
 	done     chan struct{}
 	pending  *nmtReading // merged into the next sample
 	noAttach bool        // the attach socket failed once: use jcmd from then on
-	attached bool        // the attach socket answered at least once
+	attached bool        // jvmfit tried the attach socket, so may have made the JVM open it
 	checked  bool        // the JVM's options were read
 	on       bool        // and it runs with NMT
 }
@@ -33,20 +33,21 @@ type nmtState struct {
 // finish runs at Stop, after the loops: the forced full GC, then a last NMT
 // reading (the end of a run is often its peak), for the last sample.
 func (s *Sampler) finish() {
-	if s.nmt.attached && s.t.ProcRoot == "" {
-		defer removeStaleSocket(s.t.Pid)
-	}
+	defer func() {
+		if s.nmt.attached && s.t.ProcRoot == "" {
+			removeStaleSocket(s.t.Pid)
+		}
+	}()
 	if !s.Last().HasJVM() {
 		return
 	}
 	if s.t.FullGCAtEnd {
 		ctx, cancel := context.WithTimeout(context.Background(), 2*nmtTimeout)
+		s.nmt.attached = true
 		if _, err := Jcmd(ctx, s.t.ProcRoot, s.t.Pid, "GC.run"); err != nil {
 			s.mu.Lock()
 			s.errs["full gc"] = err
 			s.mu.Unlock()
-		} else {
-			s.nmt.attached = true
 		}
 		cancel()
 	}
@@ -151,21 +152,29 @@ func (s *Sampler) nmtOnce(ctx context.Context) (*nmtReading, error) {
 	var err error
 	if !s.nmt.noAttach {
 		var text string
+		s.nmt.attached = true
 		if text, err = Jcmd(ctx, s.t.ProcRoot, s.t.Pid, "VM.native_memory summary"); err == nil {
-			s.nmt.attached = true
 			cats, err = ParseNMT(text)
-		} else if ctx.Err() == nil {
+		} else {
+			// No socket in nmtTimeout (-XX:+DisableAttachMechanism, where
+			// each SIGQUIT prints a thread dump instead) or a refusal: no
+			// more signals; jcmd from now on.
 			s.nmt.noAttach = true
 		}
 	}
-	if s.nmt.noAttach && s.t.Jcmd != "" {
-		cats, err = NMT(ctx, s.t.Jcmd, s.t.Pid)
+	if s.nmt.noAttach {
+		if s.t.Jcmd == "" {
+			s.nmt.on = false
+			return nil, fmt.Errorf("no jcmd to fall back on: %w", err)
+		}
+		if cats, err = NMT(ctx, s.t.Jcmd, s.t.Pid); err != nil && ctx.Err() == nil {
+			// Neither way works (another user's JVM, say): stop asking
+			// rather than start a jcmd JVM every few seconds.
+			s.nmt.on = false
+		}
 	}
 	if err != nil {
 		return nil, err
-	}
-	if cats == nil {
-		return nil, fmt.Errorf("no attach socket and no jcmd to read NMT with")
 	}
 	r := &nmtReading{committed: make(map[string]int64, len(cats))}
 	for k, v := range cats {

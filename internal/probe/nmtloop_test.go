@@ -177,3 +177,28 @@ func TestStaleSocketRemoved(t *testing.T) {
 		t.Errorf("%s left behind (%v)", sock, err)
 	}
 }
+
+// TestSamplerGivesUpWithoutAttach: a JVM that refuses attach gets one try
+// (a thread dump, as SIGQUIT then asks for), one jcmd, and no more.
+func TestSamplerGivesUpWithoutAttach(t *testing.T) {
+	p := jvmtest.Start(t, jvmtest.Java17, "-Xmx32m", "-XX:NativeMemoryTracking=summary", "-XX:+DisableAttachMechanism")
+	s := Start(context.Background(), Target{Pid: p.Pid, NMT: true, NMTEvery: 100 * time.Millisecond}, 50*time.Millisecond)
+	deadline := time.Now().Add(20 * time.Second)
+	for s.Errors()["nmt"] == nil && time.Now().Before(deadline) {
+		time.Sleep(100 * time.Millisecond)
+	}
+	time.Sleep(time.Second) // ten more ticks: none may try again
+	series := s.Stop()
+	if s.Errors()["nmt"] == nil || s.nmt.on {
+		t.Fatalf("still reading NMT from a JVM without attach: errors %v", s.Errors())
+	}
+	for _, x := range series {
+		if x.NMT != nil {
+			t.Fatalf("an NMT reading from a JVM without attach: %v", x.NMT)
+		}
+	}
+	if err := syscall.Kill(p.Pid, 0); err != nil {
+		t.Errorf("the JVM did not survive: %v", err)
+	}
+	t.Log(s.Errors()["nmt"])
+}
