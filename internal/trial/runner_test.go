@@ -233,6 +233,17 @@ func TestJvmfitOptionsAndNMT(t *testing.T) {
 	if heap.Reserved <= 0 || total.Committed <= heap.Committed || len(r.Notes) != 0 {
 		t.Fatalf("NMT %+v notes %q", r.NMT, r.Notes)
 	}
+	// NMT is also in the series (every 2 s and at the end; this run is
+	// about 3 s long), and the working set on every sample.
+	readings := 0
+	for _, x := range r.Series {
+		if x.NMT != nil {
+			readings++
+		}
+	}
+	if readings < 1 || r.Summary.NMTPeak["Total"] <= 0 || r.WorkingSetPeakBytes <= 0 || r.WorkingSetPeakBytes > r.MemoryPeakBytes {
+		t.Errorf("%d NMT readings, peaks %v, working set peak %d of %d", readings, r.Summary.NMTPeak, r.WorkingSetPeakBytes, r.MemoryPeakBytes)
+	}
 	// The plan's -Xmx is what the JVM reports as its heap maximum.
 	for _, o := range spec.JVMOptions {
 		if v, ok := strings.CutPrefix(o, "-Xmx"); ok {
