@@ -38,8 +38,8 @@ func (s *Sampler) finish() {
 			removeStaleSocket(s.t.Pid)
 		}
 	}()
-	if !s.Last().HasJVM() {
-		return
+	if !s.Last().HasJVM() || s.parent.Err() != nil {
+		return // no JVM, or an interrupted run: nothing to wait for
 	}
 	if s.t.FullGCAtEnd {
 		ctx, cancel := context.WithTimeout(context.Background(), 2*nmtTimeout)

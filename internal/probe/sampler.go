@@ -48,6 +48,7 @@ const DefaultPSSEvery = 4
 // Sampler reads a Target at a fixed period until stopped.
 type Sampler struct {
 	t      Target
+	parent context.Context // Start's: once it ends, Stop asks the JVM nothing more
 	cancel context.CancelFunc
 	done   chan struct{}
 	once   sync.Once
@@ -78,8 +79,9 @@ func Start(ctx context.Context, t Target, every time.Duration) *Sampler {
 	if t.NMTEvery <= 0 {
 		t.NMTEvery = DefaultNMTEvery
 	}
+	parent := ctx
 	ctx, cancel := context.WithCancel(ctx)
-	s := &Sampler{t: t, cancel: cancel, done: make(chan struct{}), errs: map[string]error{}, t0: time.Now()}
+	s := &Sampler{t: t, parent: parent, cancel: cancel, done: make(chan struct{}), errs: map[string]error{}, t0: time.Now()}
 	s.nmt.done = make(chan struct{})
 	if p, err := newProcReader(t.ProcRoot, t.Pid); err == nil {
 		s.proc = p
