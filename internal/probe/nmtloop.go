@@ -69,24 +69,11 @@ func (s *Sampler) nmtOn() bool {
 	return s.nmt.on
 }
 
-// nmtEnabled reads the JVM's JAVA_TOOL_OPTIONS, JDK_JAVA_OPTIONS and
-// command line, in the order HotSpot applies them (the last one wins), for
-// -XX:NativeMemoryTracking=summary|detail.
+// nmtEnabled: the JVM's options turn NMT on (summary or detail; the last
+// one wins, as in HotSpot).
 func nmtEnabled(root string, pid int) bool {
-	dir := filepath.Join(procRoot(root), strconv.Itoa(pid))
-	var args []string
-	env, _ := os.ReadFile(filepath.Join(dir, "environ"))
-	for _, name := range []string{"JAVA_TOOL_OPTIONS=", "JDK_JAVA_OPTIONS="} {
-		for _, kv := range strings.Split(string(env), "\x00") {
-			if v, ok := strings.CutPrefix(kv, name); ok {
-				args = append(args, strings.Fields(v)...)
-			}
-		}
-	}
-	cmdline, _ := os.ReadFile(filepath.Join(dir, "cmdline"))
-	args = append(args, strings.Split(string(cmdline), "\x00")...)
 	on := false
-	for _, arg := range args {
+	for _, arg := range jvmArgs(root, pid) {
 		if v, ok := strings.CutPrefix(arg, "-XX:NativeMemoryTracking="); ok {
 			on = v == "summary" || v == "detail"
 		}

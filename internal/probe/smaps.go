@@ -35,12 +35,12 @@ func readSmaps(root string, pid int) (smapsResident, error) {
 	if err != nil {
 		return smapsResident{}, err
 	}
-	return parseSmaps(b, exe), nil
+	return parseSmaps(b, exe, archiveFiles(root, pid)), nil
 }
 
 // parseSmaps reads smaps text; exe is the process's executable, whose own
-// mapping is code, not data.
-func parseSmaps(b []byte, exe string) smapsResident {
+// mapping is code, not data; archives are archive files named in options.
+func parseSmaps(b []byte, exe string, archives map[string]bool) smapsResident {
 	var out smapsResident
 	var into *int64 // where the current mapping's Rss goes, nil = nowhere
 	archive := false
@@ -68,7 +68,7 @@ func parseSmaps(b []byte, exe string) smapsResident {
 		if len(f) < 6 {
 			continue // anonymous
 		}
-		switch path := strings.Join(f[5:], " "); mappingKind(path, exe) {
+		switch path := strings.Join(f[5:], " "); mappingKind(path, exe, archives) {
 		case "archive":
 			into, archive = &out.Archive, true
 		case "data":
@@ -78,14 +78,14 @@ func parseSmaps(b []byte, exe string) smapsResident {
 	return out
 }
 
-// mappingKind sorts a mapped path: "archive" for a CDS archive (*.jsa) or
-// an AOT cache (*.aot), "data" for a file the app mapped, "" for the JVM's
-// own images (the executable, shared libraries, the modules image, jars),
-// pseudo files and devices.
-func mappingKind(path, exe string) string {
+// mappingKind sorts a mapped path: "archive" for a CDS archive (*.jsa), an
+// AOT cache (*.aot) or a file the options name as either, "data" for a file
+// the app mapped, "" for the JVM's own images (the executable, shared
+// libraries, the modules image, jars), pseudo files and devices.
+func mappingKind(path, exe string, archives map[string]bool) string {
 	path = strings.TrimSuffix(path, " (deleted)")
 	switch {
-	case strings.HasSuffix(path, ".jsa"), strings.HasSuffix(path, ".aot"):
+	case strings.HasSuffix(path, ".jsa"), strings.HasSuffix(path, ".aot"), archives[path]:
 		return "archive"
 	case !strings.HasPrefix(path, "/"), path == exe,
 		strings.HasPrefix(path, "/memfd:"), strings.HasPrefix(path, "/dev/"),
