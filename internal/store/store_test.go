@@ -63,7 +63,7 @@ func TestRoundTrip(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if len(light) != 4 || light[0].Series != nil || light[0].Histograms != nil || light[0].Summary != want[0].Summary {
+	if len(light) != 4 || light[0].Series != nil || light[0].Histograms != nil || !reflect.DeepEqual(light[0].Summary, want[0].Summary) {
 		t.Errorf("light read: want figures without series/histograms, got %d trials, series %d", len(light), len(light[0].Series))
 	}
 	var env string
