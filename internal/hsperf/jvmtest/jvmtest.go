@@ -1,3 +1,5 @@
+//go:build linux
+
 // Package jvmtest starts small, steerable JVMs for tests that need a real
 // HotSpot process: the perf-data parser, the probes, the sandbox.
 package jvmtest
