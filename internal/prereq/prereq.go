@@ -23,7 +23,7 @@ const (
 	// Workloads builds the sample services' jars.
 	Workloads = "build it with `make workloads` (make test builds it)"
 	// AsRoot is for tests that create cgroups or switch users.
-	AsRoot = "run the tests as root (make test on a machine of this kind runs as root)"
+	AsRoot = "run the tests as root, as on the machines make test is made for"
 )
 
 // Missing is one absent prerequisite: what it is and what would fix it.

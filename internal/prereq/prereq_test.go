@@ -53,7 +53,7 @@ func TestMissingFailsWithOneLine(t *testing.T) {
 		{"chromium", func(t testing.TB) { Fail(t, "chromium (/usr/bin/chromium)", Installer) },
 			"missing prerequisite: chromium (/usr/bin/chromium): install it with `bash .ci/install` (make test runs it)"},
 		{"root", func(t testing.TB) { Need(t, checkRoot(1000)) },
-			"missing prerequisite: root (this test creates cgroups or switches users; euid is 1000): run the tests as root (make test on a machine of this kind runs as root)"},
+			"missing prerequisite: root (this test creates cgroups or switches users; euid is 1000): run the tests as root, as on the machines make test is made for"},
 	}
 	for _, c := range cases {
 		if got := failure(c.check); got != c.want {
