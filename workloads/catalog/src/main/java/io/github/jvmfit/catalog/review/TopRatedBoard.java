@@ -6,15 +6,17 @@ import io.github.jvmfit.catalog.review.ReviewDtos.TopRated;
 
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
+import org.springframework.boot.context.event.ApplicationReadyEvent;
+import org.springframework.context.event.EventListener;
 import org.springframework.data.domain.PageRequest;
 import org.springframework.scheduling.annotation.Scheduled;
 import org.springframework.stereotype.Component;
-import org.springframework.transaction.annotation.Transactional;
 
 /**
  * The top-rated list aggregates every review, too costly per request, so a
- * scheduled job recomputes it (at start and then every
- * catalog.top-rated-refresh, 30 s by default) and requests read the last result.
+ * scheduled job recomputes it (every catalog.top-rated-refresh, 30 s by
+ * default) and requests read the last result. The first one is computed
+ * before the app reports ready, so no request sees an empty board.
  */
 @Component
 class TopRatedBoard {
@@ -33,8 +35,8 @@ class TopRatedBoard {
         return current;
     }
 
-    @Scheduled(fixedDelayString = "${catalog.top-rated-refresh:30s}")
-    @Transactional(readOnly = true)
+    @EventListener(ApplicationReadyEvent.class)
+    @Scheduled(initialDelayString = "${catalog.top-rated-refresh:30s}", fixedDelayString = "${catalog.top-rated-refresh:30s}")
     void refresh() {
         current = reviews.topRated(MIN_REVIEWS, PageRequest.of(0, SIZE)).stream()
                 .map(r -> new TopRated(r.getProductId(), r.getName(), Math.round(r.getAverage() * 100) / 100.0, r.getCount()))
