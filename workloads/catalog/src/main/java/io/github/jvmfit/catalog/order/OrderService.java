@@ -1,6 +1,7 @@
 package io.github.jvmfit.catalog.order;
 
 import java.util.Locale;
+import java.util.Map;
 import java.util.Set;
 
 import io.github.jvmfit.catalog.order.OrderDtos.NewLine;
@@ -22,7 +23,7 @@ import org.springframework.transaction.annotation.Transactional;
 @Transactional(readOnly = true)
 public class OrderService {
     /** The moves an order may make; anything else is a 409. */
-    private static final java.util.Map<OrderStatus, Set<OrderStatus>> NEXT = java.util.Map.of(
+    private static final Map<OrderStatus, Set<OrderStatus>> NEXT = Map.of(
             OrderStatus.NEW, Set.of(OrderStatus.PAID, OrderStatus.CANCELLED),
             OrderStatus.PAID, Set.of(OrderStatus.SHIPPED, OrderStatus.CANCELLED),
             OrderStatus.SHIPPED, Set.of(),

@@ -1,5 +1,7 @@
 package io.github.jvmfit.catalog.supplier;
 
+import java.util.Locale;
+
 import io.github.jvmfit.catalog.supplier.SupplierDtos.SupplierRequest;
 import io.github.jvmfit.catalog.supplier.SupplierDtos.SupplierView;
 import io.github.jvmfit.catalog.web.ConflictException;
@@ -21,7 +23,7 @@ public class SupplierService {
 
     public Page<SupplierView> list(String country, Pageable page) {
         Page<Supplier> found = country == null || country.isBlank() ? suppliers.findAll(page)
-                : suppliers.findByCountry(country.strip().toUpperCase(java.util.Locale.ROOT), page);
+                : suppliers.findByCountry(country.strip().toUpperCase(Locale.ROOT), page);
         return found.map(SupplierView::of);
     }
 

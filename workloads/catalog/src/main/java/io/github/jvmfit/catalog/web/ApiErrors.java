@@ -3,15 +3,12 @@ package io.github.jvmfit.catalog.web;
 import java.util.LinkedHashMap;
 import java.util.Map;
 
-import jakarta.validation.ConstraintViolationException;
-
 import org.springframework.dao.DataIntegrityViolationException;
 import org.springframework.http.HttpHeaders;
 import org.springframework.http.HttpStatus;
 import org.springframework.http.HttpStatusCode;
 import org.springframework.http.ProblemDetail;
 import org.springframework.http.ResponseEntity;
-import org.springframework.orm.ObjectOptimisticLockingFailureException;
 import org.springframework.validation.FieldError;
 import org.springframework.web.bind.MethodArgumentNotValidException;
 import org.springframework.web.bind.annotation.ExceptionHandler;
@@ -53,26 +50,11 @@ class ApiErrors extends ResponseEntityExceptionHandler {
         return ProblemDetail.forStatusAndDetail(HttpStatus.CONFLICT, "conflicts with existing data");
     }
 
-    @ExceptionHandler(ObjectOptimisticLockingFailureException.class)
-    ProblemDetail staleWrite(ObjectOptimisticLockingFailureException e) {
-        return ProblemDetail.forStatusAndDetail(HttpStatus.CONFLICT, "changed by another request; read it again");
-    }
-
-    /** Constraints on path and query parameters (@Validated controllers). */
-    @ExceptionHandler(ConstraintViolationException.class)
-    ProblemDetail badParameter(ConstraintViolationException e) {
-        ProblemDetail p = ProblemDetail.forStatusAndDetail(HttpStatus.BAD_REQUEST, "invalid parameters");
-        Map<String, String> fields = new LinkedHashMap<>();
-        e.getConstraintViolations().forEach(v -> fields.put(v.getPropertyPath().toString(), v.getMessage()));
-        p.setProperty("fields", fields);
-        return p;
-    }
-
-    /** Invalid bodies: 400 with one message per field. */
+    /** Invalid bodies and search forms: 400 with one message per field. */
     @Override
     protected ResponseEntity<Object> handleMethodArgumentNotValid(MethodArgumentNotValidException e,
             HttpHeaders headers, HttpStatusCode status, WebRequest request) {
-        ProblemDetail p = ProblemDetail.forStatusAndDetail(HttpStatus.BAD_REQUEST, "invalid request body");
+        ProblemDetail p = ProblemDetail.forStatusAndDetail(HttpStatus.BAD_REQUEST, "invalid request");
         Map<String, String> fields = new LinkedHashMap<>();
         for (FieldError f : e.getBindingResult().getFieldErrors()) {
             fields.putIfAbsent(f.getField(), f.getDefaultMessage());
