@@ -123,8 +123,13 @@ func TestChartsPerKind(t *testing.T) {
 	}
 	want := map[string][]string{
 		"sweep-filecache":  {"Throughput against rate", "Latency against rate", "Success against rate", "Memory over time", "Heap over time"},
-		"minmem-filecache": {"OK/KO by memory limit"},
-		"compare-seed001":  {"Live set and mapped heap by configuration", "Memory over time", "Heap over time", "Native memory by region (NMT, committed)"},
+		"minmem-filecache": {"OK/KO by memory limit", "Minimum OK limit per mode"},
+		"compare-seed001": {"Live set and mapped heap by configuration", "Memory over time", "Heap over time",
+			"Native memory over time (NMT, committed): set:pardef", "Native memory over time (NMT, committed): set:paropt", "Native memory by region (NMT, committed)"},
+		"minmem-styles": {"OK/KO by memory limit", "Minimum OK limit per mode", "Memory over time", "Heap over time",
+			"Native memory over time (NMT, committed): default", "Native memory over time (NMT, committed): jvmfit",
+			"Native memory over time (NMT, committed): runjava", "Native memory over time (NMT, committed): paketo",
+			"Native memory over time (NMT, committed): ubi", "Native memory by region (NMT, committed)"},
 	}
 	for ref, w := range want {
 		if got := titles(ref); strings.Join(got, "|") != strings.Join(w, "|") {
@@ -161,6 +166,7 @@ func TestHTMLInChromium(t *testing.T) {
 	}{
 		{"sweep", []Input{loadInput(t, db, "sweep-filecache")}},
 		{"minmem", []Input{loadInput(t, db, "minmem-filecache")}},
+		{"styles", []Input{loadInput(t, db, "minmem-styles")}},
 		{"hostile-all", []Input{hostileInput(t)}},
 		{"book", bookInputs(t, db)},
 	}
