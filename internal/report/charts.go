@@ -30,6 +30,8 @@ type chart struct {
 	Bars  []bars     `json:"bars,omitempty"`
 	Stack bool       `json:"stack,omitempty"`
 	Wide  bool       `json:"-"` // the whole width of the page (a legend row per configuration)
+	// Horizontal draws one labelled bar per category across (Bars[0]).
+	Horizontal bool `json:"horizontal,omitempty"`
 	// xy over time: legend rows, one per configuration, and which
 	// trials (legend names) are drawn when the page opens.
 	Groups   []legendGroup   `json:"groups,omitempty"`

@@ -184,7 +184,9 @@ func TestHTMLInChromium(t *testing.T) {
 			for _, in := range c.ins {
 				charts += len(buildCharts(in))
 			}
-			dom := runChromium(t, bin, "--dump-dom", "file://"+file)
+			// #exercise tries every menu choice and draws every trial
+			// (report.js): the paths a reader's clicks take.
+			dom := runChromium(t, bin, "--dump-dom", "file://"+file+"#exercise")
 			body := regexp.MustCompile(`<body[^>]*>`).FindString(dom)
 			if body == "" {
 				t.Fatalf("no <body> in the dumped DOM:\n%.2000s", dom)
@@ -197,6 +199,12 @@ func TestHTMLInChromium(t *testing.T) {
 			}
 			if want := `data-charts-ready="` + itoa(charts) + `"`; !strings.Contains(body, want) || charts < 1 {
 				t.Errorf("want %s (%d charts), body is %s", want, charts, body)
+			}
+			if want := `data-exercised="` + itoa(exercises(c.ins)) + `"`; !strings.Contains(body, want) {
+				t.Errorf("want %s, body is %s", want, body)
+			}
+			if n, want := strings.Count(dom, `class="chooser"`), choosers(c.ins); n != want {
+				t.Errorf("%d trial menus, want %d", n, want)
 			}
 			// ECharts draws each chart into a canvas inside its div.
 			if n := strings.Count(dom, "<canvas"); n < charts {
@@ -218,9 +226,39 @@ func TestHTMLInChromium(t *testing.T) {
 			if b, err := os.ReadFile(png); err == nil {
 				os.WriteFile(filepath.Join(keep, c.name+".png"), b, 0o644)
 			}
-			t.Logf("%s: %d charts, screenshot %d bytes", c.name, charts, st.Size())
+			os.WriteFile(filepath.Join(keep, c.name+".html"), page.Bytes(), 0o644)
+			t.Logf("%s: %d charts, page %d bytes, screenshot %d bytes", c.name, charts, page.Len(), st.Size())
 		})
 	}
+}
+
+// choosers is the number of NMT charts with a trial menu (two choices or
+// more); exercises the menu choices and grouped legends the page tries.
+func choosers(ins []Input) int {
+	n := 0
+	for _, in := range ins {
+		for _, c := range buildCharts(in) {
+			if len(c.Choices) > 1 {
+				n++
+			}
+		}
+	}
+	return n
+}
+
+func exercises(ins []Input) int {
+	n := 0
+	for _, in := range ins {
+		for _, c := range buildCharts(in) {
+			if len(c.Choices) > 1 {
+				n += len(c.Choices)
+			}
+			if len(c.Groups) > 0 {
+				n++
+			}
+		}
+	}
+	return n
 }
 
 func chromium() string {

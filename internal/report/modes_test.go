@@ -34,7 +34,7 @@ func TestStyleChart(t *testing.T) {
 		t.Errorf("modes %s", got)
 	}
 	want := []float64{184, 104, 144, 0, 224}
-	texts := []string{"184Mi\n7.5s start\np99 52.0ms", "104Mi\n4.1s start\np99 38.0ms", "144Mi\n5.8s start\np99 70.0ms", "none OK\nup to 1Gi", "224Mi\n6.9s start\np99 48.0ms"}
+	texts := []string{"184Mi · 7.5s start · p99 52.0ms", "104Mi · 4.1s start · p99 38.0ms", "144Mi · 5.8s start · p99 70.0ms", "none OK up to 1Gi", "224Mi · 6.9s start · p99 48.0ms"}
 	if len(c.Bars) != 1 || len(c.Bars[0].Values) != 5 {
 		t.Fatalf("bars %+v", c.Bars)
 	}
@@ -48,7 +48,7 @@ func TestStyleChart(t *testing.T) {
 		if want[i] == 0 {
 			continue
 		}
-		if !strings.HasPrefix(tb.Notes[0], "Lowest OK limit: "+strings.Split(texts[i], "\n")[0]+".") {
+		if !strings.HasPrefix(tb.Notes[0], "Lowest OK limit: "+strings.Split(texts[i], " ")[0]+".") {
 			t.Errorf("%s: table says %q, chart %q", tb.Title, tb.Notes[0], texts[i])
 		}
 	}

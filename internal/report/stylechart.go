@@ -16,7 +16,7 @@ func styleChart(ts []*trial.Result) *chart {
 	if len(groups) < 2 {
 		return nil
 	}
-	c := &chart{Kind: "bars", Title: "Minimum OK limit per mode", YName: "MiB",
+	c := &chart{Kind: "bars", Horizontal: true, Title: "Minimum OK limit per mode", YName: "MiB",
 		Note: "The lowest limit that passed with no failure above it (minmem's rule: each limit is the majority of its runs, a tie is KO), with the start time and p99 of the trial at that limit."}
 	b := bars{Name: "minimum OK limit"}
 	any := false
@@ -48,7 +48,7 @@ func limitText(minOK int64, r *trial.Result) string {
 			parts = append(parts, "p99 "+ms(r.Load.Latencies.P99))
 		}
 	}
-	return strings.Join(parts, "\n")
+	return strings.Join(parts, " · ")
 }
 
 // noOKText says that no limit passed, and up to where it was tried.
@@ -56,7 +56,7 @@ func noOKText(maxKO int64) string {
 	if maxKO == 0 {
 		return "no limit tried"
 	}
-	return "none OK\nup to " + mem(maxKO)
+	return "none OK up to " + mem(maxKO)
 }
 
 func hasSearched(ts []*trial.Result) bool {

@@ -83,7 +83,7 @@ func timeChart(ts []*trial.Result, title, note string, lines []timeLine, limits 
 	if len(c.Series) == 0 {
 		return nil
 	}
-	c.Note = note + ". Each row of the legend is one configuration; it opens on its minimum OK trial (none where nothing passed): click a trial to add or remove it."
+	c.Note = note + ". Each row of the legend is one configuration; it opens on its minimum OK trial (in a sweep, its OK trial at the highest rate; none where nothing passed): click a trial to add or remove it."
 	if omitted > 0 {
 		c.Note += fmt.Sprintf(" %d trials further from the minimum OK limit are left out (at most %d per configuration).", omitted, maxPerGroup)
 	}

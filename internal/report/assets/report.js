@@ -54,12 +54,15 @@
   // tooltip names each line's figure, since a trial's lines share a name.
   var rowHeight = 24;
   function groupLegends(c, o) {
+    var longest = 0;
+    c.groups.forEach(function (g) { longest = Math.max(longest, g.name.length); });
+    var nameWidth = Math.max(60, Math.min(240, 7.5 * longest));
     o.legend = c.groups.map(function (g, i) {
-      return { type: "scroll", top: 4 + rowHeight * i, left: 112, right: 8, data: g.items, selected: c.selected };
+      return { type: "scroll", top: 4 + rowHeight * i, left: nameWidth + 16, right: 8, data: g.items, selected: c.selected };
     });
     o.graphic = c.groups.map(function (g, i) {
       return { type: "text", left: 8, top: 8 + rowHeight * i, silent: true,
-        style: { text: g.name, width: 100, overflow: "truncate", font: "bold 12px sans-serif", fill: "#1d2430" } };
+        style: { text: g.name, width: nameWidth, overflow: "truncate", font: "bold 12px sans-serif", fill: "#1d2430" } };
     });
     o.grid.top = rowHeight * c.groups.length + 28;
     o.tooltip.formatter = function (ps) {
@@ -136,34 +139,44 @@
   }
 
   function barChart(c) {
+    if (c.horizontal) { return labelledBars(c); }
     var o = base(c);
     o.tooltip.trigger = "axis";
     o.xAxis = { type: "category", data: c.x_cats, axisLabel: { interval: 0, rotate: c.x_cats.length > 4 ? 20 : 0 } };
     o.yAxis = { type: "value", name: c.y_name };
     o.series = c.bars.map(function (b) {
-      var bar = { name: b.name, type: "bar", stack: c.stack ? "total" : undefined, data: b.values, emphasis: { focus: "series" } };
-      if (b.text) {
-        // Labels such as "104Mi / 4.1s start / p99 38ms", on the canvas.
-        bar.label = { show: true, position: "top", fontSize: 11, lineHeight: 14, color: "#1d2430",
-          formatter: function (p) { return b.text[p.dataIndex]; } };
-        bar.barMaxWidth = 90;
-      }
-      return bar;
+      return { name: b.name, type: "bar", stack: c.stack ? "total" : undefined, data: b.values, emphasis: { focus: "series" } };
     });
-    if (c.bars.length === 1 && c.bars[0].text) {
-      o.legend = undefined;
-      o.grid.top = 56;
-    }
+    return o;
+  }
+
+  // labelledBars: one bar per category, drawn across so that any number of
+  // modes and any name length read, each with its label (e.g. "104Mi ·
+  // 4.1s start · p99 38.0ms") on the canvas after the bar.
+  function labelledBars(c) {
+    var o = base(c);
+    var b = c.bars[0];
+    o.legend = undefined;
+    o.grid.top = 16;
+    o.grid.right = 210;
+    o.xAxis = { type: "value", name: c.y_name, nameLocation: "middle", nameGap: 28, min: 0 };
+    o.yAxis = { type: "category", data: c.x_cats, inverse: true, axisLabel: { width: 200, overflow: "truncate" } };
+    o.series = [{ name: b.name, type: "bar", data: b.values, barMaxWidth: 34,
+      label: { show: true, position: "right", fontSize: 12, color: "#1d2430",
+        formatter: function (p) { return b.text[p.dataIndex]; } } }];
     return o;
   }
 
   var kinds = { xy: xy, grid: grid, bars: barChart, area: function (c) { return area(c, c["default"] || 0); } };
-  var ready = 0;
+  var ready = 0, drawn = [];
   data.charts.forEach(function (c) {
     var el = document.getElementById(c.id);
     if (c.kind === "grid") {
       // Rows of a comfortable height, not one row stretched over the box.
       el.style.height = Math.max(160, Math.min(900, 90 + 46 * c.y_cats.length)) + "px";
+    }
+    if (c.horizontal) {
+      el.style.height = Math.max(160, Math.min(900, 80 + 44 * c.x_cats.length)) + "px";
     }
     if (c.groups) {
       // Room for a legend row per configuration above the plot.
@@ -174,10 +187,37 @@
       chart.setOption(kinds[c.kind](c));
       if (c.kind === "area") { chooser(c, el, chart); }
       window.addEventListener("resize", function () { chart.resize(); });
+      drawn.push({ c: c, chart: chart, el: el });
       ready++;
     } catch (e) {
       console.error("chart " + c.id + ": " + e);
     }
   });
   document.body.setAttribute("data-charts-ready", String(ready));
+
+  // Opened as page.html#exercise (the browser test does), the page tries
+  // what a reader would click: every trial of every menu, and every legend
+  // entry drawn at once. Errors land in data-errors like any other.
+  if (location.hash === "#exercise") {
+    var tried = 0;
+    drawn.forEach(function (d) {
+      try {
+        var sel = d.el.parentNode.querySelector("select");
+        if (sel) {
+          for (var i = 0; i < sel.options.length; i++) {
+            sel.value = String(i);
+            sel.dispatchEvent(new Event("change"));
+            tried++;
+          }
+        }
+        if (d.c.groups) {
+          d.chart.dispatchAction({ type: "legendAllSelect" });
+          tried++;
+        }
+      } catch (e) {
+        console.error("exercise " + d.c.id + ": " + e);
+      }
+    });
+    document.body.setAttribute("data-exercised", String(tried));
+  }
 })();
