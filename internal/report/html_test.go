@@ -25,7 +25,7 @@ const (
 func hostileInput(t *testing.T) Input {
 	db := fixtureDB(t)
 	var in Input
-	for _, ref := range []string{"minmem-filecache", "sweep-filecache", "compare-seed001"} {
+	for _, ref := range []string{"minmem-filecache", "sweep-filecache", "compare-seed001", "minmem-styles"} {
 		in.Trials = append(in.Trials, loadInput(t, db, ref).Trials...)
 	}
 	for i, r := range in.Trials {
@@ -35,6 +35,11 @@ func hostileInput(t *testing.T) Input {
 		}
 		if r.NMT != nil {
 			r.NMT[evilNMT] = trial.NMT{Committed: 3 << 20}
+		}
+		for j := range r.Series {
+			if r.Series[j].NMT != nil {
+				r.Series[j].NMT[evilNMT] = 3 << 20
+			}
 		}
 		r.Failed = []string{"</td></tr></table><b>broken</b>"}
 	}
@@ -73,19 +78,28 @@ func TestHTMLEscapesHostileNames(t *testing.T) {
 	}
 	var data struct {
 		Charts []struct {
-			Bars []bars `json:"bars"`
+			Bars    []bars      `json:"bars"`
+			Choices []nmtChoice `json:"choices"`
 		} `json:"charts"`
 	}
 	if err := json.Unmarshal([]byte(m[1]), &data); err != nil {
 		t.Fatalf("data block is not JSON: %v", err)
 	}
-	found := false
+	found, inSeries := false, false
 	for _, c := range data.Charts {
 		for _, b := range c.Bars {
 			if b.Name == evilNMT {
 				found = true
 			}
 		}
+		for _, ch := range c.Choices {
+			for _, s := range ch.Series {
+				inSeries = inSeries || s.Name == evilNMT
+			}
+		}
+	}
+	if !inSeries {
+		t.Error("the hostile NMT name did not survive into the NMT-over-time data")
 	}
 	if !found {
 		t.Error("the hostile NMT name did not survive into the chart data (escaping must not mangle data)")
