@@ -185,69 +185,72 @@ func TestHTMLInChromium(t *testing.T) {
 		{"book", bookInputs(t, db)},
 	}
 	for _, c := range cases {
-		t.Run(c.name, func(t *testing.T) {
-			file := filepath.Join(dir, c.name+".html")
-			var page bytes.Buffer
-			if err := HTMLAll(&page, c.ins, "test"); err != nil {
-				t.Fatal(err)
-			}
-			if err := os.WriteFile(file, page.Bytes(), 0o644); err != nil {
-				t.Fatal(err)
-			}
-			charts := 0
-			for _, in := range c.ins {
-				charts += len(buildCharts(in))
-			}
-			// #exercise tries every menu choice and draws every trial
-			// (report.js): the paths a reader's clicks take.
-			dom := runChromium(t, bin, "--dump-dom", "file://"+file+"#exercise")
-			body := regexp.MustCompile(`<body[^>]*>`).FindString(dom)
-			if body == "" {
-				t.Fatalf("no <body> in the dumped DOM:\n%.2000s", dom)
-			}
-			if strings.Contains(body, "data-errors") {
-				t.Errorf("page reported errors: %s", body)
-			}
-			if strings.Contains(body, "data-pwned") {
-				t.Errorf("hostile markup ran: %s", body)
-			}
-			if want := `data-charts-ready="` + itoa(charts) + `"`; !strings.Contains(body, want) || charts < 1 {
-				t.Errorf("want %s (%d charts), body is %s", want, charts, body)
-			}
-			if want := `data-exercised="` + itoa(exercises(c.ins)) + `"`; !strings.Contains(body, want) {
-				t.Errorf("want %s, body is %s", want, body)
-			}
-			if n, want := strings.Count(dom, `class="chooser"`), choosers(c.ins); n != want {
-				t.Errorf("%d trial menus, want %d", n, want)
-			}
-			// ECharts draws each chart into a canvas inside its div.
-			if n := strings.Count(dom, "<canvas"); n < charts {
-				t.Errorf("%d canvases for %d charts", n, charts)
-			}
-			png := filepath.Join(dir, c.name+".png")
-			runChromium(t, bin, "--screenshot="+png, "--window-size=1400,3000", "file://"+file)
-			st, err := os.Stat(png)
-			if err != nil {
-				t.Fatalf("no screenshot: %v", err)
-			}
-			// A blank 1400x3000 page compresses to a few KB; charts and
-			// tables make it far larger.
-			if st.Size() < 60_000 {
-				t.Errorf("screenshot is only %d bytes: page blank?", st.Size())
-			}
-			keep := filepath.Join("testdata", "out")
-			os.MkdirAll(keep, 0o755)
-			if b, err := os.ReadFile(png); err == nil {
-				os.WriteFile(filepath.Join(keep, c.name+".png"), b, 0o644)
-			}
-			os.WriteFile(filepath.Join(keep, c.name+".html"), page.Bytes(), 0o644)
-			t.Logf("%s: %d charts, page %d bytes, screenshot %d bytes", c.name, charts, page.Len(), st.Size())
-		})
+		t.Run(c.name, func(t *testing.T) { checkPage(t, bin, dir, c.name, c.ins) })
 	}
 }
 
-// choosers is the number of NMT charts with a trial menu (two choices or
-// more); exercises the menu choices and grouped legends the page tries.
+// checkPage renders the inputs as one page, opens it in Chromium with
+// #exercise and checks what the page reports on <body>; it keeps the page
+// and a screenshot in testdata/out.
+func checkPage(t *testing.T, bin, dir, name string, ins []Input) {
+	file := filepath.Join(dir, name+".html")
+	var page bytes.Buffer
+	if err := HTMLAll(&page, ins, "test"); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(file, page.Bytes(), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	charts := 0
+	for _, in := range ins {
+		charts += len(buildCharts(in))
+	}
+	// #exercise tries every menu choice and draws every trial
+	// (report.js): the paths a reader's clicks take.
+	dom := runChromium(t, bin, "--dump-dom", "file://"+file+"#exercise")
+	body := regexp.MustCompile(`<body[^>]*>`).FindString(dom)
+	if body == "" {
+		t.Fatalf("no <body> in the dumped DOM:\n%.2000s", dom)
+	}
+	if strings.Contains(body, "data-errors") {
+		t.Errorf("page reported errors: %s", body)
+	}
+	if strings.Contains(body, "data-pwned") {
+		t.Errorf("hostile markup ran: %s", body)
+	}
+	if want := `data-charts-ready="` + itoa(charts) + `"`; !strings.Contains(body, want) || charts < 1 {
+		t.Errorf("want %s (%d charts), body is %s", want, charts, body)
+	}
+	if want := `data-exercised="` + itoa(exercises(ins)) + `"`; !strings.Contains(body, want) {
+		t.Errorf("want %s, body is %s", want, body)
+	}
+	if n, want := strings.Count(dom, `class="chooser"`), choosers(ins); n != want {
+		t.Errorf("%d trial menus, want %d", n, want)
+	}
+	// ECharts draws each chart into a canvas inside its div.
+	if n := strings.Count(dom, "<canvas"); n < charts {
+		t.Errorf("%d canvases for %d charts", n, charts)
+	}
+	png := filepath.Join(dir, name+".png")
+	runChromium(t, bin, "--screenshot="+png, "--window-size=1400,3000", "file://"+file)
+	st, err := os.Stat(png)
+	if err != nil {
+		t.Fatalf("no screenshot: %v", err)
+	}
+	// A blank 1400x3000 page compresses to a few KB; charts and
+	// tables make it far larger.
+	if st.Size() < 60_000 {
+		t.Errorf("screenshot is only %d bytes: page blank?", st.Size())
+	}
+	keep := filepath.Join("testdata", "out")
+	os.MkdirAll(keep, 0o755)
+	if b, err := os.ReadFile(png); err == nil {
+		os.WriteFile(filepath.Join(keep, name+".png"), b, 0o644)
+	}
+	os.WriteFile(filepath.Join(keep, name+".html"), page.Bytes(), 0o644)
+	t.Logf("%s: %d charts, page %d bytes, screenshot %d bytes", name, charts, page.Len(), st.Size())
+}
+
 func choosers(ins []Input) int {
 	n := 0
 	for _, in := range ins {

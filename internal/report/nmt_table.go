@@ -15,32 +15,7 @@ const minPeakRow = 100 << 10
 // minimum-OK trial and the trial at its highest KO limit, where what grew
 // before the failure shows. Nil when no trial has NMT peaks.
 func NMTPeakTable(trials []*trial.Result) *Table {
-	ts := sorted(trials)
-	vary := varying(ts)
-	var cols []*trial.Result
-	var heads []string
-	for _, g := range configGroups(ts) {
-		var with []*trial.Result
-		for _, r := range g.Trials {
-			if len(r.Summary.NMTPeak) > 0 {
-				with = append(with, r)
-			}
-		}
-		shown := shownTrial(g.Trials, with, false)
-		if shown == nil {
-			continue
-		}
-		pick := []*trial.Result{shown}
-		if _, maxKO := boundary(g.Trials); maxKO > 0 {
-			if ko := atLimit(g.Trials, maxKO, trial.KO); ko != nil && ko != shown && len(ko.Summary.NMTPeak) > 0 {
-				pick = append(pick, ko)
-			}
-		}
-		for _, r := range pick {
-			cols = append(cols, r)
-			heads = append(heads, g.Label+" "+legendName(r, vary, true))
-		}
-	}
+	cols, heads := nmtColumns(sorted(trials))
 	if len(cols) == 0 {
 		return nil
 	}
@@ -73,6 +48,34 @@ func NMTPeakTable(trials []*trial.Result) *Table {
 		t.Notes = append(t.Notes, fmt.Sprintf("%d %s under 0.1 MiB left out.", small, word))
 	}
 	return t
+}
+
+// nmtColumns are the trials the peaks table shows, with their headers.
+func nmtColumns(ts []*trial.Result) (cols []*trial.Result, heads []string) {
+	vary := varying(ts)
+	for _, g := range configGroups(ts) {
+		var with []*trial.Result
+		for _, r := range g.Trials {
+			if len(r.Summary.NMTPeak) > 0 {
+				with = append(with, r)
+			}
+		}
+		shown := shownTrial(g.Trials, with, false)
+		if shown == nil {
+			continue
+		}
+		pick := []*trial.Result{shown}
+		if _, maxKO := boundary(g.Trials); maxKO > 0 {
+			if ko := atLimit(g.Trials, maxKO, trial.KO); ko != nil && ko != shown && len(ko.Summary.NMTPeak) > 0 {
+				pick = append(pick, ko)
+			}
+		}
+		for _, r := range pick {
+			cols = append(cols, r)
+			heads = append(heads, g.Label+" "+legendName(r, vary, true))
+		}
+	}
+	return cols, heads
 }
 
 // totalKey is how the readings spell the total ("Total").
