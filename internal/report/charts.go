@@ -357,7 +357,7 @@ func nmtChart(ts []*trial.Result) *chart {
 		}
 		return names[i] < names[j]
 	})
-	c := &chart{Kind: "bars", Stack: true, Title: "Native memory by region (NMT, committed)", YName: "MiB",
+	c := &chart{Kind: "bars", Stack: true, Title: "Native memory at the end of each trial (NMT, committed)", YName: "MiB",
 		Note: "From jcmd VM.native_memory summary at the end of each trial run with --nmt."}
 	for _, r := range with {
 		c.XCats = append(c.XCats, trialLabel(r, vary))

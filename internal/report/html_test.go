@@ -139,11 +139,11 @@ func TestChartsPerKind(t *testing.T) {
 		"sweep-filecache":  {"Throughput against rate", "Latency against rate", "Success against rate", "Memory over time", "Heap over time"},
 		"minmem-filecache": {"OK/KO by memory limit", "Minimum OK limit per mode"},
 		"compare-seed001": {"Live set and mapped heap by configuration", "Memory over time", "Heap over time",
-			"Native memory over time (NMT, committed): set:pardef", "Native memory over time (NMT, committed): set:paropt", "Native memory by region (NMT, committed)"},
+			"Native memory over time (NMT, committed): set:pardef", "Native memory over time (NMT, committed): set:paropt", "Native memory at the end of each trial (NMT, committed)"},
 		"minmem-styles": {"OK/KO by memory limit", "Minimum OK limit per mode", "Memory over time", "Heap over time",
 			"Native memory over time (NMT, committed): default", "Native memory over time (NMT, committed): jvmfit",
 			"Native memory over time (NMT, committed): runjava", "Native memory over time (NMT, committed): paketo",
-			"Native memory over time (NMT, committed): ubi", "Native memory by region (NMT, committed)"},
+			"Native memory over time (NMT, committed): ubi", "Native memory at the end of each trial (NMT, committed)"},
 	}
 	for ref, w := range want {
 		if got := titles(ref); strings.Join(got, "|") != strings.Join(w, "|") {

@@ -29,7 +29,7 @@ const maxPerGroup = 8
 
 func memoryChart(ts []*trial.Result) *chart {
 	rss := &timeLine{name: "RSS", dotted: true, get: func(s sampleT) int64 { return s.RSS }}
-	return timeChart(ts, "Memory over time", "Per trial, one colour: cgroup usage solid, working set (usage minus inactive page cache, as the kubelet counts it) dashed, anonymous memory (RssAnon) dotted; the thin flat line is the limit", []timeLine{
+	return timeChart(ts, "Memory over time", "Per trial, one colour: cgroup usage solid, working set (usage minus inactive page cache, as the kubelet counts it) dashed, anonymous memory (RssAnon) dotted; a thin flat line marks the limit where it falls within the axis", []timeLine{
 		{name: "cgroup usage", get: func(s sampleT) int64 { return s.CgroupUsage }},
 		{name: "working set", dashed: true, get: func(s sampleT) int64 { return s.WorkingSet }},
 		{name: "RSS anon", dotted: true, get: func(s sampleT) int64 { return s.RSSAnon }, alt: rss},
