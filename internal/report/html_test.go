@@ -221,6 +221,9 @@ func checkPage(t *testing.T, bin, dir, name string, ins []Input) {
 	if want := `data-charts-ready="` + itoa(charts) + `"`; !strings.Contains(body, want) || charts < 1 {
 		t.Errorf("want %s (%d charts), body is %s", want, charts, body)
 	}
+	if want := `data-shown-lines="` + itoa(shownLines(ins)) + `"`; !strings.Contains(body, want) {
+		t.Errorf("want %s (the lines of the trials each chart opens on), body is %s", want, body)
+	}
 	if want := `data-exercised="` + itoa(exercises(ins)) + `"`; !strings.Contains(body, want) {
 		t.Errorf("want %s, body is %s", want, body)
 	}
@@ -257,6 +260,22 @@ func choosers(ins []Input) int {
 		for _, c := range buildCharts(in) {
 			if len(c.Choices) > 1 {
 				n++
+			}
+		}
+	}
+	return n
+}
+
+// shownLines counts the lines of the trials the grouped time charts open
+// on.
+func shownLines(ins []Input) int {
+	n := 0
+	for _, in := range ins {
+		for _, c := range buildCharts(in) {
+			for _, s := range c.Series {
+				if len(c.Groups) > 0 && c.Selected[s.Name] {
+					n++
+				}
 			}
 		}
 	}

@@ -199,7 +199,14 @@
   // what a reader would click: every trial of every menu, and every legend
   // entry drawn at once. Errors land in data-errors like any other.
   if (location.hash === "#exercise") {
-    var tried = 0;
+    var tried = 0, shown = 0;
+    // First, how many lines the grouped charts draw when the page opens
+    // (series the legends leave visible), for the test to compare with the
+    // trials chosen to open on.
+    drawn.forEach(function (d) {
+      if (d.c.groups) { d.chart.getModel().eachSeries(function () { shown++; }); }
+    });
+    document.body.setAttribute("data-shown-lines", String(shown));
     drawn.forEach(function (d) {
       try {
         var sel = d.el.parentNode.querySelector("select");
