@@ -37,8 +37,9 @@ type chart struct {
 	Groups   []legendGroup   `json:"groups,omitempty"`
 	Selected map[string]bool `json:"selected,omitempty"`
 	// area (NMT over time): one stack per trial to choose from, the one
-	// drawn first, and every category in stacking order (for colours
-	// that stay put when the choice changes).
+	// drawn first, and every category of the experiment's NMT charts,
+	// biggest first (a category keeps its colour across charts and
+	// choices).
 	Choices []nmtChoice `json:"choices,omitempty"`
 	Default int         `json:"default,omitempty"`
 	Cats    []string    `json:"cats,omitempty"`

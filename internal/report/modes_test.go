@@ -186,6 +186,11 @@ func TestNMTOverTime(t *testing.T) {
 	if d.Cats[len(d.Cats)-1] != smallName || d.Cats[0] != "Java Heap" {
 		t.Errorf("cats %q", d.Cats)
 	}
+	for _, c := range nmt[1:] {
+		if strings.Join(c.Cats, ",") != strings.Join(d.Cats, ",") {
+			t.Errorf("%s: categories %q, the first chart's %q (colours would differ)", c.Title, c.Cats, d.Cats)
+		}
+	}
 	// No trial with NMT readings, no chart.
 	if c := nmtTimeCharts(loadInput(t, fixtureDB(t), "sweep-filecache").Trials); len(c) != 0 {
 		t.Errorf("sweep drew %d NMT charts", len(c))

@@ -41,6 +41,7 @@ func nmtTimeCharts(ts []*trial.Result) []*chart {
 	vary := varying(ts)
 	groups := configGroups(ts)
 	var out []*chart
+	peaks := map[string]int64{} // over every chart, so a category keeps its colour across them
 	for _, g := range groups {
 		var with []*trial.Result
 		for _, r := range g.Trials {
@@ -57,7 +58,6 @@ func nmtTimeCharts(ts []*trial.Result) []*chart {
 		if len(groups) > 1 {
 			c.Title += ": " + g.Label
 		}
-		peaks := map[string]int64{}
 		for i, r := range with {
 			if r == shown {
 				c.Default = i
@@ -68,8 +68,11 @@ func nmtTimeCharts(ts []*trial.Result) []*chart {
 			}
 			c.Choices = append(c.Choices, nmtChoice{Label: label, Series: nmtSeries(r, peaks)})
 		}
-		c.Cats = byPeak(peaks)
 		out = append(out, c)
+	}
+	cats := byPeak(peaks)
+	for _, c := range out {
+		c.Cats = cats
 	}
 	return out
 }
