@@ -36,8 +36,13 @@ func TrialTable(trials []*trial.Result) Table {
 		}
 		t.Rows = append(t.Rows, row)
 	}
+	t.Notes = append(t.Notes, memoryNote)
 	return t
 }
+
+// memoryNote says what the three memory columns count.
+const memoryNote = "Peak mem: the cgroup's peak usage, page cache included. Working set: usage minus inactive file pages, what the kubelet evicts on and kubectl top shows. " +
+	"RSS anon: the JVM's anonymous resident memory (heap, metaspace, malloc, stacks), the highest of the stored samples; the summary keeps no such peak, so a trial stored without samples shows —."
 
 // serviceNames are the services (a database) the trials started, in the
 // order they first appear.
