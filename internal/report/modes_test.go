@@ -191,6 +191,24 @@ func TestNMTOverTime(t *testing.T) {
 			t.Errorf("%s: categories %q, the first chart's %q (colours would differ)", c.Title, c.Cats, d.Cats)
 		}
 	}
+	// A configuration keeps at most maxPerGroup choices, around the shown one.
+	var many []*trial.Result
+	for _, r := range in.Trials {
+		if r.Spec.JVM == "ubi" {
+			for k := int64(0); k < 3; k++ {
+				cp := *r
+				cp.ID = 1000 + r.ID*10 + k
+				cp.Spec.MemoryBytes += (k + 1) * 64 * mb
+				cp.Verdict, cp.Kind = trial.OK, ""
+				many = append(many, &cp)
+			}
+			many = append(many, r)
+		}
+	}
+	if c := nmtTimeCharts(many); len(c) != 1 || len(c[0].Choices) != maxPerGroup || c[0].Choices[c[0].Default].Label != "#46 224Mi OK (minimum OK)" ||
+		!strings.Contains(c[0].Note, "12 trials further from it are left out") {
+		t.Errorf("20 trials: %d choices, default %q, note %q", len(c[0].Choices), c[0].Choices[c[0].Default].Label, c[0].Note)
+	}
 	// No trial with NMT readings, no chart.
 	if c := nmtTimeCharts(loadInput(t, fixtureDB(t), "sweep-filecache").Trials); len(c) != 0 {
 		t.Errorf("sweep drew %d NMT charts", len(c))

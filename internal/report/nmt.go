@@ -58,7 +58,12 @@ func nmtTimeCharts(ts []*trial.Result) []*chart {
 		if len(groups) > 1 {
 			c.Title += ": " + g.Label
 		}
-		for i, r := range with {
+		// As in the time charts, the trials nearest to the shown one.
+		kept := nearest(with, shown, maxPerGroup)
+		if n := len(with) - len(kept); n > 0 {
+			c.Note += fmt.Sprintf(" %d trials further from it are left out.", n)
+		}
+		for i, r := range kept {
 			if r == shown {
 				c.Default = i
 			}
