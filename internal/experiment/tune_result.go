@@ -17,7 +17,13 @@ const (
 type TuneTrial struct {
 	Point   TunePoint
 	Outcome TuneOutcome
+	// PlanOptions are the launcher's options at the point (search trials
+	// and soaks): the JVM ran with PlanOptions followed by Point.Options.
+	PlanOptions []string
 }
+
+// JVMOptions are all the options the trial's JVM got.
+func (t TuneTrial) JVMOptions() []string { return tuneJoin(t.PlanOptions, t.Point.Options) }
 
 // TuneCandidateResult is what the search learnt about one candidate.
 type TuneCandidateResult struct {

@@ -94,7 +94,8 @@ func (s *tuneSearch) probe(ctx context.Context, c *tuneCand, mem int64) error {
 		}
 	}
 	p := s.point(c, TuneSearch, mem)
-	if _, err := s.cfg.Planner(p); err != nil {
+	pl, err := s.cfg.Planner(p)
+	if err != nil {
 		var ref *plan.RefusedError
 		if !errors.As(err, &ref) {
 			c.Dropped = "the launcher cannot plan its options: " + err.Error()
@@ -110,6 +111,7 @@ func (s *tuneSearch) probe(ctx context.Context, c *tuneCand, mem int64) error {
 	if err != nil {
 		return err
 	}
+	s.res.Trials[len(s.res.Trials)-1].PlanOptions = pl.Options
 	c.Trials++
 	if o.Verdict == trial.OK {
 		c.MinOKBytes = mem

@@ -47,7 +47,11 @@ func (s *tuneSearch) soak(ctx context.Context) error {
 		if err != nil {
 			return err
 		}
-		s.res.Soaks = append(s.res.Soaks, s.res.Trials[len(s.res.Trials)-1])
+		last := &s.res.Trials[len(s.res.Trials)-1]
+		if pl, err := s.cfg.Planner(p); err == nil {
+			last.PlanOptions = pl.Options
+		}
+		s.res.Soaks = append(s.res.Soaks, *last)
 		if o.Verdict == trial.OK {
 			return nil
 		}
