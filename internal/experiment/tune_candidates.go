@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"math"
 	"path/filepath"
+	"strings"
 
 	"github.com/jvmfit/jvmfit/internal/plan"
 	"github.com/jvmfit/jvmfit/internal/size"
@@ -51,7 +52,7 @@ func TuneCandidates(goal string, cpus float64, jdkVersion int, prof *plan.Profil
 	if prof == nil {
 		prof = &plan.Profile{}
 	}
-	regions := tuneRegions(k, prof, k.heapFactor)
+	regions := tuneRegions(k, prof, k.heapFactor, true)
 	var out []TuneCandidate
 	for _, gc := range k.gcOrder {
 		if gc == "g1" && cpus < 2 {
@@ -59,17 +60,21 @@ func TuneCandidates(goal string, cpus float64, jdkVersion int, prof *plan.Profil
 		}
 		for _, jit := range k.jitOrder {
 			name := gc + "-" + jit
-			out = append(out, TuneCandidate{Name: name, Options: tuneJoin(tuneGC(gc, cpus), tuneJIT(jit, cpus), regions)})
+			out = append(out, TuneCandidate{Name: name, Options: tuneJoin(tuneGC(gc, cpus), tuneJIT(jit), regions)})
 		}
 	}
 	first := out[0]
 	gcJIT := first.Options[:len(first.Options)-len(regions)]
 	if prof.LiveHeapBytes > 0 {
 		out = append(out, TuneCandidate{Name: fmt.Sprintf("%s-heap%gx", first.Name, k.altHeapFactor),
-			Options: tuneJoin(gcJIT, tuneRegions(k, prof, k.altHeapFactor))})
+			Options: tuneJoin(gcJIT, tuneRegions(k, prof, k.altHeapFactor, true))})
 	}
 	out = append(out, TuneCandidate{Name: first.Name + "-planner", Options: tuneJoin(gcJIT)})
-	out = append(out, TuneCandidate{Name: first.Name + "-noshare", Options: tuneJoin(first.Options, []string{"-Xshare:off"})})
+	// Without the CDS archive the JDK's own classes load into metaspace,
+	// which the profile measured with them mapped from the archive: leave
+	// metaspace and class space to the planner.
+	out = append(out, TuneCandidate{Name: first.Name + "-noshare",
+		Options: tuneJoin(gcJIT, tuneRegions(k, prof, k.heapFactor, false), []string{"-Xshare:off"})})
 	jsa := filepath.Join(archiveDir, first.Name+".jsa")
 	out = append(out, TuneCandidate{Name: first.Name + "-appcds",
 		Options:  tuneJoin(first.Options, []string{"-XX:SharedArchiveFile=" + jsa}),
@@ -80,7 +85,23 @@ func TuneCandidates(goal string, cpus float64, jdkVersion int, prof *plan.Profil
 			Options:  tuneJoin(first.Options, []string{"-XX:AOTCache=" + aot}),
 			Training: tuneJoin(first.Options, []string{"-XX:AOTCacheOutput=" + aot})})
 	}
-	return out, nil
+	return tuneDistinct(out), nil
+}
+
+// tuneDistinct drops a candidate whose options equal an earlier one's
+// (a heap variant rounds to the same -Xmx on a small live set): the same
+// options are the same trials.
+func tuneDistinct(cs []TuneCandidate) []TuneCandidate {
+	seen := map[string]bool{}
+	var out []TuneCandidate
+	for _, c := range cs {
+		k := strings.Join(c.Options, "\x00")
+		if !seen[k] {
+			seen[k] = true
+			out = append(out, c)
+		}
+	}
+	return out
 }
 
 func tuneGC(gc string, cpus float64) []string {
@@ -95,28 +116,29 @@ func tuneGC(gc string, cpus float64) []string {
 }
 
 // tuneJIT: C1 alone needs one compiler thread; tiered needs two (one C1,
-// one C2), which is also its minimum.
-func tuneJIT(jit string, cpus float64) []string {
+// one C2), which is also its minimum. Tiered is said explicitly: the
+// launcher would otherwise choose C1 only in a small container.
+func tuneJIT(jit string) []string {
 	if jit == "c1" {
 		return []string{"-XX:TieredStopAtLevel=1", "-XX:CICompilerCount=1"}
 	}
-	return []string{"-XX:CICompilerCount=2"}
+	return []string{"-XX:TieredStopAtLevel=4", "-XX:CICompilerCount=2"}
 }
 
 // tuneRegions caps the regions the profile measured, each with a margin
 // over the peak it saw: a cap below the app's need is a Java OOM, which a
 // trial finds; one far above it wastes what tune is looking for. Regions
 // the profile did not measure are left to the planner.
-func tuneRegions(k tuneKnobs, p *plan.Profile, heapFactor float64) []string {
+func tuneRegions(k tuneKnobs, p *plan.Profile, heapFactor float64, metaspace bool) []string {
 	var o []string
 	if p.LiveHeapBytes > 0 {
 		o = append(o, "-Xmx"+size.JVM(roundMiB(max(float64(p.LiveHeapBytes)*heapFactor, float64(8*size.MiB)))))
 	}
-	if m := p.MetaspaceUsedBytes + p.ClassSpaceUsedBytes; m > 0 {
+	if m := p.MetaspaceUsedBytes + p.ClassSpaceUsedBytes; metaspace && m > 0 {
 		// MaxMetaspaceSize bounds class space too.
 		o = append(o, "-XX:MaxMetaspaceSize="+size.JVM(roundMiB(float64(m)*1.25+float64(4*size.MiB))))
 	}
-	if p.ClassSpaceUsedBytes > 0 {
+	if metaspace && p.ClassSpaceUsedBytes > 0 {
 		o = append(o, "-XX:CompressedClassSpaceSize="+size.JVM(roundMiB(max(float64(p.ClassSpaceUsedBytes)*2, float64(8*size.MiB)))))
 	}
 	if p.CodeCacheUsedBytes > 0 {

@@ -46,6 +46,17 @@ func TestTuneCandidatesKnobs(t *testing.T) {
 	if o := strings.Join(one[5].Options, " "); o != "-XX:+UseSerialGC -XX:TieredStopAtLevel=1 -XX:CICompilerCount=1" {
 		t.Errorf("planner variant: %s; want only the GC and compiler", o)
 	}
+	if !slices.Contains(one[1].Options, "-XX:TieredStopAtLevel=4") {
+		t.Errorf("serial-tiered: %v; want tiered said explicitly, or the launcher picks C1 in a small container", one[1].Options)
+	}
+	if ns := strings.Join(one[6].Options, " "); strings.Contains(ns, "Metaspace") || strings.Contains(ns, "ClassSpace") || !strings.HasSuffix(ns, "-Xshare:off") {
+		t.Errorf("noshare: %s; want metaspace left to the planner (the JDK's classes load into it without CDS)", ns)
+	}
+	small := *tuneProfile
+	small.LiveHeapBytes = 2 * tmib // 1.5x and 2.5x both round up to the 8 MiB floor
+	if cs, _ := TuneCandidates(plan.Footprint, 1, 17, &small, "/arc"); slices.Contains(names(cs), "serial-c1-heap2.5x") {
+		t.Errorf("%v: the heap variant has the same options as serial-c1", names(cs))
+	}
 	cds := one[7]
 	if !slices.Contains(cds.Options, "-XX:SharedArchiveFile=/arc/serial-c1.jsa") || !slices.Contains(cds.Training, "-XX:ArchiveClassesAtExit=/arc/serial-c1.jsa") {
 		t.Errorf("app CDS: %+v", cds)
