@@ -17,15 +17,17 @@ import (
 
 func init() { commands = append(commands, newTune) }
 
+// tuneFlags are tune's own flags, on top of the experiment flags.
+type tuneFlags struct {
+	ef              experimentFlags
+	cpus, goal, top string
+	rate            float64
+	budget          int
+	soak            time.Duration
+}
+
 func newTune() *cobra.Command {
-	var (
-		ef         experimentFlags
-		cpus, goal string
-		rate       float64
-		budget     int
-		soak       time.Duration
-		generous   string
-	)
+	var f tuneFlags
 	cmd := &cobra.Command{
 		Use:   "tune --app app.yaml --cpus N [--goal footprint|balanced|throughput] [--budget TRIALS]",
 		Short: "Search the memory limit and the JVM options together for the smallest footprint that holds the SLO",
@@ -47,65 +49,67 @@ See docs/tune.md.`,
 			}
 			return nil
 		},
-		RunE: func(cmd *cobra.Command, _ []string) error {
-			cfg, err := tuneConfig(cpus, goal, generous, rate, budget, soak)
-			if err != nil {
-				return err
-			}
-			sess, err := ef.open()
-			if err != nil {
-				return err
-			}
-			defer sess.close()
-			base := sess.base
-			base.Rate, base.CPUs, base.MemoryBytes = rate, cfg.CPUs, cfg.Generous
-			probe, err := sess.prepare(base)
-			if err != nil {
-				return asUsage(err)
-			}
-			cfg.JDK = probe.JDKVersion
-			cfg.ArchiveDir = tuneDir(ef.db, sess.app.Name, cfg)
-			cfg.Planner = experiment.LauncherPlanner(cfg.JDK, cfg.Goal)
-			args := map[string]any{"app": ef.app, "cpus": cfg.CPUs, "goal": cfg.Goal, "budget": cfg.Budget, "rate": rate,
-				"soak": soak.String(), "generous": cfg.Generous}
-			if err := sess.begin("tune", args); err != nil {
-				return err
-			}
-			if err := os.MkdirAll(cfg.ArchiveDir, 0o755); err != nil {
-				return fmt.Errorf("cannot make the directory for archives and the profile: %w", err)
-			}
-			runner := &experiment.TuneRunner{Base: base, Prepare: sess.prepare, Trial: sess.run, Store: sess.store,
-				ExperimentID: sess.expID, Planner: cfg.Planner, Log: sess.log}
-			res, runErr := experiment.Tune(cmd.Context(), cfg, runner)
-			if res == nil {
-				return runErr
-			}
-			sess.ended(runErr)
-			profileFile, err := writeTuneProfile(cfg.ArchiveDir, sess.expID, res.Profile)
-			if err != nil {
-				fmt.Fprintf(sess.log, "warning: %v\n", err)
-			}
-			out := cmd.OutOrStdout()
-			if ef.json {
-				if err := printJSON(out, experiment.NewTuneJSON(res, profileFile)); err != nil {
-					return err
-				}
-			} else {
-				fmt.Fprint(out, res.Markdown(profileFile))
-			}
-			return runErr
-		},
+		RunE: func(cmd *cobra.Command, _ []string) error { return f.run(cmd) },
 	}
-	ef.register(cmd)
+	f.ef.register(cmd)
 	d := experiment.DefaultTune
 	fl := cmd.Flags()
-	fl.StringVar(&cpus, "cpus", "", "the CPU limit to tune for, e.g. 1 or 0.5; required")
-	fl.Float64Var(&rate, "rate", 0, "measured request rate (0 = the descriptor's or scenario's)")
-	fl.StringVar(&goal, "goal", d.Goal, "footprint, balanced or throughput: how memory, p99, start time and throttling are weighed")
-	fl.IntVar(&budget, "budget", d.Budget, "trials in all: the profile, training runs, the search and the soak")
-	fl.DurationVar(&soak, "soak", d.Soak, "measured length of the proof at the chosen point (0 = no proof: the answer is then not proven)")
-	fl.StringVar(&generous, "generous", size.Format(d.Generous), "the profile trial's limit and the top of the search")
+	fl.StringVar(&f.cpus, "cpus", "", "the CPU limit to tune for, e.g. 1 or 0.5; required")
+	fl.Float64Var(&f.rate, "rate", 0, "measured request rate (0 = the descriptor's or scenario's)")
+	fl.StringVar(&f.goal, "goal", d.Goal, "footprint, balanced or throughput: how memory, p99, start time and throttling are weighed")
+	fl.IntVar(&f.budget, "budget", d.Budget, "trials in all: the profile, training runs, the search and the soak")
+	fl.DurationVar(&f.soak, "soak", d.Soak, "measured length of the proof at the chosen point (0 = no proof: the answer is then not proven)")
+	fl.StringVar(&f.top, "generous", size.Format(d.Generous), "the profile trial's limit and the top of the search")
 	return cmd
+}
+
+func (f *tuneFlags) run(cmd *cobra.Command) error {
+	cfg, err := tuneConfig(f.cpus, f.goal, f.top, f.rate, f.budget, f.soak)
+	if err != nil {
+		return err
+	}
+	sess, err := f.ef.open()
+	if err != nil {
+		return err
+	}
+	defer sess.close()
+	base := sess.base
+	base.Rate, base.CPUs, base.MemoryBytes = f.rate, cfg.CPUs, cfg.Generous
+	probe, err := sess.prepare(base)
+	if err != nil {
+		return asUsage(err)
+	}
+	cfg.JDK = probe.JDKVersion
+	cfg.ArchiveDir = tuneDir(f.ef.db, sess.app.Name, cfg)
+	cfg.Planner = experiment.LauncherPlanner(cfg.JDK, cfg.Goal)
+	args := map[string]any{"app": f.ef.app, "cpus": cfg.CPUs, "goal": cfg.Goal, "budget": cfg.Budget, "rate": f.rate,
+		"soak": f.soak.String(), "generous": cfg.Generous}
+	if err := sess.begin("tune", args); err != nil {
+		return err
+	}
+	if err := os.MkdirAll(cfg.ArchiveDir, 0o755); err != nil {
+		return fmt.Errorf("cannot make the directory for archives and the profile: %w", err)
+	}
+	runner := &experiment.TuneRunner{Base: base, Prepare: sess.prepare, Trial: sess.run, Store: sess.store,
+		ExperimentID: sess.expID, Planner: cfg.Planner, Log: sess.log}
+	res, runErr := experiment.Tune(cmd.Context(), cfg, runner)
+	if res == nil {
+		return runErr
+	}
+	sess.ended(runErr)
+	profileFile, err := writeTuneProfile(cfg.ArchiveDir, sess.expID, res.Profile)
+	if err != nil {
+		fmt.Fprintf(sess.log, "warning: %v\n", err)
+	}
+	out := cmd.OutOrStdout()
+	if f.ef.json {
+		if err := printJSON(out, experiment.NewTuneJSON(res, profileFile)); err != nil {
+			return err
+		}
+	} else {
+		fmt.Fprint(out, res.Markdown(profileFile))
+	}
+	return runErr
 }
 
 // tuneConfig checks the flags before anything is opened or stored.
