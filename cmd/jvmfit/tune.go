@@ -1,6 +1,7 @@
 package main
 
 import (
+	"context"
 	"encoding/json"
 	"fmt"
 	"os"
@@ -13,6 +14,7 @@ import (
 	"github.com/jvmfit/jvmfit/internal/experiment"
 	"github.com/jvmfit/jvmfit/internal/plan"
 	"github.com/jvmfit/jvmfit/internal/size"
+	"github.com/jvmfit/jvmfit/internal/trial"
 )
 
 func init() { commands = append(commands, newTune) }
@@ -90,8 +92,8 @@ func (f *tuneFlags) run(cmd *cobra.Command) error {
 	if err := os.MkdirAll(cfg.ArchiveDir, 0o755); err != nil {
 		return fmt.Errorf("cannot make the directory for archives and the profile: %w", err)
 	}
-	runner := &experiment.TuneRunner{Base: base, Prepare: sess.prepare, Trial: sess.run, Store: sess.store,
-		ExperimentID: sess.expID, Planner: cfg.Planner, Log: sess.log}
+	runner := &experiment.TuneRunner{Base: base, Prepare: sess.prepare, Trial: sess.run, Training: tuneTraining(sess),
+		Store: sess.store, ExperimentID: sess.expID, Planner: cfg.Planner, Log: sess.log}
 	res, runErr := experiment.Tune(cmd.Context(), cfg, runner)
 	if res == nil {
 		return runErr
@@ -110,6 +112,25 @@ func (f *tuneFlags) run(cmd *cobra.Command) error {
 		fmt.Fprint(out, res.Markdown(profileFile))
 	}
 	return runErr
+}
+
+// tuneTrainingGrace is how long a training run may take to exit: the JVM
+// writes its CDS archive or AOT cache then (filecache's 33 MB archive took
+// 3.3 s on a loaded 2-core machine, past the trials' usual 3 s grace).
+const tuneTrainingGrace = time.Minute
+
+// tuneTraining runs a training trial like sess.run, with a longer stop grace.
+func tuneTraining(sess *session) experiment.RunFunc {
+	return func(ctx context.Context, spec trial.Spec) (*trial.Result, error) {
+		d := sess.deps
+		d.StopGrace = tuneTrainingGrace
+		r, err := trial.Run(ctx, spec, sess.app, d)
+		if err == nil && r.Verdict == trial.OK && r.LogFile != "" && !sess.keepLogs {
+			os.Remove(r.LogFile)
+			r.LogFile = ""
+		}
+		return r, err
+	}
 }
 
 // tuneConfig checks the flags before anything is opened or stored.

@@ -25,9 +25,12 @@ import (
 // and the profile comes from the trial's own summary and NMT (see
 // tuneProfileOf) until the measured profile of `run --profile-out` exists.
 type TuneRunner struct {
-	Base         trial.Spec // app, java, SLO, warm-up, duration, rate
-	Prepare      PrepareFunc
-	Trial        RunFunc
+	Base    trial.Spec // app, java, SLO, warm-up, duration, rate
+	Prepare PrepareFunc
+	Trial   RunFunc
+	// Training runs the training points; nil = Trial. The archive is
+	// written as the JVM exits, so it needs a longer stop grace.
+	Training     RunFunc
 	Store        Store // nil = keep nothing, reuse nothing
 	ExperimentID int64
 	Planner      TunePlanner
@@ -76,7 +79,11 @@ func (t *TuneRunner) trial(ctx context.Context, p TunePoint) (TuneOutcome, error
 	t0 := time.Now()
 	r, reused, err := t.find(spec)
 	if err == nil && r == nil {
-		r, err = t.runAndKeep(ctx, spec)
+		run := t.Trial
+		if p.Purpose == TuneTraining && t.Training != nil {
+			run = t.Training
+		}
+		r, err = t.runAndKeep(ctx, spec, run)
 	}
 	if err != nil {
 		return TuneOutcome{}, err
@@ -134,8 +141,8 @@ func (t *TuneRunner) find(spec trial.Spec) (*trial.Result, bool, error) {
 	return nil, false, nil
 }
 
-func (t *TuneRunner) runAndKeep(ctx context.Context, spec trial.Spec) (*trial.Result, error) {
-	r, err := t.Trial(ctx, spec)
+func (t *TuneRunner) runAndKeep(ctx context.Context, spec trial.Spec, run RunFunc) (*trial.Result, error) {
+	r, err := run(ctx, spec)
 	if err != nil {
 		return nil, err
 	}

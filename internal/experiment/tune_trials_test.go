@@ -91,11 +91,19 @@ func TestTuneRunnerTrials(t *testing.T) {
 	if o, err := runner.Run(ctx, low); err != nil || o.Verdict != trial.KO || o.Kind != KindRefused || len(ran) != 3 {
 		t.Errorf("refused limit: %+v, %v, %d trials", o, err, len(ran))
 	}
+	trainings := 0
+	runner.Training = func(ctx context.Context, s trial.Spec) (*trial.Result, error) {
+		trainings++
+		return runner.Trial(ctx, s)
+	}
 	for _, c := range []struct{ file, want string }{{"good.jsa", trial.OK}, {"lost.jsa", trial.KO}} {
 		f := filepath.Join(dir, c.file)
 		o, err := runner.Run(ctx, TunePoint{Purpose: TuneTraining, MemoryBytes: 512 * tmib, CPUs: 1, Options: []string{"-XX:ArchiveClassesAtExit=" + f}})
 		if err != nil || o.Verdict != c.want {
 			t.Errorf("training writing %s: %+v, %v; want %s", c.file, o, err, c.want)
 		}
+	}
+	if trainings != 2 {
+		t.Errorf("%d training runs went through Training, want 2", trainings)
 	}
 }
