@@ -16,7 +16,6 @@ import (
 // tuneCand is a candidate during the search.
 type tuneCand struct {
 	*TuneCandidateResult
-	index   int
 	ko      int64 // highest limit known to fail: a KO, or one step below the floor
 	misses  int   // KOs (and refusals) so far: how far the next gallop jumps
 	trained bool
@@ -122,8 +121,8 @@ func (s *tuneSearch) candidates() error {
 		return err
 	}
 	low := s.gridUp(s.cfg.Min)
-	for i, c := range cs {
-		tc := &tuneCand{TuneCandidateResult: &TuneCandidateResult{TuneCandidate: c, FloorBytes: low}, index: i}
+	for _, c := range cs {
+		tc := &tuneCand{TuneCandidateResult: &TuneCandidateResult{TuneCandidate: c, FloorBytes: low}}
 		_, err := s.cfg.Planner(s.point(tc, TuneSearch, low))
 		var ref *plan.RefusedError
 		switch {
