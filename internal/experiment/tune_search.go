@@ -38,6 +38,9 @@ type tuneSearch struct {
 // in all. docs/tune.md explains the search. On error (a cancelled ctx
 // among them) the result so far is returned with the error.
 func Tune(ctx context.Context, cfg TuneConfig, trials TuneTrials) (*TuneResult, error) {
+	if cfg.Planner == nil && cfg.JDK <= 0 {
+		return nil, errors.New("tune: the JDK's feature version is needed to plan: inspect the java first")
+	}
 	cfg = cfg.withDefaults()
 	if err := cfg.Validate(); err != nil {
 		return nil, err

@@ -271,6 +271,11 @@ func TestTuneConfigErrors(t *testing.T) {
 			t.Errorf("%s: err %v; want one line", name, err)
 		}
 	}
+	noJDK := simConfig(a, plan.Footprint, 40)
+	noJDK.Planner, noJDK.JDK = nil, 0
+	if _, err := Tune(context.Background(), noJDK, a); err == nil {
+		t.Error("no JDK version and no planner: accepted")
+	}
 	if len(a.runs) != 0 {
 		t.Errorf("%d trials ran for a bad config", len(a.runs))
 	}
