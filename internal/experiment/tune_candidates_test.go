@@ -1,6 +1,7 @@
 package experiment
 
 import (
+	"errors"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -139,5 +140,28 @@ func javaVersion(t *testing.T, java, name string, opts []string) {
 	out, err := cmd.CombinedOutput()
 	if err != nil || strings.Contains(string(out), "Unrecognized") || strings.Contains(strings.ToLower(string(out)), "error") {
 		t.Errorf("%s %s: %v\n%s", java, name, err, out)
+	}
+}
+
+// TestTuneLauncherPlanner checks the seam to the real planner: the
+// candidate's options win over the launcher's choices, and a limit too
+// small is a *plan.RefusedError naming the smallest accepted.
+func TestTuneLauncherPlanner(t *testing.T) {
+	pl := LauncherPlanner(17, plan.Footprint)
+	cs, _ := TuneCandidates(plan.Footprint, 1, 17, tuneProfile, "/arc")
+	tiered := cs[slices.Index(names(cs), "serial-tiered")]
+	p, err := pl(TunePoint{Purpose: TuneSearch, MemoryBytes: 256 * tmib, CPUs: 1, Candidate: tiered.Name, Options: tiered.Options, Profile: tuneProfile})
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, o := range p.Options {
+		if strings.HasPrefix(o, "-XX:TieredStopAtLevel") || strings.HasPrefix(o, "-Xmx") || strings.HasPrefix(o, "-XX:+Use") && strings.HasSuffix(o, "GC") {
+			t.Errorf("the launcher emitted %s over the candidate's own option", o)
+		}
+	}
+	_, err = pl(TunePoint{Purpose: TuneSearch, MemoryBytes: 8 * tmib, CPUs: 1, Options: tiered.Options, Profile: tuneProfile})
+	var ref *plan.RefusedError
+	if !errors.As(err, &ref) || ref.MinBytes <= 8*tmib {
+		t.Errorf("8Mi: %v; want a refusal naming a larger limit", err)
 	}
 }
