@@ -30,7 +30,7 @@ cleanup() {
 }
 trap cleanup EXIT
 
-go build -o "$work/target" ./bench/target
+go build -o "$work/target" ./bench/loadtarget
 "$work/target" >"$work/addr" &
 target_pid=$!
 for _ in $(seq 50); do [[ -s $work/addr ]] && break; sleep 0.1; done

@@ -45,7 +45,7 @@ func (f *launcherFlags) limits() (cgroup.Limits, error) {
 	var err error
 	if f.memory != "" {
 		if mem, err = size.Parse(f.memory); err != nil {
-			return cgroup.Limits{}, usagef("--memory: %v", err)
+			return cgroup.Limits{}, usagef("--memory: %w", err)
 		}
 		if mem < size.MiB {
 			return cgroup.Limits{}, usagef("--memory %s is below 1 MiB: give a limit like 256Mi or 1G", f.memory)
@@ -59,13 +59,13 @@ func (f *launcherFlags) limits() (cgroup.Limits, error) {
 	}
 	if f.cpuset != "" {
 		if set, err = cgroup.ParseCPUList(f.cpuset); err != nil {
-			return cgroup.Limits{}, usagef("--cpuset: %v", err)
+			return cgroup.Limits{}, usagef("--cpuset: %w", err)
 		}
 	}
 	l, derr := cgroup.Detect(f.root)
 	if derr != nil {
 		if mem == 0 || cpus == 0 {
-			return cgroup.Limits{}, fmt.Errorf("cannot detect limits (%v): give --memory and --cpus", derr)
+			return cgroup.Limits{}, fmt.Errorf("cannot detect limits (%w): give --memory and --cpus", derr)
 		}
 		l = cgroup.Limits{SwapBytes: -1}
 	}
@@ -90,12 +90,12 @@ func (f *launcherFlags) limits() (cgroup.Limits, error) {
 func (f *launcherFlags) plan(env launch.Env, args []string) (*plan.Plan, jdk.JDK, error) {
 	goal, err := plan.ParseGoal(f.goal)
 	if err != nil {
-		return nil, jdk.JDK{}, usagef("--goal: %v", err)
+		return nil, jdk.JDK{}, usagef("--goal: %w", err)
 	}
 	var prof *plan.Profile
 	if f.profile != "" {
 		if prof, err = plan.LoadProfile(f.profile); err != nil {
-			return nil, jdk.JDK{}, usagef("--profile: %v", err)
+			return nil, jdk.JDK{}, usagef("--profile: %w", err)
 		}
 	}
 	lim, err := f.limits()
@@ -110,14 +110,15 @@ func (f *launcherFlags) plan(env launch.Env, args []string) (*plan.Plan, jdk.JDK
 	if err != nil {
 		return nil, jdk.JDK{}, asUsage(err)
 	}
-	p, err := plan.Compute(plan.Input{
+	// The user's options win by the one override rule; p.Options is then
+	// what jvmfit adds, to be followed by the user's own.
+	p, _, err := plan.Override(plan.Input{
 		Limits: lim, JDK: j, Goal: goal, Profile: prof,
-		UserOptions: env.UserOptions(args),
 		MaxMemRatio: env.MaxMemRatio, InitMemRatio: env.InitMemRatio,
-	})
+	}, env.UserOptions(args))
 	var ref *plan.RefusedError
 	if errors.As(err, &ref) {
-		return nil, j, usagef("%v", err)
+		return nil, j, usagef("%w", err)
 	}
 	if err != nil {
 		return nil, j, asUsage(err)

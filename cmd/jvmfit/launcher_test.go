@@ -101,6 +101,12 @@ func TestFlagsOutputAndPrecedence(t *testing.T) {
 	if strings.Contains(out, "-Xmx") || strings.Contains(out, "UseSerialGC") {
 		t.Errorf("JAVA_TOOL_OPTIONS did not win: %s", out)
 	}
+	// The one override rule: a heap the user gives as MaxRAM is the heap,
+	// so jvmfit gives no -Xmx that the JVM would take over it.
+	out, _, _ = run(t, []string{"JAVA_TOOL_OPTIONS=-XX:MaxRAM=400m"}, "flags", "--java", java17, "--memory", "256Mi", "--cpus", "1")
+	if strings.Contains(out, "-Xmx") || !strings.Contains(out, "-XX:MaxMetaspaceSize=") {
+		t.Errorf("JAVA_TOOL_OPTIONS' MaxRAM did not win for the heap: %s", out)
+	}
 	out, _, _ = run(t, nil, "flags", "--java", java17, "--memory", "256Mi", "--explain")
 	for _, w := range []string{"OPTION", "REASON", "headroom", "MaxMetaspaceSize"} {
 		if !strings.Contains(out, w) {

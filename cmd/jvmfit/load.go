@@ -12,6 +12,8 @@ import (
 	"golang.org/x/sys/unix"
 
 	"github.com/jvmfit/jvmfit/internal/load"
+	"github.com/jvmfit/jvmfit/internal/load/record"
+	"github.com/jvmfit/jvmfit/internal/load/scenario"
 )
 
 func init() { commands = append(commands, newLoadCmd) }
@@ -60,7 +62,7 @@ Scenario format: docs/scenario.md.`,
 	fl := cmd.Flags()
 	fl.StringVarP(&f.scenario, "scenario", "s", "", "scenario YAML file (instead of a URL)")
 	fl.StringArrayVar(&f.vars, "var", nil, "scenario variable `k=v` (repeatable)")
-	fl.StringVar(&f.target, "target", "", "base URL that overrides the scenario's base:")
+	fl.StringVar(&f.target, "target", "", "where to send the scenario: replaces its base's host and port (and its path, if the URL has one)")
 	fl.Float64VarP(&f.rate, "rate", "r", 0, "open model: requests per second (overrides the scenario's open phases)")
 	fl.DurationVarP(&f.duration, "duration", "d", 0, "length of the measured phase (default 10s for a URL without --requests)")
 	fl.Int64VarP(&f.requests, "requests", "n", 0, "total requests for a URL (closed: like ab -n; open: stop after N)")
@@ -125,7 +127,7 @@ func runLoad(cmd *cobra.Command, f *loadFlags, args []string) error {
 }
 
 // loadScenario builds the scenario and options from a URL or a file.
-func loadScenario(changed func(string) bool, f *loadFlags, args []string) (*load.Scenario, load.Options, error) {
+func loadScenario(changed func(string) bool, f *loadFlags, args []string) (*scenario.Scenario, load.Options, error) {
 	opts := load.Options{Rate: f.rate, Duration: f.duration, Warmup: f.warmup, MaxInflight: f.maxInflight,
 		AllowRemote: f.allowRemote, Base: f.target}
 	if f.scenario != "" {
@@ -145,7 +147,7 @@ func loadScenario(changed func(string) bool, f *loadFlags, args []string) (*load
 			}
 			vars[strings.TrimSpace(k)] = v
 		}
-		sc, err := load.LoadScenario(f.scenario, vars)
+		sc, err := scenario.Load(f.scenario, vars)
 		if err != nil {
 			return nil, opts, asUsage(err)
 		}
@@ -158,7 +160,7 @@ func loadScenario(changed func(string) bool, f *loadFlags, args []string) (*load
 	if len(f.vars) > 0 || f.target != "" {
 		return nil, opts, usagef("--var and --target apply to --scenario; for a URL put everything in the URL")
 	}
-	spec := load.RequestSpec{Method: strings.ToUpper(f.method), URL: args[0], Expect: f.expect, Headers: map[string]string{}}
+	spec := scenario.RequestSpec{Method: strings.ToUpper(f.method), URL: args[0], Expect: f.expect, Headers: map[string]string{}}
 	for _, h := range f.headers {
 		k, v, ok := strings.Cut(h, ":")
 		if !ok || strings.TrimSpace(k) == "" {
@@ -178,7 +180,7 @@ func loadScenario(changed func(string) bool, f *loadFlags, args []string) (*load
 		}
 		spec.Body = b
 	}
-	sc, err := load.Single(spec)
+	sc, err := scenario.Single(spec)
 	if err != nil {
 		return nil, opts, asUsage(fmt.Errorf("URL %s: %w", args[0], err))
 	}
@@ -189,9 +191,9 @@ func loadScenario(changed func(string) bool, f *loadFlags, args []string) (*load
 		if changed("concurrency") {
 			return nil, opts, usagef("--concurrency is for the closed model; with --rate, cap requests in flight with --max-inflight")
 		}
-		p.Model, p.Rate = load.Open, f.rate
+		p.Model, p.Rate = scenario.Open, f.rate
 	case changed("concurrency") || changed("requests"):
-		p.Model, p.Workers = load.Closed, max(1, f.concurrency)
+		p.Model, p.Workers = scenario.Closed, max(1, f.concurrency)
 	default:
 		return nil, opts, usagef("give --rate N (open model, requests per second) or --concurrency N (closed model)")
 	}
@@ -202,28 +204,28 @@ func loadScenario(changed func(string) bool, f *loadFlags, args []string) (*load
 	return sc, opts, nil
 }
 
-func writeLoadOutputs(w io.Writer, f *loadFlags, res *load.Result) error {
+func writeLoadOutputs(w io.Writer, f *loadFlags, res *record.Result) error {
 	if f.hist != "" {
-		if err := writeFile(f.hist, func(w io.Writer) error { return load.WritePercentiles(w, res.TotalHistogram()) }); err != nil {
+		if err := writeFile(f.hist, func(w io.Writer) error { return record.WritePercentiles(w, res.TotalHistogram()) }); err != nil {
 			return err
 		}
 	}
 	if f.histJSON != "" {
-		out := map[string]*load.HistogramJSON{}
+		out := map[string]*record.HistogramJSON{}
 		for _, ph := range res.Histograms {
-			j, err := load.ToJSON(ph.All)
+			j, err := record.ToJSON(ph.All)
 			if err != nil {
 				return err
 			}
 			out[ph.Phase] = j
 			for name, h := range ph.ByRequest {
-				if j, err = load.ToJSON(h); err != nil {
+				if j, err = record.ToJSON(h); err != nil {
 					return err
 				}
 				out[ph.Phase+"/"+name] = j
 			}
 		}
-		j, err := load.ToJSON(res.TotalHistogram())
+		j, err := record.ToJSON(res.TotalHistogram())
 		if err != nil {
 			return err
 		}
@@ -240,21 +242,21 @@ func writeLoadOutputs(w io.Writer, f *loadFlags, res *load.Result) error {
 		e := json.NewEncoder(w)
 		e.SetIndent("", "  ")
 		return e.Encode(struct {
-			*load.Report
-			Phases []*load.Report `json:"phases"`
+			*record.Report
+			Phases []*record.Report `json:"phases"`
 		}{res.Total, res.Phases})
 	}
 	for i, r := range res.Phases {
 		if i > 0 {
 			fmt.Fprintln(w)
 		}
-		if err := load.WriteText(w, r); err != nil {
+		if err := record.WriteText(w, r); err != nil {
 			return err
 		}
 	}
 	if len(res.Phases) > 1 {
 		fmt.Fprintln(w)
-		return load.WriteText(w, res.Total)
+		return record.WriteText(w, res.Total)
 	}
 	return nil
 }

@@ -99,3 +99,17 @@ func TestLoadJSONReport(t *testing.T) {
 		t.Errorf("histogram file:\n%s", h)
 	}
 }
+
+// The error summary of jvmfit load names what was sent where.
+func TestLoadErrorsNameURL(t *testing.T) {
+	s := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) { http.NotFound(w, r) }))
+	t.Cleanup(s.Close)
+	out, err := execLoad(t, "-X", "PUT", "-c", "1", "-n", "4", s.URL+"/petclinic/owners?id=7")
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := "4× PUT " + s.URL + "/petclinic/owners?id=7: unexpected status 404"
+	if !strings.Contains(out, "Error Set:\n"+want+"\n") {
+		t.Errorf("output lacks %q:\n%s", want, out)
+	}
+}

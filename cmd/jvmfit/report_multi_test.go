@@ -10,7 +10,7 @@ import (
 	"testing"
 	"time"
 
-	"github.com/jvmfit/jvmfit/internal/load"
+	"github.com/jvmfit/jvmfit/internal/load/record"
 	"github.com/jvmfit/jvmfit/internal/store"
 	"github.com/jvmfit/jvmfit/internal/trial"
 )
@@ -35,7 +35,7 @@ func multiDB(t *testing.T) string {
 				Spec:      trial.Spec{AppName: "demo", JVM: "default", JDKVersion: 17, MemoryBytes: 256 << 20, CPUs: 1, Rate: rate},
 				Env:       trial.Env{HostCPUs: 2},
 				StartedAt: time.Date(2025, 1, 2, 0, i, 0, 0, time.UTC), Verdict: trial.OK,
-				Load: &load.Report{Throughput: rate, Success: 1, Latencies: load.Latencies{P99: 9 * time.Millisecond}},
+				Load: &record.Report{Throughput: rate, Success: 1, Latencies: record.Latencies{P99: 9 * time.Millisecond}},
 			}
 			if _, err := s.SaveTrial(exp, r); err != nil {
 				t.Fatal(err)

@@ -11,7 +11,7 @@ import (
 	"testing"
 	"time"
 
-	"github.com/jvmfit/jvmfit/internal/load"
+	"github.com/jvmfit/jvmfit/internal/load/record"
 	"github.com/jvmfit/jvmfit/internal/store"
 	"github.com/jvmfit/jvmfit/internal/trial"
 )
@@ -30,7 +30,7 @@ func reportDB(t *testing.T) string {
 		r := &trial.Result{
 			Spec:      trial.Spec{AppName: "demo, \"quoted\"", JVM: "default", JDKVersion: 17, MemoryBytes: m << 20, CPUs: 1, Rate: 50},
 			StartedAt: time.Date(2025, 1, 1, 0, i, 0, 0, time.UTC), Verdict: trial.OK, StartSeconds: 2.5, HeapMaxBytes: m << 19,
-			Load: &load.Report{Throughput: 50, Success: 1, Latencies: load.Latencies{P99: 9 * time.Millisecond}},
+			Load: &record.Report{Throughput: 50, Success: 1, Latencies: record.Latencies{P99: 9 * time.Millisecond}},
 		}
 		if i == 0 {
 			r.Verdict, r.Kind, r.Load = trial.KO, trial.KindOOMKilled, nil
@@ -117,5 +117,27 @@ func TestReportUsageErrors(t *testing.T) {
 		if !errors.As(err, &ue) || !strings.Contains(err.Error(), c.want) || strings.Contains(err.Error(), "\n") {
 			t.Errorf("report %v: err = %v; want a one-line usage error containing %q", c.args, err, c.want)
 		}
+	}
+}
+
+// report --list shows when a run began (its trial's start), not when it
+// was stored after the trial ended.
+func TestReportListRunStarted(t *testing.T) {
+	path := filepath.Join(t.TempDir(), "jvmfit.db")
+	s, err := store.Open(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	started := time.Date(2025, 3, 4, 5, 6, 0, 0, time.UTC)
+	exp, _ := s.NewExperiment("run-demo", store.KindRun, nil)
+	_, err = s.SaveTrial(exp, &trial.Result{Spec: trial.Spec{AppName: "demo", JVM: "default", MemoryBytes: 128 << 20, CPUs: 1},
+		StartedAt: started, EndedAt: started.Add(time.Minute), Verdict: trial.OK})
+	s.Close()
+	if err != nil {
+		t.Fatal(err)
+	}
+	list, err := runReport(t, "--db", path, "--list")
+	if want := started.Local().Format("2006-01-02 15:04"); err != nil || !strings.Contains(list, want) {
+		t.Errorf("--list (err %v) lacks the run's start %s:\n%s", err, want, list)
 	}
 }

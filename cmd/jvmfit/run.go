@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"io"
 	"os"
+	"path/filepath"
 	"sort"
 	"strings"
 	"time"
@@ -14,6 +15,7 @@ import (
 	"github.com/spf13/pflag"
 
 	"github.com/jvmfit/jvmfit/internal/app"
+	"github.com/jvmfit/jvmfit/internal/experiment"
 	"github.com/jvmfit/jvmfit/internal/size"
 	"github.com/jvmfit/jvmfit/internal/store"
 	"github.com/jvmfit/jvmfit/internal/trial"
@@ -29,6 +31,7 @@ type runFlags struct {
 	app, jar, ready, scenario       string
 	memory, cpuset, jvm, java, slo  string
 	optionSets, db, experiment      string
+	profileOut                      string
 	cpus, rate                      float64
 	warmup, duration                time.Duration
 	vars                            []string
@@ -56,7 +59,7 @@ Exit status: 0 OK, 1 KO (or jvmfit failed), 2 bad input, 130 interrupted
 	fl.StringVar(&f.app, "app", "", "app descriptor (app.yaml, see docs/app.md)")
 	fl.StringVar(&f.jar, "jar", "", "a jar to run without a descriptor (with --ready, optional --scenario)")
 	fl.StringVar(&f.ready, "ready", "", "with --jar: URL whose first 2xx answer means started")
-	fl.StringVar(&f.scenario, "scenario", "", "with --jar: load scenario (docs/scenario.md)")
+	fl.StringVar(&f.scenario, "scenario", "", "load scenario (docs/scenario.md); with --app it replaces the descriptor's")
 	fl.StringVar(&f.memory, "memory", "", "memory limit, swap forbidden, e.g. 300Mi (required unless --no-limits)")
 	fl.Float64Var(&f.cpus, "cpus", 1, "CPU quota in CPUs, fractions allowed; 0 = no quota")
 	fl.StringVar(&f.cpuset, "cpuset", "", `CPUs the app may run on, e.g. "0" or "0-1"`)
@@ -68,7 +71,8 @@ Exit status: 0 OK, 1 KO (or jvmfit failed), 2 bad input, 130 interrupted
 	fl.DurationVar(&f.duration, "duration", 0, "measured phase length (default: the scenario's)")
 	fl.StringArrayVar(&f.vars, "var", nil, "scenario variable k=v (repeatable)")
 	fl.StringVar(&f.slo, "slo", "", `SLO, e.g. "p99<=200ms,success>=0.999,throughput>=0.98*rate,start<=60s,memory<=300Mi" (default: the descriptor's, then `+trial.DefaultSLO+`)`)
-	fl.BoolVar(&f.nmt, "nmt", false, "add -XX:NativeMemoryTracking=summary and record jcmd's breakdown at the end")
+	fl.BoolVar(&f.nmt, "nmt", false, "add -XX:NativeMemoryTracking=summary; NMT is sampled every 2s (peaks per category) and at the end")
+	fl.StringVar(&f.profileOut, "profile-out", "", "write the app's measured profile (JSON, docs/launcher.md) from this trial; turns on --nmt and a full GC at the end")
 	fl.BoolVar(&f.saturate, "saturate", false, "after the measured load, probe the maximum throughput (16 workers, 10s)")
 	fl.BoolVar(&f.noLimits, "no-limits", false, "run without cgroup limits (a baseline)")
 	fl.StringVar(&f.db, "db", "jvmfit.db", "results database (SQLite); created if missing")
@@ -85,50 +89,33 @@ func runTrial(cmd *cobra.Command, f *runFlags) error {
 	if err != nil {
 		return asUsage(err)
 	}
-	spec := trial.Spec{
-		Java: f.java, JVM: f.jvm, CPUs: f.cpus, CPUSet: f.cpuset, NoLimits: f.noLimits,
-		Rate: f.rate, Warmup: f.warmup, Duration: f.duration, SLO: f.slo, NMT: f.nmt, Saturate: f.saturate,
+	spec, err := runSpec(f, a)
+	if err != nil {
+		return err
 	}
-	if f.memory != "" {
-		if spec.MemoryBytes, err = size.Parse(f.memory); err != nil {
-			return usagef("--memory: %v", err)
-		}
-	}
-	if f.noLimits && (f.memory != "" || f.cpuset != "") {
-		return usagef("--no-limits runs without limits: drop --memory and --cpuset")
-	}
-	if spec.Vars, err = runVars(f.vars); err != nil {
-		return asUsage(err)
-	}
-	if spec, err = trial.Prepare(spec, a, f.optionSets); err != nil {
-		return asUsage(err)
+	if err := checkProfileOut(f.profileOut); err != nil {
+		return err
 	}
 	// Open the database first: a bad --db must not cost a trial.
 	st, err := store.Open(f.db)
 	if err != nil {
-		return usagef("--db %s: %v", f.db, err)
+		return usagef("--db %s: %w", f.db, err)
 	}
 	defer st.Close()
 
-	r, err := trial.Run(cmd.Context(), spec, a, trial.DefaultDeps().WithProgress(os.Stderr))
+	deps := trial.DefaultDeps().WithProgress(experiment.ProgressWriter(os.Stderr))
+	if f.profileOut != "" {
+		deps.Prober = trial.ProfileProber()
+	}
+	r, err := trial.Run(cmd.Context(), spec, a, deps)
 	if err != nil {
 		if cmd.Context().Err() != nil {
 			return fmt.Errorf("interrupted: the trial was stopped and not stored")
 		}
 		return err
 	}
-	name := f.experiment
-	if name == "" {
-		name = fmt.Sprintf("run-%s-%s", spec.AppName, r.StartedAt.Format("20060102-150405"))
-	}
-	expID, err := st.NewExperiment(name, "run", runArgs(cmd))
-	if err == nil {
-		r.Experiment = name
-		r.ID, err = st.SaveTrial(expID, r)
-		_ = st.EndExperiment(expID)
-	}
-	if err != nil {
-		return fmt.Errorf("the trial ran but could not be stored in %s: %v", f.db, err)
+	if err := storeRun(cmd, st, f, r); err != nil {
+		return err
 	}
 	out := cmd.OutOrStdout()
 	if f.asJSON {
@@ -140,8 +127,56 @@ func runTrial(cmd *cobra.Command, f *runFlags) error {
 	} else {
 		printTrial(out, r, f.db)
 	}
+	if f.profileOut != "" {
+		if err := writeRunProfile(out, cmd.ErrOrStderr(), f.profileOut, r); err != nil {
+			return err
+		}
+	}
 	if r.Verdict != trial.OK {
 		return fmt.Errorf("%w %s", errKO, r.Kind)
+	}
+	return nil
+}
+
+// runSpec is the trial the flags ask for, prepared: every input error
+// comes out here, before anything starts or is echoed.
+func runSpec(f *runFlags, a *app.App) (trial.Spec, error) {
+	spec := trial.Spec{
+		Java: f.java, JVM: f.jvm, CPUs: f.cpus, CPUSet: f.cpuset, NoLimits: f.noLimits,
+		Rate: f.rate, Warmup: f.warmup, Duration: f.duration, SLO: f.slo, NMT: f.nmt || f.profileOut != "", Saturate: f.saturate,
+	}
+	var err error
+	if f.memory != "" {
+		if spec.MemoryBytes, err = size.Parse(f.memory); err != nil {
+			return spec, usagef("--memory: %w", err)
+		}
+	}
+	if f.noLimits && (f.memory != "" || f.cpuset != "") {
+		return spec, usagef("--no-limits runs without limits: drop --memory and --cpuset")
+	}
+	if spec.Vars, err = runVars(f.vars); err != nil {
+		return spec, asUsage(err)
+	}
+	if spec, err = trial.Prepare(spec, a, f.optionSets); err != nil {
+		return spec, asUsage(err)
+	}
+	return spec, nil
+}
+
+// storeRun stores the trial under its own experiment.
+func storeRun(cmd *cobra.Command, st *store.Store, f *runFlags, r *trial.Result) error {
+	name := f.experiment
+	if name == "" {
+		name = fmt.Sprintf("run-%s-%s", r.Spec.AppName, r.StartedAt.Format("20060102-150405"))
+	}
+	expID, err := st.NewExperiment(name, "run", runArgs(cmd))
+	if err == nil {
+		r.Experiment = name
+		r.ID, err = st.SaveTrial(expID, r)
+		_ = st.EndExperiment(expID)
+	}
+	if err != nil {
+		return fmt.Errorf("the trial ran but could not be stored in %s: %w", f.db, err)
 	}
 	return nil
 }
@@ -151,10 +186,22 @@ func runApp(f *runFlags) (*app.App, error) {
 	case f.app != "" && f.jar != "":
 		return nil, errors.New("give --app or --jar, not both")
 	case f.app != "":
-		if f.ready != "" || f.scenario != "" {
-			return nil, errors.New("--ready and --scenario go with --jar; a descriptor has its own ready and scenario")
+		if f.ready != "" {
+			return nil, errors.New("--ready goes with --jar; a descriptor has its own ready")
 		}
-		return app.Load(f.app)
+		a, err := app.Load(f.app)
+		if err != nil || f.scenario == "" {
+			return a, err
+		}
+		// --scenario picks another load for the same app (the descriptor's
+		// is its default).
+		if a.Scenario, err = filepath.Abs(f.scenario); err != nil {
+			return nil, fmt.Errorf("--scenario: %w", err)
+		}
+		if _, err := os.Stat(a.Scenario); err != nil {
+			return nil, fmt.Errorf("--scenario: %s does not exist", f.scenario)
+		}
+		return a, nil
 	case f.jar != "":
 		return app.FromJar(f.jar, f.ready, f.scenario)
 	}
@@ -187,7 +234,10 @@ func printTrial(w io.Writer, r *trial.Result, db string) {
 	if opts == "" {
 		opts = "(none: the JDK's own ergonomics)"
 	}
-	fmt.Fprintf(w, "  jvm:      %s, JDK %d: %s\n", r.Spec.JVM, r.Spec.JDKVersion, opts)
+	fmt.Fprintf(w, "  jvm:      %s, JDK %d: %s%s\n", r.Spec.JVM, r.Spec.JDKVersion, opts, envText(r.Spec.JVMEnv))
+	for _, f := range r.Findings {
+		fmt.Fprintln(w, "  finding:  "+f)
+	}
 	if l := r.Load; l != nil && l.Requests > 0 {
 		fmt.Fprintf(w, "  load:     %d requests, %.1f req/s (target %g), success %.2f%%, p50 %s, p99 %s, p99.9 %s, max %s\n",
 			l.Requests, l.Throughput, l.TargetRate, l.Success*100,
@@ -205,8 +255,8 @@ func printTrial(w io.Writer, r *trial.Result, db string) {
 		fmt.Fprintf(w, "  saturate: %.1f req/s, p99 %s\n", s.Throughput, s.Latencies.P99.Round(time.Microsecond))
 	}
 	sm := r.Summary
-	fmt.Fprintf(w, "  memory:   cgroup peak %s, RSS peak %s, heap used/committed peak %s/%s, metaspace %s\n",
-		size.Format(r.MemoryPeakBytes), size.Format(sm.RSSPeak), size.Format(sm.HeapUsedPeak),
+	fmt.Fprintf(w, "  memory:   cgroup peak %s, working set peak %s, RSS peak %s, heap used/committed peak %s/%s, metaspace %s\n",
+		size.Format(r.MemoryPeakBytes), size.Format(r.WorkingSetPeakBytes), size.Format(sm.RSSPeak), size.Format(sm.HeapUsedPeak),
 		size.Format(sm.HeapCommPeak), size.Format(sm.MetaspacePeak))
 	if sm.GCCount > 0 {
 		fmt.Fprintf(w, "  gc:       %d collections, %s (%.1f%% of the run), live set avg/peak %s/%s\n",
@@ -230,6 +280,22 @@ func printTrial(w io.Writer, r *trial.Result, db string) {
 		fmt.Fprintln(w, "  log:      "+r.LogFile)
 	}
 	fmt.Fprintf(w, "  stored:   trial %d, experiment %q in %s\n", r.ID, r.Experiment, db)
+}
+
+// envText is the mode's environment, as " (env K=V ...)".
+func envText(env map[string]string) string {
+	if len(env) == 0 {
+		return ""
+	}
+	keys := make([]string, 0, len(env))
+	for k := range env {
+		keys = append(keys, k)
+	}
+	sort.Strings(keys)
+	for i, k := range keys {
+		keys[i] = k + "=" + env[k]
+	}
+	return " (env " + strings.Join(keys, " ") + ")"
 }
 
 // nmtLine lists the largest committed categories first.

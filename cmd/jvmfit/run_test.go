@@ -16,6 +16,7 @@ import (
 	"time"
 
 	"github.com/jvmfit/jvmfit/internal/store"
+	"github.com/jvmfit/jvmfit/internal/trial"
 )
 
 // runFixture compiles the trial runner's fixture server and writes a
@@ -72,6 +73,7 @@ func TestRunBadInputExit2(t *testing.T) {
 		"missing java":  {"run", "--app", desc, "--memory", "256Mi", "--java", "/nonexistent/java"},
 		"bad db":        {"run", "--app", desc, "--memory", "256Mi", "--java", java17, "--db", "/nonexistent/dir/x.db"},
 		"unknown field": {"run", "--app", writeDesc(t, "jar: a.jar\nready: http://h/\nreddy: 1\n"), "--memory", "64Mi"},
+		"no scenario":   {"run", "--app", desc, "--scenario", "/nonexistent/s.yaml", "--memory", "64Mi"},
 	}
 	for name, args := range cases {
 		_, stderr, code := run(t, nil, args...)
@@ -79,6 +81,58 @@ func TestRunBadInputExit2(t *testing.T) {
 		if code != 2 || len(lines) != 1 || !strings.HasPrefix(lines[0], "jvmfit: ") {
 			t.Errorf("%s: exit %d, stderr %q; want exit 2 and one line", name, code, stderr)
 		}
+	}
+}
+
+// Issue 12, finding 7: a file that is no descriptor, and a limit no
+// cgroup takes, are one plain line each, and nothing is started or echoed.
+func TestRunRefusesPlainly(t *testing.T) {
+	needJava(t)
+	desc := runFixture(t, "serve", "10s")
+	for _, c := range []struct {
+		args []string
+		want string
+	}{
+		{[]string{"run", "--app", "/etc/passwd", "--memory", "64Mi"}, "/etc/passwd: not an app descriptor: expected a YAML map of fields"},
+		{[]string{"run", "--app", desc, "--memory", "1Ki", "--java", java17}, "--memory 1Ki: a trial's limit is at least 4Mi"},
+	} {
+		_, stderr, code := run(t, nil, c.args...)
+		if code != 2 || !strings.HasPrefix(stderr, "jvmfit: "+c.want) || strings.Count(stderr, "\n") != 1 {
+			t.Errorf("%q: exit %d, stderr %q; want exit 2 and one line starting %q", c.args, code, stderr, c.want)
+		}
+		if strings.Contains(stderr, "app.raw") || strings.Contains(stderr, "trial ") {
+			t.Errorf("%q: %q leaks an internal name or echoes a trial", c.args, stderr)
+		}
+	}
+}
+
+// Issue 12, finding 5: --scenario with --app replaces the descriptor's
+// scenario; and finding 6: the echoed command line shows the environment
+// the mode gives the app.
+func TestRunScenarioOverridesTheDescriptorsAndEchoesTheEnv(t *testing.T) {
+	needRootRun(t)
+	desc := runFixture(t, "serve", "30s")
+	other := filepath.Join(t.TempDir(), "other.yaml")
+	os.WriteFile(other, []byte("requests:\n  limits: {url: /limits}\nphases:\n  - {name: other, model: closed, workers: 1, iterations: 7, sequence: [limits]}\n"), 0o644)
+	stdout, stderr, code := run(t, nil, "run", "--app", desc, "--scenario", other, "--memory", "256Mi", "--java", java17, "--jvm", "jvmfit",
+		"--db", filepath.Join(t.TempDir(), "t.db"), "--json")
+	if code != 0 {
+		t.Fatalf("exit %d\n%s", code, stderr)
+	}
+	var r struct {
+		Phases []struct {
+			Phase    string `json:"phase"`
+			Requests int64  `json:"requests"`
+		} `json:"phases"`
+	}
+	if err := json.Unmarshal([]byte(stdout), &r); err != nil {
+		t.Fatal(err)
+	}
+	if len(r.Phases) != 1 || r.Phases[0].Phase != "other" || r.Phases[0].Requests != 7 {
+		t.Errorf("phases %+v, want the --scenario's one phase of 7 requests", r.Phases)
+	}
+	if !strings.Contains(stderr, "jvm jvmfit: MALLOC_ARENA_MAX=2 "+java17+" ") {
+		t.Errorf("the echoed command line lacks the plan's environment:\n%s", stderr)
 	}
 }
 
@@ -100,13 +154,16 @@ func TestRunStoresOKAndKO(t *testing.T) {
 	if err := json.Unmarshal([]byte(stdout), &top); err != nil {
 		t.Fatalf("--json output is not JSON: %v\n%s", err, stdout)
 	}
-	for _, k := range []string{"verdict", "kind", "failed", "start_seconds", "memory_peak_bytes", "load"} {
+	for _, k := range []string{"verdict", "kind", "failed", "start_seconds", "memory_peak_bytes", "working_set_peak_bytes", "load"} {
 		if _, ok := top[k]; !ok {
 			t.Errorf("JSON lacks %q", k)
 		}
 	}
 	if top["verdict"] != "OK" {
 		t.Errorf("verdict %v", top["verdict"])
+	}
+	if ws, _ := top["working_set_peak_bytes"].(float64); ws <= 0 || ws > top["memory_peak_bytes"].(float64) {
+		t.Errorf("working set peak %v, cgroup peak %v", ws, top["memory_peak_bytes"])
 	}
 	ko := runFixture(t, "exit", "30s")
 	stdout, _, code = run(t, []string{"TMPDIR=" + t.TempDir()}, "run", "--app", ko, "--memory", "256Mi", "--java", java17, "--db", db)
@@ -243,4 +300,23 @@ func ownMemoryCgroup(t *testing.T) string {
 	}
 	t.Skip("no v1 memory cgroup")
 	return ""
+}
+
+// The jvm: line shows every option given, the descriptor's among them, and
+// the mode's environment; findings have their own lines.
+func TestPrintTrialShowsOptionsEnvAndFindings(t *testing.T) {
+	r := &trial.Result{Verdict: trial.OK, Failed: []string{}, Findings: []string{trial.CodeCacheFinding},
+		Spec: trial.Spec{AppName: "x", JVM: "jvmfit", JDKVersion: 17, MemoryBytes: 256 << 20, CPUs: 1,
+			JVMOptions: []string{"-Xmx100m", "-XX:MaxMetaspaceSize=128m"}, JVMEnv: map[string]string{"MALLOC_ARENA_MAX": "2"}}}
+	var b bytes.Buffer
+	printTrial(&b, r, "t.db")
+	for _, want := range []string{
+		"  jvm:      jvmfit, JDK 17: -Xmx100m -XX:MaxMetaspaceSize=128m (env MALLOC_ARENA_MAX=2)\n",
+		"  finding:  " + trial.CodeCacheFinding + "\n",
+		"| OK; " + trial.CodeCacheFinding,
+	} {
+		if !strings.Contains(b.String(), want) {
+			t.Errorf("output lacks %q:\n%s", want, b.String())
+		}
+	}
 }

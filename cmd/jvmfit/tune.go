@@ -1,7 +1,6 @@
 package main
 
 import (
-	"context"
 	"encoding/json"
 	"fmt"
 	"os"
@@ -14,7 +13,6 @@ import (
 	"github.com/jvmfit/jvmfit/internal/experiment"
 	"github.com/jvmfit/jvmfit/internal/plan"
 	"github.com/jvmfit/jvmfit/internal/size"
-	"github.com/jvmfit/jvmfit/internal/trial"
 )
 
 func init() { commands = append(commands, newTune) }
@@ -75,14 +73,14 @@ func (f *tuneFlags) run(cmd *cobra.Command) error {
 		return err
 	}
 	defer sess.close()
-	base := sess.base
-	base.Rate, base.CPUs, base.MemoryBytes = f.rate, cfg.CPUs, cfg.Generous
-	probe, err := sess.prepare(base)
-	if err != nil {
+	sess.Base.Rate = f.rate
+	probe := sess.Base
+	probe.CPUs, probe.MemoryBytes = cfg.CPUs, cfg.Generous
+	if probe, err = sess.Check(probe); err != nil {
 		return asUsage(err)
 	}
 	cfg.JDK = probe.JDKVersion
-	cfg.ArchiveDir = tuneDir(f.ef.db, sess.app.Name, cfg)
+	cfg.ArchiveDir = tuneDir(f.ef.db, sess.App.Name, cfg)
 	cfg.Planner = experiment.LauncherPlanner(cfg.JDK, cfg.Goal)
 	args := map[string]any{"app": f.ef.app, "cpus": cfg.CPUs, "goal": cfg.Goal, "budget": cfg.Budget, "rate": f.rate,
 		"soak": f.soak.String(), "generous": cfg.Generous}
@@ -92,16 +90,19 @@ func (f *tuneFlags) run(cmd *cobra.Command) error {
 	if err := os.MkdirAll(cfg.ArchiveDir, 0o755); err != nil {
 		return fmt.Errorf("cannot make the directory for archives and the profile: %w", err)
 	}
-	runner := &experiment.TuneRunner{Base: base, Prepare: sess.prepare, Trial: sess.run, Training: tuneTraining(sess),
-		Store: sess.store, ExperimentID: sess.expID, Planner: cfg.Planner, Log: sess.log}
-	res, runErr := experiment.Tune(cmd.Context(), cfg, runner)
+	trials := &experiment.TuneSession{Session: sess.Session, Planner: cfg.Planner, TrainingGrace: tuneTrainingGrace}
+	res, runErr := experiment.Tune(cmd.Context(), cfg, trials)
 	if res == nil {
 		return runErr
 	}
-	sess.ended(runErr)
-	profileFile, err := writeTuneProfile(cfg.ArchiveDir, sess.expID, res.Profile)
+	if runErr == nil {
+		if err := sess.End(nil, ""); err != nil {
+			return err
+		}
+	}
+	profileFile, err := writeTuneProfile(cfg.ArchiveDir, sess.ID, res.Profile)
 	if err != nil {
-		fmt.Fprintf(sess.log, "warning: %v\n", err)
+		fmt.Fprintf(sess.Progress, "warning: %v\n", err)
 	}
 	out := cmd.OutOrStdout()
 	if f.ef.json {
@@ -118,20 +119,6 @@ func (f *tuneFlags) run(cmd *cobra.Command) error {
 // writes its CDS archive or AOT cache then (filecache's 33 MB archive took
 // 3.3 s on a loaded 2-core machine, past the trials' usual 3 s grace).
 const tuneTrainingGrace = time.Minute
-
-// tuneTraining runs a training trial like sess.run, with a longer stop grace.
-func tuneTraining(sess *session) experiment.RunFunc {
-	return func(ctx context.Context, spec trial.Spec) (*trial.Result, error) {
-		d := sess.deps
-		d.StopGrace = tuneTrainingGrace
-		r, err := trial.Run(ctx, spec, sess.app, d)
-		if err == nil && r.Verdict == trial.OK && r.LogFile != "" && !sess.keepLogs {
-			os.Remove(r.LogFile)
-			r.LogFile = ""
-		}
-		return r, err
-	}
-}
 
 // tuneConfig checks the flags before anything is opened or stored.
 func tuneConfig(cpus, goal, generous string, rate float64, budget int, soak time.Duration) (experiment.TuneConfig, error) {

@@ -68,7 +68,7 @@ func TestTuneRealRun(t *testing.T) {
 		t.Fatalf("rerun exit %d\n%s", code, stderr)
 	}
 	again := tuneJSON(t, stdout)
-	if n := strings.Count(stderr, "reused trial #"); n != first.Trials {
+	if n := strings.Count(stderr, "(from the store: an identical trial)"); n != first.Trials {
 		t.Errorf("rerun reused %d trials of %d\n%s", n, first.Trials, stderr)
 	}
 	if again.MemoryBytes != first.MemoryBytes || again.Verdict != first.Verdict || strings.Join(again.Options, " ") != strings.Join(first.Options, " ") {

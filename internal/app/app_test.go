@@ -44,7 +44,8 @@ option_sets: sets.yaml
 	if a.Jar != filepath.Join(dir, "target/filecache.jar") || a.ReadyTimeout != 30*time.Second || a.Rate != 100 || a.Vars["files"] != "50" {
 		t.Fatalf("parsed wrong: %+v", a)
 	}
-	l, err := a.Expand(Values{Java: "/j/bin/java", JVMOptions: []string{"-Xmx64m"}})
+	// The caller places the descriptor's jvm_options (jvmopts.Resolve).
+	l, err := a.Expand(Values{Java: "/j/bin/java", JVMOptions: append(a.JVMOptions, "-Xmx64m")})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -66,7 +67,7 @@ option_sets: sets.yaml
 	if err != nil {
 		t.Fatal(err)
 	}
-	if o, _ := sets.Get("pardef", a.OptionSets); len(o) != 2 {
+	if o, _ := sets.Get("pardef", a.OptionSets); len(o.Options) != 2 {
 		t.Fatalf("pardef %q", o)
 	}
 	if _, err := sets.Get("nope", a.OptionSets); err == nil || !strings.Contains(err.Error(), "pardef") {
@@ -200,3 +201,89 @@ func TestBadOptionSets(t *testing.T) {
 }
 
 func itoa(i int) string { return strconv.Itoa(i) }
+
+// Finding 3 of issue 12: args next to a command were silently dropped.
+func TestArgsFollowTheCommand(t *testing.T) {
+	a, err := Parse("/x/app.yaml", []byte(`
+command: ["${java}", "${jvm_options}", "-jar", "app.jar"]
+args: ["--server.port=${port}", "--spring.profiles.active=demo"]
+port: 8123
+ready: http://127.0.0.1:${port}/health
+`))
+	if err != nil {
+		t.Fatal(err)
+	}
+	l, err := a.Expand(Values{Java: "java"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := "java -jar app.jar --server.port=8123 --spring.profiles.active=demo"
+	if got := strings.Join(l.Argv, " "); got != want {
+		t.Fatalf("argv %q, want %q", got, want)
+	}
+}
+
+// Finding 6: jvm_options are placeholder-expanded like the rest, and an
+// unknown name in them is refused when the descriptor is read.
+func TestJVMOptionsArePlaceholderExpanded(t *testing.T) {
+	a, err := Parse("/x/app.yaml", []byte(`
+jar: app.jar
+port: 8123
+ready: http://127.0.0.1:${port}/health
+jvm_options: ["-Dapp.port=${port}", "-Dcom.sun.management.jmxremote.port=${port}"]
+`))
+	if err != nil {
+		t.Fatal(err)
+	}
+	l, err := a.Expand(Values{Java: "java", JVMOptions: a.JVMOptions})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got := strings.Join(l.Argv, " "); !strings.Contains(got, "-Dapp.port=8123 -Dcom.sun.management.jmxremote.port=8123 -jar") {
+		t.Fatalf("argv %q: placeholders not expanded in jvm_options", got)
+	}
+	_, err = Parse("/x/app.yaml", []byte("jar: a.jar\nready: http://127.0.0.1:${port}/\njvm_options: [\"-Dx=${nope}\"]\n"))
+	if err == nil || !strings.Contains(err.Error(), "jvm_options[0]: unknown variable ${nope}") {
+		t.Fatalf("unknown placeholder in jvm_options: %v", err)
+	}
+}
+
+// Finding 4: a descriptor names its JDK, as a java binary or a JDK home.
+func TestDescriptorNamesItsJava(t *testing.T) {
+	dir := t.TempDir()
+	home := filepath.Join(dir, "jdk")
+	os.MkdirAll(filepath.Join(home, "bin"), 0o755)
+	os.WriteFile(filepath.Join(home, "bin", "java"), []byte("#!/bin/sh\n"), 0o755)
+	for java, want := range map[string]string{"jdk": filepath.Join(home, "bin", "java"), "jdk/bin/java": filepath.Join(home, "bin", "java")} {
+		a, err := Parse(filepath.Join(dir, "app.yaml"), []byte("jar: a.jar\nready: http://127.0.0.1:${port}/\njava: "+java+"\n"))
+		if err != nil || a.Java != want {
+			t.Errorf("java: %s gave %q, %v; want %s", java, a.Java, err, want)
+		}
+	}
+	for java, msg := range map[string]string{"nowhere": "does not exist", ".": "directory without bin/java"} {
+		_, err := Parse(filepath.Join(dir, "app.yaml"), []byte("jar: a.jar\nready: http://127.0.0.1:${port}/\njava: "+java+"\n"))
+		if err == nil || !strings.Contains(err.Error(), ": java: ") || !strings.Contains(err.Error(), msg) || strings.Contains(err.Error(), "\n") {
+			t.Errorf("java: %s: %v, want one line with %q", java, err, msg)
+		}
+	}
+}
+
+// Issue 12, finding 13: an option set carries environment variables.
+func TestOptionSetCarriesEnv(t *testing.T) {
+	p := filepath.Join(t.TempDir(), "sets.yaml")
+	os.WriteFile(p, []byte("A: [-Xmx64m]\nB: {options: [-Xmx64m, -XX:+UseSerialGC], env: {MALLOC_ARENA_MAX: \"2\"}}\n"), 0o644)
+	sets, err := LoadOptionSets(p)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if a := sets["A"]; len(a.Options) != 1 || a.Env != nil {
+		t.Errorf("A: %+v", a)
+	}
+	if b := sets["B"]; len(b.Options) != 2 || b.Env["MALLOC_ARENA_MAX"] != "2" {
+		t.Errorf("B: %+v", b)
+	}
+	os.WriteFile(p, []byte("B: {options: [-Xmx64m], environment: {X: y}}\n"), 0o644)
+	if _, err := LoadOptionSets(p); err == nil || !strings.Contains(err.Error(), `"environment" is not a set field`) || strings.Contains(err.Error(), "\n") {
+		t.Errorf("unknown set field: %v", err)
+	}
+}

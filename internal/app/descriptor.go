@@ -14,6 +14,7 @@ type App struct {
 	File         string // descriptor path, "" for a descriptor built from flags
 	Dir          string // working directory of the app
 	Jar          string
+	Java         string // java binary the descriptor names (java:), "" if none
 	MainClass    string
 	Classpath    string
 	Command      []string

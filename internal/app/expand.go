@@ -12,15 +12,17 @@ import (
 // Values fill a descriptor's placeholders for one trial.
 type Values struct {
 	Java       string
-	JVMOptions []string          // the trial's options, after the descriptor's own
-	Port       int               // 0: Expand picks a free loopback port
-	Exports    map[string]string // service exports, e.g. db_port
+	JVMOptions []string // all the JVM's options, the descriptor's jvm_options among them
+
+	Port    int               // 0: Expand picks a free loopback port
+	Exports map[string]string // service exports, e.g. db_port
 }
 
 // Launch is a descriptor expanded for one trial: ready to exec.
 type Launch struct {
 	Argv  []string
 	Env   []string // full environment, KEY=VALUE
+	Set   []string // what the descriptor's env sets in it, KEY=VALUE (for echoing)
 	Dir   string
 	Ready string
 	Port  int
@@ -30,9 +32,11 @@ type Launch struct {
 // app never inherits them from jvmfit's environment.
 var ignoredEnv = []string{"JAVA_TOOL_OPTIONS", "_JAVA_OPTIONS", "JDK_JAVA_OPTIONS"}
 
-// Expand builds the command line, environment and readiness URL. The
-// descriptor's jvm_options come first and v.JVMOptions after them, so the
-// trial's own choice wins where the JVM takes the last occurrence.
+// Expand builds the command line, environment and readiness URL.
+// v.JVMOptions are all the options the JVM gets: the caller has already
+// placed the descriptor's jvm_options among them (jvmopts.Resolve, by the
+// one override rule), so Expand does not add them again. Placeholders are
+// expanded everywhere: command, args, JVM options, env and ready.
 func (a *App) Expand(v Values) (Launch, error) {
 	port := a.Port
 	if port == 0 {
@@ -49,14 +53,39 @@ func (a *App) Expand(v Values) (Launch, error) {
 	for k, val := range v.Exports {
 		vars[k] = val
 	}
-	opts := append(append([]string{}, a.JVMOptions...), v.JVMOptions...)
-	vars["jvm_options"] = strings.Join(opts, " ")
 	sub := func(s string) string {
 		return placeholder().ReplaceAllStringFunc(s, func(m string) string {
 			return vars[m[2:len(m)-1]]
 		})
 	}
+	opts := make([]string, len(v.JVMOptions))
+	for i, o := range v.JVMOptions {
+		opts[i] = sub(o)
+	}
+	vars["jvm_options"] = strings.Join(opts, " ")
 
+	argv := a.argv(v.Java, opts, sub)
+	if len(argv) == 0 || argv[0] == "" {
+		return Launch{}, fmt.Errorf("%s: no java binary to run: give --java PATH", a.where())
+	}
+
+	keys := make([]string, 0, len(a.Env))
+	for k := range a.Env {
+		keys = append(keys, k)
+	}
+	sort.Strings(keys)
+	var set []string
+	for _, k := range keys {
+		set = append(set, k+"="+sub(a.Env[k]))
+	}
+	env := append(inheritedEnv(set), set...)
+	return Launch{Argv: argv, Env: env, Set: set, Dir: a.Dir, Ready: sub(a.Ready), Port: port}, nil
+}
+
+// argv is the command line: the command (${jvm_options} expands to one
+// word per option), or java with the options and the jar or main class;
+// then args, which follow a command as they follow a jar.
+func (a *App) argv(java string, opts []string, sub func(string) string) []string {
 	var argv []string
 	switch {
 	case len(a.Command) > 0:
@@ -68,29 +97,14 @@ func (a *App) Expand(v Values) (Launch, error) {
 			argv = append(argv, sub(c))
 		}
 	case a.Jar != "":
-		argv = append(append([]string{v.Java}, opts...), "-jar", a.Jar)
+		argv = append(append([]string{java}, opts...), "-jar", a.Jar)
 	default:
-		argv = append(append([]string{v.Java}, opts...), "-cp", a.Classpath, a.MainClass)
+		argv = append(append([]string{java}, opts...), "-cp", a.Classpath, a.MainClass)
 	}
-	if len(a.Command) == 0 {
-		for _, arg := range a.Args {
-			argv = append(argv, sub(arg))
-		}
+	for _, arg := range a.Args {
+		argv = append(argv, sub(arg))
 	}
-	if len(argv) == 0 || argv[0] == "" {
-		return Launch{}, fmt.Errorf("%s: no java binary to run: give --java PATH", a.where())
-	}
-
-	env := inheritedEnv()
-	keys := make([]string, 0, len(a.Env))
-	for k := range a.Env {
-		keys = append(keys, k)
-	}
-	sort.Strings(keys)
-	for _, k := range keys {
-		env = append(env, k+"="+sub(a.Env[k]))
-	}
-	return Launch{Argv: argv, Env: env, Dir: a.Dir, Ready: sub(a.Ready), Port: port}, nil
+	return argv
 }
 
 func (a *App) where() string {
@@ -100,11 +114,19 @@ func (a *App) where() string {
 	return a.Name
 }
 
-func inheritedEnv() []string {
+// inheritedEnv is jvmfit's environment less the JVM option variables and
+// less what the descriptor sets itself (set, KEY=VALUE), so that each
+// variable appears once.
+func inheritedEnv(set []string) []string {
+	drop := append([]string{}, ignoredEnv...)
+	for _, kv := range set {
+		k, _, _ := strings.Cut(kv, "=")
+		drop = append(drop, k)
+	}
 	var out []string
 next:
 	for _, kv := range os.Environ() {
-		for _, bad := range ignoredEnv {
+		for _, bad := range drop {
 			if strings.HasPrefix(kv, bad+"=") {
 				continue next
 			}
@@ -120,7 +142,7 @@ next:
 func FreePort() (int, error) {
 	l, err := net.Listen("tcp", "127.0.0.1:0")
 	if err != nil {
-		return 0, fmt.Errorf("cannot find a free loopback port: %v", err)
+		return 0, fmt.Errorf("cannot find a free loopback port: %w", err)
 	}
 	defer l.Close()
 	return l.Addr().(*net.TCPAddr).Port, nil

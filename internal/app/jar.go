@@ -51,7 +51,7 @@ func FromJar(jar, ready, scenario string) (*App, error) {
 		a.Scenario = s
 	}
 	if err := a.checkPlaceholders(); err != nil {
-		return nil, fmt.Errorf("--ready: %v", err)
+		return nil, fmt.Errorf("--ready: %w", err)
 	}
 	return a, nil
 }

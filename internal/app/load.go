@@ -23,6 +23,7 @@ import (
 type raw struct {
 	Name         string            `yaml:"name"`
 	Jar          string            `yaml:"jar"`
+	Java         string            `yaml:"java"`
 	MainClass    string            `yaml:"main_class"`
 	Classpath    string            `yaml:"classpath"`
 	Command      []string          `yaml:"command"`
@@ -52,7 +53,7 @@ type rawService struct {
 func Load(path string) (*App, error) {
 	data, err := os.ReadFile(path)
 	if err != nil {
-		return nil, fmt.Errorf("cannot read app descriptor: %v", err)
+		return nil, fmt.Errorf("cannot read app descriptor: %w", err)
 	}
 	abs, err := filepath.Abs(path)
 	if err != nil {
@@ -64,15 +65,15 @@ func Load(path string) (*App, error) {
 // Parse validates descriptor bytes; path gives the base directory and the
 // name used in errors.
 func Parse(path string, data []byte) (*App, error) {
-	fail := func(field, format string, a ...any) error {
-		return fmt.Errorf("%s: %s: %s", path, field, fmt.Sprintf(format, a...))
-	}
 	var r raw
 	dec := yaml.NewDecoder(bytes.NewReader(data))
 	dec.KnownFields(true)
 	if err := dec.Decode(&r); err != nil {
 		if errors.Is(err, io.EOF) {
 			return nil, fmt.Errorf("%s: empty file: see docs/app.md for the descriptor format", path)
+		}
+		if notAMap(err) {
+			return nil, fmt.Errorf("%s: not an app descriptor: expected a YAML map of fields (name, jar or command, ready...; see docs/app.md)", path)
 		}
 		return nil, fmt.Errorf("%s: %s", path, yamlMessage(err))
 	}
@@ -86,6 +87,25 @@ func Parse(path string, data []byte) (*App, error) {
 	if a.Name == "" {
 		a.Name = strings.TrimSuffix(filepath.Base(dir), string(filepath.Separator))
 	}
+	for _, step := range []func(*App, *raw) error{parseStart, parseReady, parseLoad, parseOptions, parseServices} {
+		if err := step(a, &r); err != nil {
+			return nil, fmt.Errorf("%s: %w", path, err)
+		}
+	}
+	if err := a.checkPlaceholders(); err != nil {
+		return nil, fmt.Errorf("%s: %w", path, err)
+	}
+	return a, nil
+}
+
+// fieldError is one line naming the field: "jar: missing: ...".
+func fieldError(field, format string, args ...any) error {
+	return fmt.Errorf("%s: %s", field, fmt.Sprintf(format, args...))
+}
+
+// parseStart reads how the app is started: jar, main_class or command, and
+// the JDK it names.
+func parseStart(a *App, r *raw) error {
 	starts := 0
 	for _, set := range []bool{r.Jar != "", r.MainClass != "", len(r.Command) > 0} {
 		if set {
@@ -94,92 +114,126 @@ func Parse(path string, data []byte) (*App, error) {
 	}
 	switch {
 	case starts == 0:
-		return nil, fail("jar", "missing: give jar, main_class (with classpath) or command")
+		return fieldError("jar", "missing: give jar, main_class (with classpath) or command")
 	case starts > 1:
-		return nil, fail("jar", "give only one of jar, main_class or command")
+		return fieldError("jar", "give only one of jar, main_class or command")
 	case r.MainClass != "" && r.Classpath == "":
-		return nil, fail("classpath", "missing: main_class needs a classpath")
+		return fieldError("classpath", "missing: main_class needs a classpath")
 	}
 	if r.Jar != "" {
-		a.Jar = resolve(dir, r.Jar)
+		a.Jar = resolve(a.Dir, r.Jar)
+	}
+	if r.Java != "" {
+		j, err := javaBinary(resolve(a.Dir, r.Java))
+		if err != nil {
+			return fieldError("java", "%v", err)
+		}
+		a.Java = j
 	}
 	if r.Classpath != "" {
 		parts := strings.Split(r.Classpath, string(os.PathListSeparator))
 		for i, p := range parts {
-			parts[i] = resolve(dir, p)
+			parts[i] = resolve(a.Dir, p)
 		}
 		a.Classpath = strings.Join(parts, string(os.PathListSeparator))
 	}
+	return nil
+}
+
+// parseReady reads the port and the readiness URL and timeout.
+func parseReady(a *App, r *raw) error {
 	if r.Port != nil {
 		p, err := strconv.Atoi(r.Port.Value)
 		if err != nil || p < 0 || p > 65535 {
-			return nil, fail("port", "%q is not a port number (0..65535; 0 picks a free one)", r.Port.Value)
+			return fieldError("port", "%q is not a port number (0..65535; 0 picks a free one)", r.Port.Value)
 		}
 		a.Port = p
 	}
 	if a.Ready == "" {
-		return nil, fail("ready", "missing: give the URL whose first 2xx answer means started, e.g. http://127.0.0.1:${port}/health")
+		return fieldError("ready", "missing: give the URL whose first 2xx answer means started, e.g. http://127.0.0.1:${port}/health")
 	}
 	if !strings.HasPrefix(a.Ready, "http://") && !strings.HasPrefix(a.Ready, "https://") {
-		return nil, fail("ready", "%q is not an http:// URL", a.Ready)
+		return fieldError("ready", "%q is not an http:// URL", a.Ready)
 	}
 	if r.ReadyTimeout != nil {
 		d, err := time.ParseDuration(r.ReadyTimeout.Value)
 		if err != nil || d <= 0 {
-			return nil, fail("ready_timeout", "%q is not a positive duration (e.g. 90s)", r.ReadyTimeout.Value)
+			return fieldError("ready_timeout", "%q is not a positive duration (e.g. 90s)", r.ReadyTimeout.Value)
 		}
 		a.ReadyTimeout = d
 	}
+	return nil
+}
+
+// parseLoad reads the scenario and the default rate.
+func parseLoad(a *App, r *raw) error {
 	if r.Scenario != "" {
-		a.Scenario = resolve(dir, r.Scenario)
+		a.Scenario = resolve(a.Dir, r.Scenario)
 		if _, err := os.Stat(a.Scenario); err != nil {
-			return nil, fail("scenario", "file %s does not exist", a.Scenario)
+			return fieldError("scenario", "file %s does not exist", a.Scenario)
 		}
 	}
 	if r.Rate != nil {
 		v, err := strconv.ParseFloat(r.Rate.Value, 64)
 		if err != nil || v <= 0 {
-			return nil, fail("rate", "%q is not a positive number of requests per second", r.Rate.Value)
+			return fieldError("rate", "%q is not a positive number of requests per second", r.Rate.Value)
 		}
 		a.Rate = v
 	}
+	return nil
+}
+
+// parseOptions reads the option-sets file and the JVM options.
+func parseOptions(a *App, r *raw) error {
 	if r.OptionSets != "" {
-		a.OptionSets = resolve(dir, r.OptionSets)
+		a.OptionSets = resolve(a.Dir, r.OptionSets)
 		if _, err := LoadOptionSets(a.OptionSets); err != nil {
-			return nil, fail("option_sets", "%v", err)
+			return fieldError("option_sets", "%v", err)
 		}
 	}
 	for i, o := range a.JVMOptions {
 		if !strings.HasPrefix(o, "-") {
-			return nil, fail(fmt.Sprintf("jvm_options[%d]", i), "%q is not a JVM option (options start with -)", o)
+			return fieldError(fmt.Sprintf("jvm_options[%d]", i), "%q is not a JVM option (options start with -)", o)
 		}
 	}
+	return nil
+}
+
+// parseServices reads the services the app needs, each with its limits.
+func parseServices(a *App, r *raw) error {
 	for i, s := range r.Services {
 		field := fmt.Sprintf("services[%d]", i)
 		if s.Name == "" || s.Kind == "" {
-			return nil, fail(field, "needs a name and a kind (e.g. name: db, kind: postgres)")
+			return fieldError(field, "needs a name and a kind (e.g. name: db, kind: postgres)")
 		}
 		svc := Service{Name: s.Name, Kind: s.Kind}
 		if s.Memory != nil {
 			m, err := size.Parse(s.Memory.Value)
 			if err != nil {
-				return nil, fail(field+".memory", "%v", err)
+				return fieldError(field+".memory", "%v", err)
 			}
 			svc.Memory = m
 		}
 		if s.CPUs != nil {
 			c, err := strconv.ParseFloat(s.CPUs.Value, 64)
 			if err != nil || c <= 0 {
-				return nil, fail(field+".cpus", "%q is not a positive number of CPUs", s.CPUs.Value)
+				return fieldError(field+".cpus", "%q is not a positive number of CPUs", s.CPUs.Value)
 			}
 			svc.CPUs = c
 		}
 		a.Services = append(a.Services, svc)
 	}
-	if err := a.checkPlaceholders(); err != nil {
-		return nil, fmt.Errorf("%s: %v", path, err)
+	return nil
+}
+
+// notAMap tells a file that is not a map at all (a passwd file, a list)
+// from a descriptor with a bad field: yaml.v3 then names our Go type.
+func notAMap(err error) bool {
+	var te *yaml.TypeError
+	if !errors.As(err, &te) || len(te.Errors) != 1 {
+		return false
 	}
-	return a, nil
+	return strings.HasPrefix(te.Errors[0], "line 1: cannot unmarshal") && strings.HasSuffix(te.Errors[0], "into app.raw")
 }
 
 // yamlMessage strips yaml.v3's "yaml: " prefix and folds multi-error
@@ -191,6 +245,22 @@ func yamlMessage(err error) string {
 	msg = strings.ReplaceAll(msg, "not found in type app.raw", "is not a descriptor field (see docs/app.md)")
 	msg = strings.ReplaceAll(msg, "not found in type app.rawService", "is not a service field (see docs/app.md)")
 	return msg
+}
+
+// javaBinary accepts a java launcher or a JDK home (with bin/java).
+func javaBinary(p string) (string, error) {
+	st, err := os.Stat(p)
+	if err != nil {
+		return "", fmt.Errorf("%s does not exist: give a java binary or a JDK home", p)
+	}
+	if st.IsDir() {
+		j := filepath.Join(p, "bin", "java")
+		if _, err := os.Stat(j); err != nil {
+			return "", fmt.Errorf("%s is a directory without bin/java: give a java binary or a JDK home", p)
+		}
+		return j, nil
+	}
+	return p, nil
 }
 
 func resolve(dir, p string) string {
@@ -226,6 +296,11 @@ func (a *App) checkPlaceholders() error {
 	}
 	for i, c := range a.Args {
 		if err := check(fmt.Sprintf("args[%d]", i), c); err != nil {
+			return err
+		}
+	}
+	for i, o := range a.JVMOptions {
+		if err := check(fmt.Sprintf("jvm_options[%d]", i), o); err != nil {
 			return err
 		}
 	}

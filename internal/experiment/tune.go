@@ -60,6 +60,8 @@ type TuneOutcome struct {
 	// Profile is the measured profile; only the profile trial has one.
 	Profile *plan.Profile
 	TrialID int64 // the stored trial, when the session stores them
+	// Notes are caveats about the outcome (a profile without a full GC).
+	Notes []string
 }
 
 // TuneTrials is how tune asks for trials: the one seam between the search

@@ -104,6 +104,9 @@ func (s *tuneSearch) profile(ctx context.Context) error {
 		return nil
 	}
 	s.ref, s.res.Profile = o, o.Profile
+	for _, n := range o.Notes {
+		s.note("profile: %s", n)
+	}
 	if s.res.Profile == nil {
 		s.res.Profile = &plan.Profile{}
 		s.note("the profile trial measured no profile; candidates leave every region to the planner")

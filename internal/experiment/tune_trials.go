@@ -3,55 +3,51 @@ package experiment
 import (
 	"context"
 	"errors"
-	"fmt"
-	"io"
 	"os"
 	"strings"
 	"time"
 
 	"github.com/jvmfit/jvmfit/internal/plan"
-	"github.com/jvmfit/jvmfit/internal/size"
+	"github.com/jvmfit/jvmfit/internal/profile"
 	"github.com/jvmfit/jvmfit/internal/trial"
 )
 
-// TuneRunner runs tune's points as real trials. It is a temporary stand-in
-// for the experiment Session, built like MinMemPlan from trial.Prepare and
-// trial.Run bound by the CLI: it stores each trial as it ends and reuses a
-// stored trial with the same key, which is what makes tune resumable.
-//
-// Two things it does not do as the Session will: a soak gives the JVM the
-// recommended options on its command line, which is what the
-// JAVA_TOOL_OPTIONS form gives it, not through `jvmfit exec --profile`;
-// and the profile comes from the trial's own summary and NMT (see
-// tuneProfileOf) until the measured profile of `run --profile-out` exists.
-type TuneRunner struct {
-	Base    trial.Spec // app, java, SLO, warm-up, duration, rate
-	Prepare PrepareFunc
-	Trial   RunFunc
-	// Training runs the training points; nil = Trial. The archive is
-	// written as the JVM exits, so it needs a longer stop grace.
-	Training     RunFunc
-	Store        Store // nil = keep nothing, reuse nothing
-	ExperimentID int64
-	Planner      TunePlanner
-	Log          io.Writer // one line per trial; nil = silent
+// TuneSession runs tune's points as trials of a Session, which prepares,
+// stores, reuses identical stored trials (so tune resumes), reports
+// progress and handles signals. It only turns a point into a spec:
+//   - the profile trial runs the JDK's defaults with NMT and the probe that
+//     forces a full GC at the end, and its profile is profile.From's;
+//   - a training run gets the candidate's training options, and a longer
+//     stop grace (TrainingGrace): the archive is written as the JVM exits;
+//   - search trials and soaks get the launcher's options at the point, then
+//     the candidate's, on the command line: what the JAVA_TOOL_OPTIONS form
+//     gives the JVM. (Running the soak through `jvmfit exec --profile`
+//     itself needs an app descriptor whose command is the launcher.)
+type TuneSession struct {
+	Session       *Session
+	Planner       TunePlanner
+	TrainingGrace time.Duration // 0 = the Session's
 }
 
-func (t *TuneRunner) Run(ctx context.Context, p TunePoint) (TuneOutcome, error) {
+func (t *TuneSession) Run(ctx context.Context, p TunePoint) (TuneOutcome, error) {
 	return t.trial(ctx, p)
 }
 
-func (t *TuneRunner) Soak(ctx context.Context, p TunePoint) (TuneOutcome, error) {
+func (t *TuneSession) Soak(ctx context.Context, p TunePoint) (TuneOutcome, error) {
 	return t.trial(ctx, p)
 }
+
+// TuneKindRefused is the kind of a point the launcher refuses to plan: a
+// KO known without a trial.
+const TuneKindRefused = "refused"
 
 // spec is the trial a point means.
-func (t *TuneRunner) spec(p TunePoint) (trial.Spec, error) {
-	s := t.Base
+func (t *TuneSession) spec(p TunePoint) (trial.Spec, error) {
+	s := t.Session.Base
 	s.MemoryBytes, s.CPUs, s.JVM = p.MemoryBytes, p.CPUs, "default"
 	switch p.Purpose {
 	case TuneProfile:
-		s.NMT = true // the profile reads the native regions from NMT
+		s.NMT = true
 	case TuneTraining:
 		s.JVM = tuneShellJoin(p.Options)
 	default:
@@ -64,36 +60,25 @@ func (t *TuneRunner) spec(p TunePoint) (trial.Spec, error) {
 	if p.Purpose == TuneSoak {
 		s.Duration, s.Soak = p.Soak, true
 	}
-	return t.Prepare.apply(s)
+	return s, nil
 }
 
-func (t *TuneRunner) trial(ctx context.Context, p TunePoint) (TuneOutcome, error) {
+func (t *TuneSession) trial(ctx context.Context, p TunePoint) (TuneOutcome, error) {
 	spec, err := t.spec(p)
 	var refused *plan.RefusedError
 	switch {
 	case errors.As(err, &refused):
-		return TuneOutcome{Verdict: trial.KO, Kind: KindRefused}, nil
+		return TuneOutcome{Verdict: trial.KO, Kind: TuneKindRefused}, nil
 	case err != nil:
-		return TuneOutcome{}, fmt.Errorf("preparing the trial: %w", err)
+		return TuneOutcome{}, err
 	}
-	t0 := time.Now()
-	r, reused, err := t.find(spec)
-	if err == nil && r == nil {
-		run := t.Trial
-		if p.Purpose == TuneTraining && t.Training != nil {
-			run = t.Training
-		}
-		r, err = t.runAndKeep(ctx, spec, run)
+	defer t.deps(p)()
+	r, _, err := t.Session.Trial(ctx, spec, "tune "+p.String())
+	if errors.As(err, &refused) {
+		return TuneOutcome{Verdict: trial.KO, Kind: TuneKindRefused}, nil
 	}
 	if err != nil {
 		return TuneOutcome{}, err
-	}
-	if t.Log != nil {
-		how := time.Since(t0).Round(100 * time.Millisecond).String()
-		if reused {
-			how = fmt.Sprintf("reused trial #%d", r.ID)
-		}
-		fmt.Fprintf(t.Log, "tune %s: %s (%s)\n", p, resultText(r), how)
 	}
 	o := tuneOutcomeOf(p, r)
 	if p.Purpose == TuneTraining && o.Verdict == trial.OK {
@@ -107,6 +92,20 @@ func (t *TuneRunner) trial(ctx context.Context, p TunePoint) (TuneOutcome, error
 		}
 	}
 	return o, nil
+}
+
+// deps sets the Session's collaborators for the point's trial and returns
+// what puts them back: the profiling probe for the profile trial, a longer
+// stop grace for a training run.
+func (t *TuneSession) deps(p TunePoint) func() {
+	saved := t.Session.Deps
+	switch {
+	case p.Purpose == TuneProfile:
+		t.Session.Deps.Prober = trial.ProfileProber()
+	case p.Purpose == TuneTraining && t.TrainingGrace > 0:
+		t.Session.Deps.StopGrace = t.TrainingGrace
+	}
+	return func() { t.Session.Deps = saved }
 }
 
 // KindNoArchive marks a training run that ended without writing its CDS
@@ -125,43 +124,6 @@ func tuneArchive(opts []string) string {
 	return ""
 }
 
-// find is a stored trial with the spec's key, if the store has one that
-// gave a verdict.
-func (t *TuneRunner) find(spec trial.Spec) (*trial.Result, bool, error) {
-	if t.Store == nil {
-		return nil, false, nil
-	}
-	prev, found, err := t.Store.FindTrial(spec.Key())
-	if err != nil {
-		return nil, false, fmt.Errorf("looking up a stored trial: %w", err)
-	}
-	if found && prev.Verdict != "" && prev.Kind != trial.KindError {
-		return prev, true, nil
-	}
-	return nil, false, nil
-}
-
-func (t *TuneRunner) runAndKeep(ctx context.Context, spec trial.Spec, run RunFunc) (*trial.Result, error) {
-	r, err := run(ctx, spec)
-	if err != nil {
-		return nil, err
-	}
-	if ctx.Err() != nil {
-		return nil, ctx.Err() // interrupted: not a verdict, not stored
-	}
-	if r.Verdict == trial.KO && r.Kind == trial.KindError {
-		return nil, fmt.Errorf("trial at %s failed: %s", size.Format(spec.MemoryBytes), firstOr(r.Failed, "jvmfit error"))
-	}
-	if t.Store != nil {
-		id, err := t.Store.SaveTrial(t.ExperimentID, r)
-		if err != nil {
-			return nil, fmt.Errorf("saving the trial at %s: %w", size.Format(spec.MemoryBytes), err)
-		}
-		r.ID = id
-	}
-	return r, nil
-}
-
 func tuneOutcomeOf(p TunePoint, r *trial.Result) TuneOutcome {
 	o := TuneOutcome{Verdict: r.Verdict, Kind: r.Kind, StartSeconds: r.StartSeconds, PeakBytes: r.MemoryPeakBytes, TrialID: r.ID}
 	if r.Load != nil {
@@ -171,23 +133,12 @@ func tuneOutcomeOf(p TunePoint, r *trial.Result) TuneOutcome {
 		o.Throttling = r.Summary.Throttled.Seconds() / wall.Seconds()
 	}
 	if p.Purpose == TuneProfile && r.Verdict == trial.OK {
-		o.Profile = tuneProfileOf(r)
+		prof, notes, err := profile.From(r)
+		if err != nil {
+			notes = append(notes, "no profile from the profile trial: "+err.Error())
+			prof = nil
+		}
+		o.Profile, o.Notes = prof, notes
 	}
 	return o
-}
-
-// tuneProfileOf is a stop-gap profile read from a trial's summary and its
-// last NMT snapshot: the live set, peak threads, metaspace committed (an
-// upper bound of used) and the code cache. The measured profile of issue
-// 13 (NMT sampled over the run, class space apart, the CDS archive, peak
-// uncapped native) replaces it.
-func tuneProfileOf(r *trial.Result) *plan.Profile {
-	p := &plan.Profile{Version: plan.ProfileVersion, App: r.Spec.AppName, LiveHeapBytes: r.Summary.LivePeak,
-		PeakThreads: int64(r.Summary.ThreadsPeak), MetaspaceUsedBytes: r.Summary.MetaspacePeak,
-		JDKVersion: r.Spec.JDKVersion, Options: r.Spec.JVMOptions, MemoryLimitBytes: r.Spec.MemoryBytes,
-		CPUs: r.Spec.CPUs, Rate: r.Spec.Rate, Trial: r.ID}
-	if c, ok := r.NMT["Code"]; ok {
-		p.CodeCacheUsedBytes = c.Committed
-	}
-	return p
 }

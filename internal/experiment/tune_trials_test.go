@@ -9,101 +9,96 @@ import (
 	"testing"
 	"time"
 
-	"github.com/jvmfit/jvmfit/internal/load"
+	"github.com/jvmfit/jvmfit/internal/load/record"
 	"github.com/jvmfit/jvmfit/internal/plan"
-	"github.com/jvmfit/jvmfit/internal/probe"
+	"github.com/jvmfit/jvmfit/internal/store"
 	"github.com/jvmfit/jvmfit/internal/trial"
 )
 
-// memStore is the results database as TuneRunner uses it.
-type memStore struct {
-	byKey map[string]*trial.Result
-	saved int
-}
-
-func (m *memStore) FindTrial(key string) (*trial.Result, bool, error) {
-	r, ok := m.byKey[key]
-	return r, ok, nil
-}
-
-func (m *memStore) SaveTrial(_ int64, r *trial.Result) (int64, error) {
-	m.saved++
-	m.byKey[r.Key] = r
-	return int64(m.saved), nil
-}
-
-func TestTuneRunnerTrials(t *testing.T) {
+// TestTuneSessionTrials drives TuneSession over a real Session and SQLite
+// store with a fake trial function: the specs it makes, reuse of a stored
+// identical trial, a refused limit, and the archive check of training runs.
+func TestTuneSessionTrials(t *testing.T) {
 	dir := t.TempDir()
-	st := &memStore{byKey: map[string]*trial.Result{}}
+	st, err := store.Open(filepath.Join(dir, "t.db"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer st.Close()
 	var ran []trial.Spec
-	runner := &TuneRunner{
-		Base: trial.Spec{AppName: "app", Rate: 50, Duration: 10 * time.Second},
-		Prepare: func(s trial.Spec) (trial.Spec, error) {
-			s.JVMOptions = strings.Fields(s.JVM)
-			s.JDKVersion = 17
-			return s, nil
-		},
-		Trial: func(_ context.Context, s trial.Spec) (*trial.Result, error) {
-			ran = append(ran, s)
-			if f := tuneArchive(s.JVMOptions); f != "" && strings.Contains(f, "good") {
+	var sess *Session
+	var graces []time.Duration // the stop grace each training run had
+	run := func(_ context.Context, s trial.Spec) (*trial.Result, error) {
+		ran = append(ran, s)
+		if f := tuneArchive(s.JVMOptions); f != "" {
+			graces = append(graces, sess.Deps.StopGrace)
+			if strings.Contains(f, "good") {
 				os.WriteFile(f, []byte("archive"), 0o644)
 			}
-			r := &trial.Result{Spec: s, Key: s.Key(), Verdict: trial.OK, StartSeconds: 1.5, MemoryPeakBytes: 90 * tmib,
-				StartedAt: time.Unix(0, 0), EndedAt: time.Unix(20, 0), Load: &load.Report{}}
-			r.Load.Latencies.P99 = 7 * time.Millisecond
-			r.Summary = probe.Summary{LivePeak: 20 * tmib, ThreadsPeak: 30, MetaspacePeak: 40 * tmib, Throttled: 2 * time.Second}
-			r.NMT = map[string]trial.NMT{"Code": {Committed: 9 * tmib}}
-			return r, nil
-		},
-		Store: st,
-		Planner: func(p TunePoint) (*plan.Plan, error) {
-			if p.MemoryBytes < 64*tmib {
-				return nil, &plan.RefusedError{LimitBytes: p.MemoryBytes, MinBytes: 64 * tmib, Why: "test"}
-			}
-			return &plan.Plan{Options: []string{"-Xmx32m"}}, nil
-		},
+		}
+		r := &trial.Result{Spec: s, Key: s.Key(), Verdict: trial.OK, StartSeconds: 1.5, MemoryPeakBytes: 90 * tmib,
+			StartedAt: time.Unix(0, 0), EndedAt: time.Unix(20, 0), Load: &record.Report{}}
+		r.Load.Latencies.P99 = 7 * time.Millisecond
+		r.Summary.Throttled = 2 * time.Second
+		return r, nil
 	}
+	sess = &Session{Base: trial.Spec{App: "fake.yaml", AppName: "fake", SLO: "success>=0.99", Rate: 50}, Store: st,
+		Prepare: func(s trial.Spec) (trial.Spec, error) {
+			s.Java, s.JDKVersion = "/jdk/bin/java", 17
+			s.JVMOptions = strings.Fields(s.JVM)
+			if s.JVM == "default" {
+				s.JVMOptions = nil
+			}
+			return s, nil
+		}, Run: run}
+	if err := sess.Begin("tune", nil); err != nil {
+		t.Fatal(err)
+	}
+	ts := &TuneSession{Session: sess, TrainingGrace: time.Minute, Planner: func(p TunePoint) (*plan.Plan, error) {
+		if p.MemoryBytes < 64*tmib {
+			return nil, &plan.RefusedError{LimitBytes: p.MemoryBytes, MinBytes: 64 * tmib, Why: "test"}
+		}
+		return &plan.Plan{Options: []string{"-Xmx32m"}}, nil
+	}}
 	ctx := context.Background()
-	prof, err := runner.Run(ctx, TunePoint{Purpose: TuneProfile, MemoryBytes: 512 * tmib, CPUs: 1})
-	if err != nil || !ran[0].NMT || ran[0].JVM != "default" || ran[0].MemoryBytes != 512*tmib {
+	prof, err := ts.Run(ctx, TunePoint{Purpose: TuneProfile, MemoryBytes: 512 * tmib, CPUs: 1})
+	if err != nil || !ran[0].NMT || len(ran[0].JVMOptions) != 0 || ran[0].MemoryBytes != 512*tmib {
 		t.Fatalf("profile trial %+v: %v", ran[0], err)
 	}
-	if p := prof.Profile; p == nil || p.LiveHeapBytes != 20*tmib || p.CodeCacheUsedBytes != 9*tmib || p.PeakThreads != 30 || p.Trial != 1 {
-		t.Errorf("profile %+v", prof.Profile)
+	if prof.Profile != nil || len(prof.Notes) == 0 {
+		t.Errorf("a profile trial without samples gave profile %+v, notes %v; want none and a note why", prof.Profile, prof.Notes)
 	}
-	if prof.P99 != 7*time.Millisecond || prof.Throttling != 0.1 || prof.TrialID != 1 {
+	if prof.P99 != 7*time.Millisecond || prof.Throttling != 0.1 || prof.TrialID == 0 {
 		t.Errorf("outcome %+v", prof)
 	}
 	search := TunePoint{Purpose: TuneSearch, MemoryBytes: 96 * tmib, CPUs: 1, Candidate: "c", Options: []string{"-XX:+UseSerialGC"}}
-	if _, err := runner.Run(ctx, search); err != nil || !slices.Equal(ran[1].JVMOptions, []string{"-Xmx32m", "-XX:+UseSerialGC"}) {
+	if _, err := ts.Run(ctx, search); err != nil || !slices.Equal(ran[1].JVMOptions, []string{"-Xmx32m", "-XX:+UseSerialGC"}) {
 		t.Errorf("search trial options %v: %v; want the launcher's then the candidate's", ran[1].JVMOptions, err)
 	}
-	if o, _ := runner.Run(ctx, search); len(ran) != 2 || o.TrialID != 2 {
-		t.Errorf("the same point ran again (%d trials) or lost its stored id (%d)", len(ran), o.TrialID)
+	if _, err := ts.Run(ctx, search); err != nil || len(ran) != 2 {
+		t.Errorf("the same point ran again (%d trials): %v", len(ran), err)
 	}
 	soak := search
 	soak.Purpose, soak.Soak = TuneSoak, time.Minute
-	if _, err := runner.Soak(ctx, soak); err != nil || len(ran) != 3 || !ran[2].Soak || ran[2].Duration != time.Minute {
+	if _, err := ts.Soak(ctx, soak); err != nil || len(ran) != 3 || !ran[2].Soak || ran[2].Duration != time.Minute {
 		t.Errorf("soak spec %+v: %v", ran[len(ran)-1], err)
 	}
 	low := search
 	low.MemoryBytes = 48 * tmib
-	if o, err := runner.Run(ctx, low); err != nil || o.Verdict != trial.KO || o.Kind != KindRefused || len(ran) != 3 {
+	if o, err := ts.Run(ctx, low); err != nil || o.Verdict != trial.KO || o.Kind != TuneKindRefused || len(ran) != 3 {
 		t.Errorf("refused limit: %+v, %v, %d trials", o, err, len(ran))
-	}
-	trainings := 0
-	runner.Training = func(ctx context.Context, s trial.Spec) (*trial.Result, error) {
-		trainings++
-		return runner.Trial(ctx, s)
 	}
 	for _, c := range []struct{ file, want string }{{"good.jsa", trial.OK}, {"lost.jsa", trial.KO}} {
 		f := filepath.Join(dir, c.file)
-		o, err := runner.Run(ctx, TunePoint{Purpose: TuneTraining, MemoryBytes: 512 * tmib, CPUs: 1, Options: []string{"-XX:ArchiveClassesAtExit=" + f}})
+		o, err := ts.Run(ctx, TunePoint{Purpose: TuneTraining, MemoryBytes: 512 * tmib, CPUs: 1, Options: []string{"-XX:ArchiveClassesAtExit=" + f}})
 		if err != nil || o.Verdict != c.want {
 			t.Errorf("training writing %s: %+v, %v; want %s", c.file, o, err, c.want)
 		}
 	}
-	if trainings != 2 {
-		t.Errorf("%d training runs went through Training, want 2", trainings)
+	if !slices.Equal(graces, []time.Duration{time.Minute, time.Minute}) {
+		t.Errorf("training runs had stop graces %v; want 1m each", graces)
+	}
+	if sess.Deps.StopGrace != 0 || sess.Deps.Prober != nil {
+		t.Errorf("the Session's deps were not put back: %+v", sess.Deps)
 	}
 }

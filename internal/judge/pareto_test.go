@@ -12,7 +12,7 @@ func pt(mem int64, p99ms int, start, thr float64) ParetoPoint {
 	return ParetoPoint{MemoryBytes: mem * mib, P99: time.Duration(p99ms) * time.Millisecond, StartSeconds: start, Throttling: thr, OK: true}
 }
 
-func ko(p ParetoPoint) ParetoPoint { p.OK = false; return p }
+func koPt(p ParetoPoint) ParetoPoint { p.OK = false; return p }
 
 func TestParetoDominates(t *testing.T) {
 	cases := []struct {
@@ -42,7 +42,7 @@ func TestParetoFront(t *testing.T) {
 		want []int
 	}{
 		{"empty", nil, nil},
-		{"only KO", []ParetoPoint{ko(pt(96, 5, 2, 0))}, nil},
+		{"only KO", []ParetoPoint{koPt(pt(96, 5, 2, 0))}, nil},
 		{"one OK", []ParetoPoint{pt(96, 5, 2, 0)}, []int{0}},
 		{"dominated dropped", []ParetoPoint{pt(128, 9, 3, 0), pt(96, 5, 2, 0)}, []int{1}},
 		{"trade-off kept, sorted by memory",
@@ -50,9 +50,9 @@ func TestParetoFront(t *testing.T) {
 		{"ties all kept in input order",
 			[]ParetoPoint{pt(96, 5, 2, 0), pt(96, 5, 2, 0), pt(104, 6, 2, 0)}, []int{0, 1}},
 		{"KO dominates nothing",
-			[]ParetoPoint{ko(pt(64, 1, 1, 0)), pt(96, 5, 2, 0)}, []int{1}},
+			[]ParetoPoint{koPt(pt(64, 1, 1, 0)), pt(96, 5, 2, 0)}, []int{1}},
 		{"KO never on front even when best",
-			[]ParetoPoint{pt(96, 5, 2, 0), ko(pt(64, 1, 1, 0)), pt(128, 9, 3, 0.2)}, []int{0}},
+			[]ParetoPoint{pt(96, 5, 2, 0), koPt(pt(64, 1, 1, 0)), pt(128, 9, 3, 0.2)}, []int{0}},
 		{"throttling alone keeps a point",
 			[]ParetoPoint{pt(96, 5, 2, 0.3), pt(128, 5, 2, 0)}, []int{0, 1}},
 		{"same memory sorted by p99",

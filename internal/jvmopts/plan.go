@@ -8,15 +8,17 @@ import (
 )
 
 // planned asks the planner for options fitting the trial's own limits (not
-// jvmfit's), with the host's figures where the trial sets no limit.
-func planned(r Request, goal string) ([]string, error) {
+// jvmfit's), with the host's figures where the trial sets no limit, and
+// places the descriptor's options by the one override rule, as jvmfit
+// flags and exec place theirs.
+func planned(r Request, goal string) (Resolved, error) {
 	g, err := plan.ParseGoal(goal)
 	if err != nil {
-		return nil, fmt.Errorf("--jvm jvmfit:%s: %v", goal, err)
+		return Resolved{}, fmt.Errorf("--jvm jvmfit:%s: %w", goal, err)
 	}
 	lim, err := cgroup.Detect("/")
 	if err != nil {
-		return nil, fmt.Errorf("--jvm jvmfit: cannot read the host's limits: %v", err)
+		return Resolved{}, fmt.Errorf("--jvm jvmfit: cannot read the host's limits: %w", err)
 	}
 	if r.MemoryBytes > 0 {
 		lim.MemoryBytes, lim.SwapBytes = r.MemoryBytes, 0
@@ -26,14 +28,14 @@ func planned(r Request, goal string) ([]string, error) {
 	}
 	if r.CPUSet != "" {
 		if lim.CPUSet, err = cgroup.ParseCPUList(r.CPUSet); err != nil {
-			return nil, fmt.Errorf("--cpuset: %v", err)
+			return Resolved{}, fmt.Errorf("--cpuset: %w", err)
 		}
 	}
-	p, err := plan.Compute(plan.Input{Limits: lim, JDK: r.JDK, Goal: g})
+	p, opts, err := plan.Override(plan.Input{Limits: lim, JDK: r.JDK, Goal: g, UserOptions: r.CommandOptions}, r.UserOptions)
 	if err != nil {
 		// Wrapped so experiments can tell a limit the planner refuses (a KO
 		// that costs no trial) from a real error (errors.As *plan.RefusedError).
-		return nil, fmt.Errorf("--jvm jvmfit: %w", err)
+		return Resolved{}, fmt.Errorf("--jvm %s: %w", r.Mode, err)
 	}
-	return append([]string{}, p.Options...), nil
+	return Resolved{Options: opts, Env: p.Env}, nil
 }

@@ -1,6 +1,7 @@
 // Package jvmopts turns a trial's --jvm mode into the JVM options it gives:
 // the JDK's own ergonomics, jvmfit's plan for the trial's limits, a named
-// option set, or the user's own options.
+// option set, or the user's own options; always with the descriptor's
+// jvm_options, placed by the one override rule (plan.Override).
 package jvmopts
 
 import (
@@ -20,44 +21,69 @@ type Request struct {
 	CPUs        float64 // the trial's CPU quota; 0 = none
 	CPUSet      string
 	OptionSets  string // option-sets file (--option-sets or the descriptor's)
+	// UserOptions are the descriptor's jvm_options. They win over a plan.
+	UserOptions []string
+	// CommandOptions are JVM options the descriptor's command gives
+	// itself: the planner plans around them, but they are not repeated.
+	CommandOptions []string
+}
+
+// Resolved is what a mode gives the JVM.
+type Resolved struct {
+	// Options is the JVM's options in command-line order: a plan's first,
+	// then the descriptor's jvm_options, then a set's or --jvm's own (the
+	// user's last word wins).
+	Options []string
+	// Env is the mode's environment: the plan's, or the set's.
+	Env map[string]string
 }
 
 // Resolve returns the options for r.Mode. Errors are one line and are the
 // user's to fix (exit 2).
-func Resolve(r Request) ([]string, error) {
+func Resolve(r Request) (Resolved, error) {
 	mode := strings.TrimSpace(r.Mode)
+	var user []string // nil without options, as before: the spec's key depends on it
+	user = append(user, r.UserOptions...)
 	switch {
 	case mode == "" || mode == "default":
-		return nil, nil
+		return Resolved{Options: user}, nil
 	case mode == "jvmfit" || strings.HasPrefix(mode, "jvmfit:"):
 		_, goal, _ := strings.Cut(mode, ":")
 		return planned(r, goal)
 	case strings.HasPrefix(mode, "set:"):
-		name := strings.TrimPrefix(mode, "set:")
-		if name == "" {
-			return nil, fmt.Errorf("--jvm set:NAME: give the option set's name")
-		}
-		if r.OptionSets == "" {
-			return nil, fmt.Errorf("--jvm %s: no option sets file: give --option-sets FILE or option_sets in the app descriptor", mode)
-		}
-		sets, err := app.LoadOptionSets(r.OptionSets)
+		set, err := optionSet(r, mode)
 		if err != nil {
-			return nil, err
+			return Resolved{}, err
 		}
-		opts, err := sets.Get(name, r.OptionSets)
-		if err != nil {
-			return nil, fmt.Errorf("--jvm %s: %v", mode, err)
-		}
-		return append([]string{}, opts...), nil
+		return Resolved{Options: append(user, set.Options...), Env: set.Env}, nil
 	}
 	opts, err := launch.SplitOptions(mode)
 	if err != nil {
-		return nil, fmt.Errorf("--jvm: %v", err)
+		return Resolved{}, fmt.Errorf("--jvm: %w", err)
 	}
 	for _, o := range opts {
 		if !strings.HasPrefix(o, "-") {
-			return nil, fmt.Errorf("--jvm: %q is neither a mode nor a JVM option: give default, jvmfit[:goal], set:NAME or options starting with -", o)
+			return Resolved{}, fmt.Errorf("--jvm: %q is neither a mode nor a JVM option: give default, jvmfit[:goal], set:NAME or options starting with -", o)
 		}
 	}
-	return opts, nil
+	return Resolved{Options: append(user, opts...)}, nil
+}
+
+func optionSet(r Request, mode string) (app.OptionSet, error) {
+	name := strings.TrimPrefix(mode, "set:")
+	if name == "" {
+		return app.OptionSet{}, fmt.Errorf("--jvm set:NAME: give the option set's name")
+	}
+	if r.OptionSets == "" {
+		return app.OptionSet{}, fmt.Errorf("--jvm %s: no option sets file: give --option-sets FILE or option_sets in the app descriptor", mode)
+	}
+	sets, err := app.LoadOptionSets(r.OptionSets)
+	if err != nil {
+		return app.OptionSet{}, err
+	}
+	set, err := sets.Get(name, r.OptionSets)
+	if err != nil {
+		return app.OptionSet{}, fmt.Errorf("--jvm %s: %w", mode, err)
+	}
+	return set, nil
 }

@@ -34,13 +34,13 @@ func TestModes(t *testing.T) {
 	sets := filepath.Join(dir, "sets.yaml")
 	os.WriteFile(sets, []byte("serdef: [-XX:+UseSerialGC, -Xmx256M]\n"), 0o644)
 
-	if o, err := Resolve(Request{Mode: "default"}); err != nil || o != nil {
+	if o, err := Resolve(Request{Mode: "default"}); err != nil || o.Options != nil || o.Env != nil {
 		t.Errorf("default: %q %v, want no options", o, err)
 	}
-	if o, err := Resolve(Request{Mode: "set:serdef", OptionSets: sets}); err != nil || strings.Join(o, " ") != "-XX:+UseSerialGC -Xmx256M" {
+	if o, err := Resolve(Request{Mode: "set:serdef", OptionSets: sets}); err != nil || strings.Join(o.Options, " ") != "-XX:+UseSerialGC -Xmx256M" {
 		t.Errorf("set:serdef: %q %v", o, err)
 	}
-	if o, err := Resolve(Request{Mode: "-Xmx100m -XX:+UseSerialGC"}); err != nil || len(o) != 2 {
+	if o, err := Resolve(Request{Mode: "-Xmx100m -XX:+UseSerialGC"}); err != nil || len(o.Options) != 2 {
 		t.Errorf("custom: %q %v", o, err)
 	}
 	for mode, want := range map[string]string{
@@ -74,8 +74,8 @@ func TestJvmfitPlansForTheTrialsLimitsNotOurs(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	xmx := func(o []string) string {
-		for _, s := range o {
+	xmx := func(o Resolved) string {
+		for _, s := range o.Options {
 			if strings.HasPrefix(s, "-Xmx") {
 				return s
 			}
@@ -84,5 +84,26 @@ func TestJvmfitPlansForTheTrialsLimitsNotOurs(t *testing.T) {
 	}
 	if xmx(small) == "" || xmx(small) == xmx(big) {
 		t.Fatalf("the plan ignores the trial's limit: %q vs %q", small, big)
+	}
+}
+
+// The descriptor's options come with every mode: before a set's or
+// --jvm's own, and after the plan's; a set's env is the mode's env.
+func TestDescriptorOptionsAndSetEnv(t *testing.T) {
+	sets := filepath.Join(t.TempDir(), "sets.yaml")
+	os.WriteFile(sets, []byte("B: {options: [-Xmx64m], env: {MALLOC_ARENA_MAX: \"2\"}}\n"), 0o644)
+	user := []string{"-Dapp=1"}
+	for mode, want := range map[string]string{
+		"default":        "-Dapp=1",
+		"set:B":          "-Dapp=1 -Xmx64m",
+		"-Xss512k -Da=b": "-Dapp=1 -Xss512k -Da=b",
+	} {
+		o, err := Resolve(Request{Mode: mode, OptionSets: sets, UserOptions: user})
+		if err != nil || strings.Join(o.Options, " ") != want {
+			t.Errorf("%s: %q %v, want %q", mode, o.Options, err, want)
+		}
+		if (mode == "set:B") != (o.Env["MALLOC_ARENA_MAX"] == "2") {
+			t.Errorf("%s: env %v", mode, o.Env)
+		}
 	}
 }

@@ -30,7 +30,7 @@ func ReadEnv(getenv func(string) string) (Env, error) {
 		dst  *[]string
 	}{{"JAVA_OPTIONS", &e.JavaOptions}, {"JAVA_TOOL_OPTIONS", &e.ToolOptions}, {"JDK_JAVA_OPTIONS", &e.JDKOptions}} {
 		if *v.dst, err = SplitOptions(getenv(v.name)); err != nil {
-			return Env{}, fmt.Errorf("%s: %v", v.name, err)
+			return Env{}, fmt.Errorf("%s: %w", v.name, err)
 		}
 	}
 	for _, v := range []struct {

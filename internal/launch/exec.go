@@ -36,12 +36,19 @@ func Argv(javaPath string, p *plan.Plan, env Env, args []string) ([]string, erro
 
 // Environ adds the plan's variables to base, unless base already sets them.
 func Environ(base []string, p *plan.Plan) []string {
-	out := append([]string(nil), base...)
 	if p == nil {
-		return out
+		return append([]string(nil), base...)
 	}
-	keys := make([]string, 0, len(p.Env))
-	for k := range p.Env {
+	return AddEnv(base, p.Env)
+}
+
+// AddEnv adds vars to base (KEY=VALUE), in key order, except those base
+// already sets: the environment the user gives wins over a plan's. It is
+// the one rule for both jvmfit exec and trials.
+func AddEnv(base []string, vars map[string]string) []string {
+	out := append([]string(nil), base...)
+	keys := make([]string, 0, len(vars))
+	for k := range vars {
 		keys = append(keys, k)
 	}
 	sort.Strings(keys)
@@ -54,7 +61,7 @@ func Environ(base []string, p *plan.Plan) []string {
 			}
 		}
 		if !set {
-			out = append(out, k+"="+p.Env[k])
+			out = append(out, k+"="+vars[k])
 		}
 	}
 	return out
@@ -64,7 +71,7 @@ func Environ(base []string, p *plan.Plan) []string {
 // a container), receives signals directly and its exit code is final.
 func Exec(argv, environ []string) error {
 	err := syscall.Exec(argv[0], argv, environ)
-	return fmt.Errorf("cannot exec %s: %v", argv[0], err)
+	return fmt.Errorf("cannot exec %s: %w", argv[0], err)
 }
 
 // Getenv is os.Getenv, named for ReadEnv callers.

@@ -1,3 +1,5 @@
+//go:build linux
+
 package load
 
 import (
@@ -6,15 +8,19 @@ import (
 	"sync"
 	"testing"
 	"time"
+
+	"github.com/jvmfit/jvmfit/internal/load/loadtest"
+	"github.com/jvmfit/jvmfit/internal/load/record"
+	"github.com/jvmfit/jvmfit/internal/load/scenario"
 )
 
 // A server with a fixed 5 ms service time: the median must be 5 ms ± 1 ms.
 func TestAccuracyFixedServiceTime(t *testing.T) {
-	s := server(t, func(w http.ResponseWriter, r *http.Request) {
+	s := loadtest.Server(t, func(w http.ResponseWriter, r *http.Request) {
 		time.Sleep(5 * time.Millisecond)
 		w.Write([]byte("ok"))
 	})
-	sc := single(t, s.URL+"/x", func(p *Phase) { p.Rate, p.Duration = 100, 3*time.Second })
+	sc := single(t, s.URL+"/x", func(p *scenario.Phase) { p.Rate, p.Duration = 100, 3*time.Second })
 	// A busy host can only add latency, never remove it: the lower bound
 	// holds on any host. The upper bound is judged only when the process
 	// ran without stops (under 1% of the run lost to them); a run spoiled
@@ -35,7 +41,7 @@ func TestAccuracyFixedServiceTime(t *testing.T) {
 func stallServer(t *testing.T) string {
 	var once sync.Once
 	var stallFrom time.Time
-	s := server(t, func(w http.ResponseWriter, r *http.Request) {
+	s := loadtest.Server(t, func(w http.ResponseWriter, r *http.Request) {
 		once.Do(func() { stallFrom = time.Now().Add(3 * time.Second) })
 		now := time.Now()
 		if until := stallFrom.Add(time.Second); now.After(stallFrom) && now.Before(until) {
@@ -52,17 +58,17 @@ func stallServer(t *testing.T) string {
 func TestAccuracyStallShowsInTail(t *testing.T) {
 	openURL := stallServer(t)
 	closedURL := stallServer(t)
-	var open, closed *Result
+	var open, closed *record.Result
 	var wg sync.WaitGroup
 	wg.Add(2)
 	go func() {
 		defer wg.Done()
-		sc := single(t, openURL+"/s", func(p *Phase) { p.Rate, p.Duration = 200, 10*time.Second })
+		sc := single(t, openURL+"/s", func(p *scenario.Phase) { p.Rate, p.Duration = 200, 10*time.Second })
 		open = mustRun(t, sc, Options{})
 	}()
 	go func() {
 		defer wg.Done()
-		sc := single(t, closedURL+"/s", func(p *Phase) { p.Model, p.Workers, p.Duration = Closed, 1, 10*time.Second })
+		sc := single(t, closedURL+"/s", func(p *scenario.Phase) { p.Model, p.Workers, p.Duration = scenario.Closed, 1, 10*time.Second })
 		closed = mustRun(t, sc, Options{})
 	}()
 	wg.Wait()

@@ -1,3 +1,5 @@
+//go:build linux
+
 package load
 
 import (
@@ -8,6 +10,9 @@ import (
 	"sync/atomic"
 	"testing"
 	"time"
+
+	"github.com/jvmfit/jvmfit/internal/load/loadtest"
+	"github.com/jvmfit/jvmfit/internal/load/scenario"
 )
 
 // A server that stops answering mid-run (the JVM froze or was killed):
@@ -16,7 +21,7 @@ func TestServerHangsMidRun(t *testing.T) {
 	noLeak(t)
 	var dead atomic.Bool
 	release := make(chan struct{})
-	s := server(t, func(w http.ResponseWriter, r *http.Request) {
+	s := loadtest.Server(t, func(w http.ResponseWriter, r *http.Request) {
 		if dead.Load() {
 			<-release
 			return
@@ -25,7 +30,7 @@ func TestServerHangsMidRun(t *testing.T) {
 	})
 	t.Cleanup(func() { close(release) })
 	time.AfterFunc(time.Second, func() { dead.Store(true) })
-	sc := single(t, s.URL+"/", func(p *Phase) { p.Rate, p.Duration = 100, 3*time.Second })
+	sc := single(t, s.URL+"/", func(p *scenario.Phase) { p.Rate, p.Duration = 100, 3*time.Second })
 	start := time.Now()
 	r := mustRun(t, sc, Options{Drain: 500 * time.Millisecond}).Total
 	took := time.Since(start)
@@ -48,7 +53,7 @@ func TestServerHangsMidRun(t *testing.T) {
 // the run still ends on time, in both models.
 func TestServerDiesMidRun(t *testing.T) {
 	noLeak(t)
-	for _, model := range []string{Open, Closed} {
+	for _, model := range []string{scenario.Open, scenario.Closed} {
 		l, err := net.Listen("tcp", "127.0.0.1:0")
 		if err != nil {
 			t.Fatal(err)
@@ -60,7 +65,7 @@ func TestServerDiesMidRun(t *testing.T) {
 		go srv.Serve(l)
 		t.Cleanup(func() { srv.Close() })
 		time.AfterFunc(700*time.Millisecond, func() { srv.Close() })
-		sc := single(t, "http://"+l.Addr().String()+"/", func(p *Phase) {
+		sc := single(t, "http://"+l.Addr().String()+"/", func(p *scenario.Phase) {
 			p.Model, p.Rate, p.Workers, p.Duration = model, 200, 2, 2*time.Second
 		})
 		start := time.Now()
@@ -80,9 +85,9 @@ func TestServerDiesMidRun(t *testing.T) {
 func TestCancelStopsRun(t *testing.T) {
 	noLeak(t)
 	release := make(chan struct{})
-	s := server(t, func(w http.ResponseWriter, r *http.Request) { <-release })
+	s := loadtest.Server(t, func(w http.ResponseWriter, r *http.Request) { <-release })
 	t.Cleanup(func() { close(release) })
-	sc := single(t, s.URL+"/", func(p *Phase) { p.Rate, p.Duration = 50, time.Minute })
+	sc := single(t, s.URL+"/", func(p *scenario.Phase) { p.Rate, p.Duration = 50, time.Minute })
 	ctx, cancel := context.WithCancel(context.Background())
 	time.AfterFunc(500*time.Millisecond, cancel)
 	start := time.Now()
@@ -104,17 +109,17 @@ func TestCancelStopsRun(t *testing.T) {
 // Unexpected statuses are errors, listed with their counts.
 func TestExpectedStatuses(t *testing.T) {
 	var n atomic.Int64
-	s := server(t, func(w http.ResponseWriter, r *http.Request) {
+	s := loadtest.Server(t, func(w http.ResponseWriter, r *http.Request) {
 		if n.Add(1)%4 == 0 {
 			w.WriteHeader(503)
 		}
 	})
-	sc := single(t, s.URL+"/", func(p *Phase) { p.Model, p.Requests = Closed, 100 })
+	sc := single(t, s.URL+"/", func(p *scenario.Phase) { p.Model, p.Requests = scenario.Closed, 100 })
 	r := mustRun(t, sc, Options{}).Total
 	if r.Requests != 100 || r.StatusCodes["200"] != 75 || r.StatusCodes["503"] != 25 || r.Success != 0.75 {
 		t.Errorf("requests %d codes %v success %v", r.Requests, r.StatusCodes, r.Success)
 	}
-	if len(r.Errors) != 1 || r.Errors[0] != "25× unexpected status 503" {
+	if len(r.Errors) != 1 || r.Errors[0] != "25× GET "+s.URL+"/: unexpected status 503" {
 		t.Errorf("errors %q", r.Errors)
 	}
 	sc.Requests[0].Expect = []int{200, 503}

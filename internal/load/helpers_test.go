@@ -1,32 +1,23 @@
+//go:build linux
+
 package load
 
 import (
 	"bufio"
 	"bytes"
 	"context"
-	"net"
-	"net/http"
-	"net/http/httptest"
 	"runtime"
 	"testing"
 	"time"
+
+	"github.com/jvmfit/jvmfit/internal/load/record"
+	"github.com/jvmfit/jvmfit/internal/load/scenario"
 )
 
-// server starts a loopback HTTP server that is closed when the test ends.
-func server(t *testing.T, h http.HandlerFunc) *httptest.Server {
-	t.Helper()
-	s := httptest.NewServer(h)
-	t.Cleanup(func() {
-		s.CloseClientConnections()
-		s.Close()
-	})
-	return s
-}
-
 // single builds the one-URL scenario with one phase shaped by set.
-func single(t *testing.T, url string, set func(p *Phase)) *Scenario {
+func single(t *testing.T, url string, set func(p *scenario.Phase)) *scenario.Scenario {
 	t.Helper()
-	sc, err := SingleURL("GET", url)
+	sc, err := scenario.SingleURL("GET", url)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -34,7 +25,7 @@ func single(t *testing.T, url string, set func(p *Phase)) *Scenario {
 	return sc
 }
 
-func mustRun(t *testing.T, sc *Scenario, opts Options) *Result {
+func mustRun(t *testing.T, sc *scenario.Scenario, opts Options) *record.Result {
 	t.Helper()
 	ctx, cancel := context.WithTimeout(context.Background(), 2*time.Minute)
 	defer cancel()
@@ -83,48 +74,6 @@ func retry(t *testing.T, n int, attempt func() (ok bool, msg string)) {
 }
 
 func bufioReader(b []byte) *bufio.Reader { return bufio.NewReader(bytes.NewReader(b)) }
-
-// listenLoopback listens on a free loopback port until the test ends.
-func listenLoopback(t *testing.T) net.Listener {
-	t.Helper()
-	l, err := net.Listen("tcp", "127.0.0.1:0")
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() { l.Close() })
-	return l
-}
-
-// closedPort returns a loopback port nobody listens on.
-func closedPort(t *testing.T) string {
-	t.Helper()
-	l, err := net.Listen("tcp", "127.0.0.1:0")
-	if err != nil {
-		t.Fatal(err)
-	}
-	_, p, _ := net.SplitHostPort(l.Addr().String())
-	l.Close()
-	return p
-}
-
-// onLoop runs f as the only task of a fresh loop, and checks that the loop
-// left no socket open.
-func onLoop(t *testing.T, f func(tk *task)) *loop {
-	t.Helper()
-	l, err := newLoop(context.Background())
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer l.close()
-	l.spawn(f)
-	l.run()
-	for fd, s := range l.socks {
-		if s != nil {
-			t.Errorf("socket %d still open after the loop ended", fd)
-		}
-	}
-	return l
-}
 
 // watchStalls measures how long this process could not run, so that a
 // timing test can tell a slow generator from a stopped host. A CFS quota

@@ -1,3 +1,5 @@
+//go:build linux
+
 package load
 
 import (
@@ -7,10 +9,13 @@ import (
 	"sync"
 	"testing"
 	"time"
+
+	"github.com/jvmfit/jvmfit/internal/load/loadtest"
+	"github.com/jvmfit/jvmfit/internal/load/scenario"
 )
 
 func TestOptionsOverridePhases(t *testing.T) {
-	sc, err := LoadScenario("testdata/seed001.yaml", nil)
+	sc, err := scenario.Load("scenario/testdata/seed001.yaml", nil)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -36,7 +41,7 @@ func TestOptionsOverridePhases(t *testing.T) {
 	if ps := applyOptions(sc.Phases, Options{Warmup: -1}); len(ps) != 2 || ps[0].Record || !ps[1].Record {
 		t.Errorf("negative warm-up must drop timed warm-ups only, kept %d phases", len(ps))
 	}
-	one, _ := SingleURL("GET", "http://127.0.0.1:1/")
+	one, _ := scenario.SingleURL("GET", "http://127.0.0.1:1/")
 	ps = applyOptions(one.Phases, Options{Rate: 70, Warmup: 2 * time.Second})
 	if len(ps) != 2 || ps[0].Record || ps[0].Rate != 70 || ps[0].Duration != 2*time.Second || !ps[1].Record || ps[1].Rate != 70 {
 		t.Errorf("added warm-up: %+v %+v", ps[0], ps[1])
@@ -47,14 +52,14 @@ func TestOptionsOverridePhases(t *testing.T) {
 // capacity reached.
 func TestSaturate(t *testing.T) {
 	noLeak(t)
-	s := server(t, func(w http.ResponseWriter, r *http.Request) { time.Sleep(time.Millisecond) })
-	sc := single(t, s.URL+"/", func(p *Phase) { p.Rate, p.Duration = 10, time.Second })
+	s := loadtest.Server(t, func(w http.ResponseWriter, r *http.Request) { time.Sleep(time.Millisecond) })
+	sc := single(t, s.URL+"/", func(p *scenario.Phase) { p.Rate, p.Duration = 10, time.Second })
 	r, err := Saturate(context.Background(), sc, Options{}, 4, time.Second)
 	if err != nil {
 		t.Fatal(err)
 	}
 	// 4 workers × ~1 ms per request: far above the phase's 10 req/s.
-	if r.Model != Closed || r.Phase != "saturation" || r.Throughput < 500 || r.Success != 1 {
+	if r.Model != scenario.Closed || r.Phase != "saturation" || r.Throughput < 500 || r.Success != 1 {
 		t.Errorf("saturation: model %s throughput %.0f success %v", r.Model, r.Throughput, r.Success)
 	}
 }
@@ -64,8 +69,8 @@ func TestSaturate(t *testing.T) {
 // from the intended times.
 func TestLateAndDroppedWhenCapped(t *testing.T) {
 	noLeak(t)
-	s := server(t, func(w http.ResponseWriter, r *http.Request) { time.Sleep(100 * time.Millisecond) })
-	sc := single(t, s.URL+"/", func(p *Phase) { p.Rate, p.Duration, p.MaxInflight = 100, time.Second, 2 })
+	s := loadtest.Server(t, func(w http.ResponseWriter, r *http.Request) { time.Sleep(100 * time.Millisecond) })
+	sc := single(t, s.URL+"/", func(p *scenario.Phase) { p.Rate, p.Duration, p.MaxInflight = 100, time.Second, 2 })
 	r := mustRun(t, sc, Options{Drain: 300 * time.Millisecond}).Total
 	t.Logf("requests %d late %d dropped %d p50 %v", r.Requests, r.Late, r.Dropped, r.Latencies.P50)
 	if r.Requests+r.Dropped != 100 || r.Dropped < 60 || r.Late < 10 {
@@ -88,12 +93,46 @@ func (s *syncBuffer) Write(p []byte) (int, error) {
 }
 
 func TestProgressLine(t *testing.T) {
-	s := server(t, func(w http.ResponseWriter, r *http.Request) {})
-	sc := single(t, s.URL+"/", func(p *Phase) { p.Rate, p.Duration = 50, 1200*time.Millisecond })
+	s := loadtest.Server(t, func(w http.ResponseWriter, r *http.Request) {})
+	sc := single(t, s.URL+"/", func(p *scenario.Phase) { p.Rate, p.Duration = 50, 1200*time.Millisecond })
 	var out syncBuffer
 	mustRun(t, sc, Options{Progress: &out})
 	got := out.b.String()
 	if !strings.Contains(got, "\rmeasure") && !strings.Contains(got, "measure ") || !strings.Contains(got, "requests 60") || !strings.HasSuffix(got, "\n") {
 		t.Errorf("progress output %q", got)
+	}
+}
+
+// A target without a path moves the scenario to another address and keeps
+// its base path (jvmfit run gives the app's address this way); a target
+// with a path replaces the base path.
+func TestTargetKeepsBasePath(t *testing.T) {
+	sc, err := scenario.Parse([]byte("base: http://127.0.0.1:9/api\nrequests: {a: {url: /items/1}}\nphases: [{requests: 1}]\n"), "", nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	bare, _ := scenario.SingleURL("GET", "http://127.0.0.1:9/x")
+	bare.Base = ""
+	cases := []struct {
+		sc              *scenario.Scenario
+		target          string
+		addr, firstLine string
+	}{
+		{sc, "", "127.0.0.1:9", "GET /api/items/1 HTTP/1.1"},
+		{sc, "http://127.0.0.1:5", "127.0.0.1:5", "GET /api/items/1 HTTP/1.1"},
+		{sc, "http://127.0.0.1:5/", "127.0.0.1:5", "GET /api/items/1 HTTP/1.1"},
+		{sc, "http://127.0.0.1:5/v2", "127.0.0.1:5", "GET /v2/items/1 HTTP/1.1"},
+		{bare, "http://127.0.0.1:5", "127.0.0.1:5", "GET /x HTTP/1.1"},
+	}
+	for _, c := range cases {
+		pl, err := prepare(context.Background(), c.sc, Options{Base: c.target})
+		if err != nil {
+			t.Fatalf("target %q: %v", c.target, err)
+		}
+		w := pl.Wires[0]
+		line, _, _ := strings.Cut(string(w.Fixed), "\r\n")
+		if w.Addr != c.addr || line != c.firstLine {
+			t.Errorf("target %q: dials %s and sends %q, want %s and %q", c.target, w.Addr, line, c.addr, c.firstLine)
+		}
 	}
 }

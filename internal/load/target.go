@@ -6,6 +6,9 @@ import (
 	"net"
 	"strings"
 	"time"
+
+	"github.com/jvmfit/jvmfit/internal/load/engine"
+	"github.com/jvmfit/jvmfit/internal/load/scenario"
 )
 
 // checkLoopback refuses a target that is not on this machine: a load
@@ -16,7 +19,7 @@ func checkLoopback(ctx context.Context, hostPort string, allowRemote bool) error
 	}
 	host, _, err := net.SplitHostPort(hostPort)
 	if err != nil {
-		return fmt.Errorf("target %s: %s", hostPort, errText(err))
+		return fmt.Errorf("target %s: %w", hostPort, err)
 	}
 	refuse := fmt.Errorf("target %s is not a loopback address: jvmfit load drives only local services (127.0.0.1, ::1, localhost) unless --allow-remote is given", hostPort)
 	if strings.EqualFold(host, "localhost") {
@@ -45,21 +48,21 @@ func checkLoopback(ctx context.Context, hostPort string, allowRemote bool) error
 // Reachable connects once to every target of the scenario, so that a wrong
 // port is one clear error before the run rather than a report full of
 // refused connections.
-func Reachable(ctx context.Context, sc *Scenario, opts Options) error {
+func Reachable(ctx context.Context, sc *scenario.Scenario, opts Options) error {
 	pl, err := prepare(ctx, sc, opts)
 	if err != nil {
 		return err
 	}
 	seen := map[string]bool{}
-	for _, w := range pl.wires {
-		if seen[w.addr] {
+	for _, w := range pl.Wires {
+		if seen[w.Addr] {
 			continue
 		}
-		seen[w.addr] = true
+		seen[w.Addr] = true
 		d := net.Dialer{Timeout: 3 * time.Second}
-		c, err := d.DialContext(ctx, "tcp", w.addr)
+		c, err := d.DialContext(ctx, "tcp", w.Addr)
 		if err != nil {
-			return fmt.Errorf("target %s is unreachable: %s (is the service running on that port?)", w.addr, errorKey(err))
+			return fmt.Errorf("target %s is unreachable: %s (is the service running on that port?)", w.Addr, engine.ErrorKey(err))
 		}
 		c.Close()
 	}

@@ -146,3 +146,64 @@ func TestProfileDrivesRegions(t *testing.T) {
 		}
 	}
 }
+
+// The one override rule, from every source of the user's options: the
+// command line that results names each of the user's settings once, with
+// the user's value, and the plan adds nothing in its place.
+func TestOverrideUserWinsForTheirRegion(t *testing.T) {
+	cases := []struct {
+		name    string
+		user    []string
+		key     string // FlagKey of the setting the user owns
+		dropped string // a plan option that must be gone ("" = none)
+	}{
+		{"descriptor metaspace", []string{"-XX:MaxMetaspaceSize=128m"}, "MaxMetaspaceSize", "-XX:MaxMetaspaceSize="},
+		{"heap as -XX flag", []string{"-XX:MaxHeapSize=100m"}, "MaxHeapSize", "-Xmx"},
+		{"heap as -Xmx", []string{"-Xmx100m"}, "MaxHeapSize", "-Xmx"},
+		{"heap as a percentage", []string{"-XX:MaxRAMPercentage=30"}, "MaxRAMPercentage", "-Xmx"},
+		{"collector", []string{"-XX:+UseG1GC"}, "gc", "-XX:+UseSerialGC"},
+		{"stack in KiB", []string{"-XX:ThreadStackSize=1024"}, "ThreadStackSize", "-Xss"},
+		{"stack as -Xss", []string{"-Xss1m"}, "ThreadStackSize", "-Xss"},
+		{"code cache", []string{"-XX:ReservedCodeCacheSize=64m"}, "ReservedCodeCacheSize", "-XX:ReservedCodeCacheSize="},
+		{"crash instead of exit", []string{"-XX:+CrashOnOutOfMemoryError"}, "CrashOnOutOfMemoryError", "-XX:+ExitOnOutOfMemoryError"},
+		{"JAVA_OPTIONS then --jvm: the later wins", []string{"-XX:MaxDirectMemorySize=8m", "-XX:MaxDirectMemorySize=16m"}, "MaxDirectMemorySize", "-XX:MaxDirectMemorySize="},
+		{"a property", []string{"-Dspring.main.lazy-initialization=true"}, "-Dspring.main.lazy-initialization", ""},
+	}
+	base := mustPlan(t, Input{Limits: limits(256*mib, 1), JDK: jdk17})
+	for _, c := range cases {
+		p, cmdline, err := Override(Input{Limits: limits(256*mib, 1), JDK: jdk17}, c.user)
+		if err != nil {
+			t.Fatalf("%s: %v", c.name, err)
+		}
+		if c.dropped != "" && !has(base, c.dropped) {
+			t.Fatalf("%s: the plan without user options has no %s to drop: %v", c.name, c.dropped, base.Options)
+		}
+		if c.dropped != "" && has(p, c.dropped) {
+			t.Errorf("%s: the plan still gives %s: %v", c.name, c.dropped, p.Options)
+		}
+		var last string
+		n := 0
+		for _, o := range cmdline {
+			if FlagKey(o) == c.key {
+				last, n = o, n+1
+			}
+		}
+		if want := c.user[len(c.user)-1]; last != want || n != len(c.user) {
+			t.Errorf("%s: the JVM would take %q (%d times), want the user's %q: %v", c.name, last, n, want, cmdline)
+		}
+		if strings.Join(cmdline[:len(p.Options)], " ") != strings.Join(p.Options, " ") {
+			t.Errorf("%s: the plan's options do not come first: %v", c.name, cmdline)
+		}
+	}
+}
+
+// Rule 2 holds even where the planner would plan in the user's region: a
+// plan option for a flag the user sets never reaches the command line.
+func TestOverrideDropsEveryPlanOptionForAUserFlag(t *testing.T) {
+	p := &Plan{Options: []string{"-Xmx100m", "-XX:+UseSerialGC", "-XX:MaxMetaspaceSize=64m"},
+		Reasons: []Reason{{Option: "-Xmx100m"}, {Option: "-XX:+UseSerialGC"}, {Option: "-XX:MaxMetaspaceSize=64m"}}}
+	opts, reasons := withoutUserFlags(p, []string{"-XX:MaxRAM=1g", "-XX:+UseParallelGC"})
+	if strings.Join(opts, " ") != "-XX:MaxMetaspaceSize=64m" || len(reasons) != 1 || len(p.Kept) != 2 {
+		t.Errorf("options %v reasons %v kept %v", opts, reasons, p.Kept)
+	}
+}

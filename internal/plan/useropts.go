@@ -23,29 +23,24 @@ var sizeAlias = map[string]string{"-Xmx": "MaxHeapSize", "-Xms": "InitialHeapSiz
 // the JVM would refuse it too.
 func parseUser(opts []string) (userSet, error) {
 	u := userSet{keys: map[string]string{}, values: map[string]string{}, bools: map[string]bool{}}
+	// The keys are FlagKey's, so that the planner and Override agree on
+	// what a user's option sets.
 	for _, o := range opts {
-		switch {
-		case strings.HasPrefix(o, "-XX:+") || strings.HasPrefix(o, "-XX:-"):
-			name := o[5:]
-			u.set(name, o, "")
-			u.bools[name] = o[4] == '+'
-			if strings.HasPrefix(name, "Use") && strings.HasSuffix(name, "GC") && o[4] == '+' {
-				u.set("gc", o, strings.TrimSuffix(strings.TrimPrefix(name, "Use"), "GC"))
+		k, val, on := flagOf(o)
+		if k == "" {
+			continue
+		}
+		u.set(k, o, val)
+		if strings.HasPrefix(o, "-XX:+") || strings.HasPrefix(o, "-XX:-") {
+			u.bools[o[5:]] = on
+			if k == "gc" {
+				u.set(o[5:], o, "")
 			}
-			if name == "CrashOnOutOfMemoryError" {
-				u.set("ExitOnOutOfMemoryError", o, "")
+		}
+		for _, d := range regionOf[k] {
+			if d == "ExitOnOutOfMemoryError" {
+				u.set(d, o, "")
 			}
-		case strings.HasPrefix(o, "-XX:"):
-			name, val, ok := strings.Cut(o[4:], "=")
-			if !ok {
-				continue
-			}
-			u.set(name, o, val)
-		case len(o) > 4 && sizeAlias[o[:4]] != "":
-			u.set(sizeAlias[o[:4]], o, o[4:])
-		case strings.HasPrefix(o, "-D"):
-			k, _, _ := strings.Cut(o, "=")
-			u.set(k, o, strings.TrimPrefix(o, k+"="))
 		}
 	}
 	for _, k := range []string{"MaxHeapSize", "InitialHeapSize", "ThreadStackSize", "MaxMetaspaceSize",

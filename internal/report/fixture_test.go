@@ -7,7 +7,7 @@ import (
 	"testing"
 	"time"
 
-	"github.com/jvmfit/jvmfit/internal/load"
+	"github.com/jvmfit/jvmfit/internal/load/record"
 	"github.com/jvmfit/jvmfit/internal/probe"
 	"github.com/jvmfit/jvmfit/internal/store"
 	"github.com/jvmfit/jvmfit/internal/trial"
@@ -61,10 +61,10 @@ func (s synth) result(n int) *trial.Result {
 		r.MemoryPeakBytes = s.memMiB * mb
 		return r
 	}
-	r.Load = &load.Report{Phase: "measure", Model: "open", Requests: int64(s.rate * 30), Rate: s.rate, TargetRate: s.rate,
+	r.Load = &record.Report{Phase: "measure", Model: "open", Requests: int64(s.rate * 30), Rate: s.rate, TargetRate: s.rate,
 		Throughput: s.thr, Success: s.success, Duration: 30 * time.Second, StatusCodes: map[string]int64{"200": int64(s.thr * 30)},
-		Errors: []string{}, Latencies: load.Latencies{P50: s.p50, P99: s.p99, Max: 2 * s.p99}}
-	r.Phases = []*load.Report{{Phase: "upload", Model: "closed", Requests: 200, Duration: 12 * time.Second, StatusCodes: map[string]int64{}, Errors: []string{}}, r.Load}
+		Errors: []string{}, Latencies: record.Latencies{P50: s.p50, P99: s.p99, Max: 2 * s.p99}}
+	r.Phases = []*record.Report{{Phase: "upload", Model: "closed", Requests: 200, Duration: 12 * time.Second, StatusCodes: map[string]int64{}, Errors: []string{}}, r.Load}
 	peak := s.memMiB * mb * 7 / 10
 	if s.memMiB == 0 {
 		peak = 300 * mb

@@ -7,12 +7,12 @@ import (
 	"testing"
 	"time"
 
-	"github.com/jvmfit/jvmfit/internal/load"
+	"github.com/jvmfit/jvmfit/internal/load/record"
 	"github.com/jvmfit/jvmfit/internal/trial"
 )
 
 func TestResultCell(t *testing.T) {
-	lr := &load.Report{Throughput: 1003.4}
+	lr := &record.Report{Throughput: 1003.4}
 	cases := []struct {
 		r    trial.Result
 		want string
@@ -44,7 +44,7 @@ func TestMarkdownCellsStayInert(t *testing.T) {
 
 func TestCSVColumnsAndQuoting(t *testing.T) {
 	r := &trial.Result{ID: 7, Spec: trial.Spec{AppName: "a,\"b\"\nc", JVMOptions: []string{"-Xmx64m", "-Dx=a b"}, MemoryBytes: 1 << 27, CPUs: 0.5, Rate: 100},
-		Verdict: trial.OK, Load: &load.Report{Throughput: 99.5, Success: 1, Latencies: load.Latencies{P99: 1500 * time.Microsecond}},
+		Verdict: trial.OK, Load: &record.Report{Throughput: 99.5, Success: 1, Latencies: record.Latencies{P99: 1500 * time.Microsecond}},
 		Summary: trial.Summary{GCTime: 250 * time.Millisecond}}
 	var buf bytes.Buffer
 	if err := CSV(&buf, []*trial.Result{r}); err != nil {

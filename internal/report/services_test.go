@@ -4,7 +4,7 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/jvmfit/jvmfit/internal/load"
+	"github.com/jvmfit/jvmfit/internal/load/record"
 	"github.com/jvmfit/jvmfit/internal/size"
 	"github.com/jvmfit/jvmfit/internal/trial"
 )
@@ -15,7 +15,7 @@ func TestServiceColumns(t *testing.T) {
 	withDB := func(id int64, rate float64, peak int64, oom bool) *trial.Result {
 		return &trial.Result{ID: id, Spec: trial.Spec{AppName: "inventory", CPUs: 1, MemoryBytes: 512 * size.MiB, Rate: rate},
 			Verdict: trial.OK, MemoryPeakBytes: 200 * size.MiB,
-			Load:     &load.Report{Rate: rate, Throughput: rate, Success: 1},
+			Load:     &record.Report{Rate: rate, Throughput: rate, Success: 1},
 			Services: []trial.ServiceUsage{{Name: "db", Kind: "postgres", MemoryBytes: 256 * size.MiB, MemoryPeak: peak, OOMKilled: oom}}}
 	}
 	ts := []*trial.Result{withDB(1, 100, 70*size.MiB, false), withDB(2, 200, 90*size.MiB, true),

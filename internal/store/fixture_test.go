@@ -4,7 +4,7 @@ import (
 	"fmt"
 	"time"
 
-	"github.com/jvmfit/jvmfit/internal/load"
+	"github.com/jvmfit/jvmfit/internal/load/record"
 	"github.com/jvmfit/jvmfit/internal/probe"
 	"github.com/jvmfit/jvmfit/internal/trial"
 )
@@ -27,9 +27,9 @@ func fixtureResult(i, n int) *trial.Result {
 		StartedAt: t0, EndedAt: t0.Add(45 * time.Second),
 		Verdict: trial.OK, Failed: []string{},
 		StartSeconds: 3.25 + float64(i), MemoryPeakBytes: int64(200+i) << 20, HeapMaxBytes: 126 << 20,
-		Load: &load.Report{Phase: "measure", Model: "open", Requests: int64(3000 + i), Rate: 100, Throughput: 99.5,
+		Load: &record.Report{Phase: "measure", Model: "open", Requests: int64(3000 + i), Rate: 100, Throughput: 99.5,
 			Success: 1, Duration: 30 * time.Second, StatusCodes: map[string]int64{"200": int64(3000 + i)}, Errors: []string{},
-			Latencies: load.Latencies{P50: 2 * time.Millisecond, P99: time.Duration(10+i) * time.Millisecond}},
+			Latencies: record.Latencies{P50: 2 * time.Millisecond, P99: time.Duration(10+i) * time.Millisecond}},
 		Summary: trial.Summary{CgroupPeak: int64(200+i) << 20, RSSPeak: 180 << 20, LiveAvg: 40 << 20, GCCount: int64(i), GCTime: 120 * time.Millisecond, GCShare: 0.004},
 		NMT:     map[string]trial.NMT{"Java Heap": {Reserved: 128 << 20, Committed: 64 << 20}, "Class": {Reserved: 1 << 30, Committed: 12 << 20}},
 		Histograms: []trial.Histogram{
@@ -41,7 +41,7 @@ func fixtureResult(i, n int) *trial.Result {
 		r.Verdict, r.Kind, r.Failed = trial.KO, trial.KindOOMKilled, []string{"oom-killed at 258Mi"}
 		r.ExitCode, r.ExitSignal, r.OutputTail = &code, "SIGKILL", "line1\nline2 </script>"
 	}
-	r.Phases = []*load.Report{{Phase: "warmup", Requests: 50, StatusCodes: map[string]int64{}, Errors: []string{}}, r.Load}
+	r.Phases = []*record.Report{{Phase: "warmup", Requests: 50, StatusCodes: map[string]int64{}, Errors: []string{}}, r.Load}
 	for k := 0; k < n; k++ {
 		r.Series = append(r.Series, probe.Sample{
 			At: time.Duration(k) * 250 * time.Millisecond, CgroupUsage: int64(100+k) << 20, RSS: int64(90+k+i) << 20,

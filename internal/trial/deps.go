@@ -5,25 +5,26 @@ import (
 	"io"
 	"time"
 
-	"github.com/jvmfit/jvmfit/internal/load"
+	"github.com/jvmfit/jvmfit/internal/load/record"
 	"github.com/jvmfit/jvmfit/internal/probe"
 )
 
 // The runner reaches the outside world only through these interfaces, so
-// its logic is testable with fakes; DefaultDeps wires the real sandbox,
-// load generator and probes.
+// that its steps are tested with fakes (fake_test.go: the verdict for what
+// the sandbox reports, cleanup on a cancelled trial); DefaultDeps wires the
+// real sandbox, load generator, probes and services (real.go).
 
 // Sandbox starts the app in a fresh cgroup with the trial's limits.
 type Sandbox interface {
 	Start(ctx context.Context, l Launch) (Process, error)
 }
 
-// Launch is one process to start.
+// Launch is one process to start: sandbox.Spec with the limits flattened.
 type Launch struct {
-	Name        string // cgroup name; letters, digits, '.', '_', '-'
-	Argv        []string
-	Env         []string
-	Dir         string
+	Name        string   // cgroup name; the sandbox sanitises it and makes it unique
+	Argv        []string // Argv[0] is looked up in PATH
+	Env         []string // the app's full environment, KEY=VALUE
+	Dir         string   // working directory
 	MemoryBytes int64
 	CPUs        float64
 	CPUSet      string
@@ -36,7 +37,6 @@ type Launch struct {
 type Process interface {
 	Pid() int
 	Done() <-chan struct{} // closed when the process has exited
-	Exit() Exit            // valid once Done is closed
 	// MemoryPeak is the cgroup's peak usage so far (bytes); read it
 	// before Stop, which removes the cgroup.
 	MemoryPeak() (int64, error)
@@ -45,11 +45,12 @@ type Process interface {
 	Stop(grace time.Duration) Exit
 }
 
-// Exit is how a process ended.
+// Exit is how a process ended (sandbox.Exit, less whether jvmfit's Stop
+// signalled it: the verdict reads died-before-stop from Done instead).
 type Exit struct {
-	Code      int    // -1 when killed by a signal
-	Signal    string // "killed", "terminated", ... or ""
-	OOMKilled bool
+	Code      int    // exit status; -1 when a signal ended it
+	Signal    string // the signal's name, e.g. "SIGKILL"; "" after a normal exit
+	OOMKilled bool   // the kernel's OOM killer ended it (or a process of its group)
 }
 
 // Prober samples the process and its cgroup while the trial runs.
@@ -76,9 +77,9 @@ type Loader interface {
 type Driver interface {
 	// Run runs every phase in order; measured is the recorded phases
 	// merged (the one the SLO judges).
-	Run(ctx context.Context, o LoadOptions) (phases []*load.Report, measured *load.Report, err error)
+	Run(ctx context.Context, o LoadOptions) (phases []*record.Report, measured *record.Report, err error)
 	// Saturate finds the maximum throughput at fixed concurrency.
-	Saturate(ctx context.Context, o LoadOptions) (*load.Report, error)
+	Saturate(ctx context.Context, o LoadOptions) (*record.Report, error)
 }
 
 // LoadOptions override the scenario for one trial; zero keeps its own.
@@ -100,7 +101,8 @@ type Deps struct {
 	Services Services
 	// Progress gets one line per trial step ("ready in 2.1s"); nil = quiet.
 	Progress io.Writer
-	// LogDir keeps the app's output (app.log); "" = a temp directory that is
+	// LogDir keeps the app's output, one log per trial named for it
+	// (APP-LIMIT-CPUScpu-MODE-TIME.log); "" = a temp directory that is
 	// removed when the trial is OK and kept (path in Result.LogFile) on KO.
 	LogDir string
 	// StopGrace is how long the app gets to exit after SIGTERM.

@@ -23,15 +23,18 @@ func (r *Result) Line() string {
 	}
 	parts[0] = cpusText(r.Spec)
 	parts = append(parts, mem)
-	verdict := r.Verdict
+	verdict := string(r.Verdict)
 	if r.Verdict == KO {
-		verdict = "KO " + r.Kind
+		verdict = "KO " + string(r.Kind)
 		if len(r.Failed) > 0 {
 			verdict += ": " + r.Failed[0]
 			if len(r.Failed) > 1 {
 				verdict += fmt.Sprintf(" (+%d more)", len(r.Failed)-1)
 			}
 		}
+	}
+	for _, f := range r.Findings {
+		verdict += "; " + f
 	}
 	parts = append(parts, verdict)
 	if r.StartSeconds > 0 {

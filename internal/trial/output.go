@@ -25,6 +25,10 @@ type output struct {
 	full    bool
 	inFlags bool
 	heapMax int64
+	// oomArea is the area of the first OutOfMemoryError the app reported;
+	// the first is the cause, later ones its echoes.
+	oomArea       string
+	codeCacheFull bool
 }
 
 func newOutput(log io.Writer) *output { return &output{log: log, ring: make([]string, tailLines)} }
@@ -76,6 +80,12 @@ func (o *output) line(l string) {
 		}
 		o.inFlags = false
 	}
+	if a, ok := oomArea(l); ok && o.oomArea == "" {
+		o.oomArea = a
+	}
+	if codeCacheFull(l) {
+		o.codeCacheFull = true
+	}
 	if o.log != nil {
 		io.WriteString(o.log, l+"\n")
 	}
@@ -103,4 +113,12 @@ func (o *output) HeapMax() int64 {
 	o.mu.Lock()
 	defer o.mu.Unlock()
 	return o.heapMax
+}
+
+// Memory is what the app's output said about its memory: the area of a
+// Java OutOfMemoryError ("" if none) and whether the code cache filled up.
+func (o *output) Memory() (oomArea string, codeCacheFull bool) {
+	o.mu.Lock()
+	defer o.mu.Unlock()
+	return o.oomArea, o.codeCacheFull
 }

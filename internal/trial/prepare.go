@@ -13,15 +13,16 @@ import (
 	"github.com/jvmfit/jvmfit/internal/cgroup"
 	"github.com/jvmfit/jvmfit/internal/jdk"
 	"github.com/jvmfit/jvmfit/internal/jvmopts"
+	"github.com/jvmfit/jvmfit/internal/size"
 )
 
 const nmtOption = "-XX:NativeMemoryTracking=summary"
 
 // Prepare fills a spec's derived fields for app a (name, java, JDK version,
-// the resolved JVM options, SLO and rate defaults) and checks them, so
-// that Key() is known before the trial runs and every input error comes
-// out before anything starts. optionSets overrides the descriptor's file.
-// Errors are the user's to fix.
+// the resolved JVM options and environment, SLO and rate defaults) and
+// checks them, so that Key() is known before the trial runs and every
+// input error comes out before anything starts. optionSets overrides the
+// descriptor's file. Errors are the user's to fix.
 func Prepare(spec Spec, a *app.App, optionSets string) (Spec, error) {
 	if a == nil {
 		return spec, fmt.Errorf("no app: give --app app.yaml or --jar app.jar --ready URL")
@@ -36,7 +37,7 @@ func Prepare(spec Spec, a *app.App, optionSets string) (Spec, error) {
 			spec.App = a.Jar
 		}
 	}
-	java, err := jdk.Find(spec.Java)
+	java, err := javaFor(spec.Java, a)
 	if err != nil {
 		return spec, err
 	}
@@ -45,36 +46,63 @@ func Prepare(spec Spec, a *app.App, optionSets string) (Spec, error) {
 		return spec, err
 	}
 	spec.Java, spec.JDKVersion = java, j.Version
-	if spec.JVM == "" {
-		spec.JVM = "default"
+	if err := checkLimits(&spec); err != nil {
+		return spec, err
 	}
-	if spec.NoLimits {
+	if err := resolveOptions(&spec, a, j, optionSets); err != nil {
+		return spec, err
+	}
+	return spec, loadDefaults(&spec, a)
+}
+
+// MinMemoryBytes is the smallest limit a trial's cgroup accepts.
+const MinMemoryBytes = 4 * size.MiB
+
+// checkLimits refuses limits a trial cannot run at, before anything runs.
+func checkLimits(spec *Spec) error {
+	switch {
+	case spec.NoLimits:
 		spec.MemoryBytes, spec.CPUs, spec.CPUSet = 0, 0, ""
-	} else if spec.MemoryBytes <= 0 {
-		return spec, fmt.Errorf("--memory: give the trial's memory limit, e.g. 300Mi (or --no-limits for a baseline)")
+	case spec.MemoryBytes <= 0:
+		return fmt.Errorf("--memory: give the trial's memory limit, e.g. 300Mi (or --no-limits for a baseline)")
+	case spec.MemoryBytes < MinMemoryBytes:
+		return fmt.Errorf("--memory %s: a trial's limit is at least %s: give a limit like 256Mi", size.Format(spec.MemoryBytes), size.Format(MinMemoryBytes))
 	}
 	if spec.CPUs < 0 {
-		return spec, fmt.Errorf("--cpus: %g is negative", spec.CPUs)
+		return fmt.Errorf("--cpus: %g is negative", spec.CPUs)
 	}
-	if err := cpusAvailable(spec.CPUs); err != nil {
-		return spec, err
+	return cpusAvailable(spec.CPUs)
+}
+
+// resolveOptions sets the mode's options and environment, with the
+// descriptor's own placed by the one override rule.
+func resolveOptions(spec *Spec, a *app.App, j jdk.JDK, optionSets string) error {
+	if spec.JVM == "" {
+		spec.JVM = "default"
 	}
 	if optionSets == "" {
 		optionSets = a.OptionSets
 	} else if abs, err := filepath.Abs(optionSets); err == nil {
 		optionSets = abs
 	}
-	opts, err := jvmopts.Resolve(jvmopts.Request{
+	res, err := jvmopts.Resolve(jvmopts.Request{
 		Mode: spec.JVM, JDK: j, MemoryBytes: spec.MemoryBytes, CPUs: spec.CPUs,
 		CPUSet: spec.CPUSet, OptionSets: optionSets,
+		UserOptions: a.JVMOptions, CommandOptions: commandOptions(a),
 	})
 	if err != nil {
-		return spec, err
+		return err
 	}
+	opts := res.Options
 	if spec.NMT && !hasOption(opts, "-XX:NativeMemoryTracking=") {
 		opts = append(opts, nmtOption)
 	}
-	spec.JVMOptions = opts
+	spec.JVMOptions, spec.JVMEnv = opts, res.Env
+	return nil
+}
+
+// loadDefaults fills the SLO and rate from the descriptor and checks them.
+func loadDefaults(spec *Spec, a *app.App) error {
 	if spec.SLO == "" {
 		spec.SLO = a.SLO
 	}
@@ -82,15 +110,15 @@ func Prepare(spec Spec, a *app.App, optionSets string) (Spec, error) {
 		spec.SLO = DefaultSLO
 	}
 	if _, err := ParseSLO(spec.SLO); err != nil {
-		return spec, fmt.Errorf("--slo: %v", err)
+		return fmt.Errorf("--slo: %w", err)
 	}
 	if spec.Rate == 0 {
 		spec.Rate = a.Rate
 	}
 	if spec.Rate < 0 || spec.Warmup < 0 || spec.Duration < 0 {
-		return spec, fmt.Errorf("--rate, --warmup and --duration cannot be negative")
+		return fmt.Errorf("--rate, --warmup and --duration cannot be negative")
 	}
-	return spec, nil
+	return nil
 }
 
 // hostLimits is what this machine and jvmfit's own cgroup allow; a

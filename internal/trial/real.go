@@ -1,3 +1,5 @@
+//go:build linux
+
 package trial
 
 import (
@@ -6,6 +8,8 @@ import (
 
 	"github.com/jvmfit/jvmfit/internal/cgroup"
 	"github.com/jvmfit/jvmfit/internal/load"
+	"github.com/jvmfit/jvmfit/internal/load/record"
+	"github.com/jvmfit/jvmfit/internal/load/scenario"
 	"github.com/jvmfit/jvmfit/internal/sandbox"
 )
 
@@ -32,7 +36,6 @@ type realProcess struct{ p *sandbox.Process }
 
 func (r realProcess) Pid() int              { return r.p.Pid() }
 func (r realProcess) Done() <-chan struct{} { return r.p.Done() }
-func (r realProcess) Exit() Exit            { return exitOf(r.p.Exit()) }
 func (r realProcess) Stop(grace time.Duration) Exit {
 	return exitOf(r.p.Stop(grace))
 }
@@ -48,20 +51,20 @@ func exitOf(e sandbox.Exit) Exit {
 type realLoader struct{}
 
 func (realLoader) Prepare(path string, vars map[string]string) (Driver, error) {
-	sc, err := load.LoadScenario(path, vars)
+	sc, err := scenario.Load(path, vars)
 	if err != nil {
 		return nil, err
 	}
 	return realDriver{sc}, nil
 }
 
-type realDriver struct{ sc *load.Scenario }
+type realDriver struct{ sc *scenario.Scenario }
 
 func loadOptions(o LoadOptions) load.Options {
 	return load.Options{Base: o.Base, Rate: o.Rate, Warmup: o.Warmup, Duration: o.Duration, Progress: o.Progress}
 }
 
-func (d realDriver) Run(ctx context.Context, o LoadOptions) ([]*load.Report, *load.Report, error) {
+func (d realDriver) Run(ctx context.Context, o LoadOptions) ([]*record.Report, *record.Report, error) {
 	res, err := load.Run(ctx, d.sc, loadOptions(o))
 	if res == nil {
 		return nil, nil, err
@@ -77,6 +80,6 @@ const (
 	saturationDuration = 10 * time.Second
 )
 
-func (d realDriver) Saturate(ctx context.Context, o LoadOptions) (*load.Report, error) {
+func (d realDriver) Saturate(ctx context.Context, o LoadOptions) (*record.Report, error) {
 	return load.Saturate(ctx, d.sc, loadOptions(o), saturationWorkers, saturationDuration)
 }

@@ -3,32 +3,47 @@ package trial
 import (
 	"time"
 
-	"github.com/jvmfit/jvmfit/internal/load"
+	"github.com/jvmfit/jvmfit/internal/load/record"
 	"github.com/jvmfit/jvmfit/internal/probe"
 )
+
+// Verdict is a trial's outcome: OK or KO.
+//
+// Verdict and Kind are aliases of string while report, experiment and
+// store (reworked in parallel) still pass verdicts around as plain strings:
+// defined types would break some sixty lines there. Making them defined
+// types is then this one edit plus string() at those places.
+type Verdict = string
+
+// Kind says why a trial is KO ("" when OK).
+type Kind = string
 
 // Verdicts and KO kinds. These strings are a published interface (JSON,
 // database, reports).
 const (
-	OK = "OK"
-	KO = "KO"
+	OK Verdict = "OK"
+	KO Verdict = "KO"
 
-	KindOOMKilled = "oom-killed"
-	KindExited    = "exited"
-	KindNotReady  = "not-ready"
-	KindSLO       = "slo"
-	KindError     = "error" // jvmfit itself failed (not a verdict on the app)
+	KindOOMKilled Kind = "oom-killed"
+	KindJavaOOM   Kind = "java-oom" // the JVM threw OutOfMemoryError and the app ended
+	KindExited    Kind = "exited"
+	KindNotReady  Kind = "not-ready"
+	KindSLO       Kind = "slo"
+	KindError     Kind = "error" // jvmfit itself failed (not a verdict on the app)
 )
 
 // Spec is everything that defines a trial. Two trials with equal Key() are
 // the same experiment cell (used by sweep to resume).
 type Spec struct {
-	App         string            `json:"app"` // descriptor path or jar
-	AppName     string            `json:"app_name"`
-	Java        string            `json:"java"`         // java binary
-	JDKVersion  int               `json:"jdk_version"`  // feature version, e.g. 17
-	JVM         string            `json:"jvm"`          // mode: default | jvmfit[:goal] | set:NAME | custom
-	JVMOptions  []string          `json:"jvm_options"`  // the options actually given
+	App        string   `json:"app"` // descriptor path or jar
+	AppName    string   `json:"app_name"`
+	Java       string   `json:"java"`        // java binary
+	JDKVersion int      `json:"jdk_version"` // feature version, e.g. 17
+	JVM        string   `json:"jvm"`         // mode: default | jvmfit[:goal] | set:NAME | custom
+	JVMOptions []string `json:"jvm_options"` // the options actually given, the descriptor's included
+	// JVMEnv is the environment the mode adds for the JVM (the plan's
+	// MALLOC_ARENA_MAX, an option set's env), under the descriptor's env.
+	JVMEnv      map[string]string `json:"jvm_env,omitempty"`
 	MemoryBytes int64             `json:"memory_bytes"` // 0 with NoLimits
 	CPUs        float64           `json:"cpus"`
 	CPUSet      string            `json:"cpuset,omitempty"`
@@ -60,22 +75,31 @@ type Result struct {
 	StartedAt  time.Time `json:"started_at"`
 	EndedAt    time.Time `json:"ended_at"`
 
-	Verdict string   `json:"verdict"` // OK or KO
-	Kind    string   `json:"kind"`    // "" when OK
+	Verdict Verdict  `json:"verdict"` // OK or KO
+	Kind    Kind     `json:"kind"`    // "" when OK
 	Failed  []string `json:"failed"`  // failed SLO clauses or the reason, in plain words
+	// OOMArea names the memory area of a Java OutOfMemoryError the app
+	// reported ("Metaspace", "Java heap space"...), whatever the verdict.
+	OOMArea string `json:"oom_area,omitempty"`
+	// Findings are things read from the app's output that a user acts on
+	// without them deciding the verdict (the code cache filled up).
+	Findings []string `json:"findings,omitempty"`
 
 	StartSeconds    float64 `json:"start_seconds"`
 	MemoryPeakBytes int64   `json:"memory_peak_bytes"`
-	HeapMaxBytes    int64   `json:"heap_max_bytes,omitempty"`
+	// WorkingSetPeakBytes is the peak of usage minus inactive file pages,
+	// the figure Kubernetes evicts on and kubectl top shows.
+	WorkingSetPeakBytes int64 `json:"working_set_peak_bytes"`
+	HeapMaxBytes        int64 `json:"heap_max_bytes,omitempty"`
 
-	Load       *load.Report   `json:"load"`                 // measured phase
-	Phases     []*load.Report `json:"phases,omitempty"`     // every phase, warm-up included
-	Saturation *load.Report   `json:"saturation,omitempty"` // optional max-throughput probe
-	Summary    Summary        `json:"summary"`
-	Series     []probe.Sample `json:"series,omitempty"`
-	Services   []ServiceUsage `json:"services,omitempty"`   // e.g. the database's own footprint
-	NMT        map[string]NMT `json:"nmt,omitempty"`        // category -> reserved/committed
-	Histograms []Histogram    `json:"histograms,omitempty"` // encoded HdrHistograms per phase and request
+	Load       *record.Report   `json:"load"`                 // measured phase
+	Phases     []*record.Report `json:"phases,omitempty"`     // every phase, warm-up included
+	Saturation *record.Report   `json:"saturation,omitempty"` // optional max-throughput probe
+	Summary    Summary          `json:"summary"`
+	Series     []probe.Sample   `json:"series,omitempty"`
+	Services   []ServiceUsage   `json:"services,omitempty"`   // e.g. the database's own footprint
+	NMT        map[string]NMT   `json:"nmt,omitempty"`        // category -> reserved/committed
+	Histograms []Histogram      `json:"histograms,omitempty"` // encoded HdrHistograms per phase and request
 
 	ExitCode   *int   `json:"exit_code,omitempty"`
 	ExitSignal string `json:"exit_signal,omitempty"`

@@ -6,7 +6,7 @@ import (
 	"strings"
 	"time"
 
-	"github.com/jvmfit/jvmfit/internal/load"
+	"github.com/jvmfit/jvmfit/internal/load/record"
 	"github.com/jvmfit/jvmfit/internal/size"
 )
 
@@ -27,15 +27,15 @@ type Clause struct {
 	Text   string  // as written
 }
 
-var latencyMetrics = map[string]func(load.Latencies) time.Duration{
-	"p50":   func(l load.Latencies) time.Duration { return l.P50 },
-	"p90":   func(l load.Latencies) time.Duration { return l.P90 },
-	"p95":   func(l load.Latencies) time.Duration { return l.P95 },
-	"p99":   func(l load.Latencies) time.Duration { return l.P99 },
-	"p999":  func(l load.Latencies) time.Duration { return l.P999 },
-	"p9999": func(l load.Latencies) time.Duration { return l.P9999 },
-	"max":   func(l load.Latencies) time.Duration { return l.Max },
-	"mean":  func(l load.Latencies) time.Duration { return l.Mean },
+var latencyMetrics = map[string]func(record.Latencies) time.Duration{
+	"p50":   func(l record.Latencies) time.Duration { return l.P50 },
+	"p90":   func(l record.Latencies) time.Duration { return l.P90 },
+	"p95":   func(l record.Latencies) time.Duration { return l.P95 },
+	"p99":   func(l record.Latencies) time.Duration { return l.P99 },
+	"p999":  func(l record.Latencies) time.Duration { return l.P999 },
+	"p9999": func(l record.Latencies) time.Duration { return l.P9999 },
+	"max":   func(l record.Latencies) time.Duration { return l.Max },
+	"mean":  func(l record.Latencies) time.Duration { return l.Mean },
 }
 
 // ParseSLO reads "p99<=200ms,success>=0.999,throughput>=0.98*rate,
@@ -49,7 +49,7 @@ func ParseSLO(s string) (SLO, error) {
 		}
 		c, err := parseClause(text)
 		if err != nil {
-			return nil, fmt.Errorf("bad SLO clause %q: %v", text, err)
+			return nil, fmt.Errorf("bad SLO clause %q: %w", text, err)
 		}
 		out = append(out, c)
 	}
@@ -75,53 +75,64 @@ func parseClause(text string) (Clause, error) {
 	}
 	val := strings.TrimSpace(rest[len(c.Op):])
 	upper := c.Op[0] == '<'
+	var err error
 	switch {
 	case latencyMetrics[c.Metric] != nil || c.Metric == "start":
-		if !upper {
-			return c, fmt.Errorf("%s is a ceiling: write %s<=%s", c.Metric, c.Metric, val)
-		}
-		d, err := time.ParseDuration(val)
-		if err != nil || d < 0 {
-			return c, fmt.Errorf("%q is not a duration (e.g. 200ms, 1s)", val)
-		}
-		c.Value = d.Seconds()
+		err = c.ceiling(upper, val, func(v string) (float64, error) {
+			d, err := time.ParseDuration(v)
+			if err != nil || d < 0 {
+				return 0, fmt.Errorf("%q is not a duration (e.g. 200ms, 1s)", v)
+			}
+			return d.Seconds(), nil
+		})
 	case c.Metric == "memory":
-		if !upper {
-			return c, fmt.Errorf("memory is a ceiling: write memory<=%s", val)
-		}
-		b, err := size.Parse(val)
-		if err != nil {
-			return c, err
-		}
-		c.Value = float64(b)
+		err = c.ceiling(upper, val, func(v string) (float64, error) {
+			b, err := size.Parse(v)
+			return float64(b), err
+		})
 	case c.Metric == "success":
-		if upper {
-			return c, fmt.Errorf("success is a floor: write success>=%s", val)
-		}
-		v, err := ratio(val)
-		if err != nil {
-			return c, err
-		}
-		c.Value = v
+		err = c.floor(upper, val, ratio)
 	case c.Metric == "throughput":
-		if upper {
-			return c, fmt.Errorf("throughput is a floor: write throughput>=%s", val)
-		}
-		num := val
-		if f, ok := strings.CutSuffix(strings.ReplaceAll(val, " ", ""), "*rate"); ok {
-			num, c.OfRate = f, true
-		} else if val == "rate" {
-			num, c.OfRate = "1", true
-		}
-		v, err := strconv.ParseFloat(num, 64)
-		if err != nil || v < 0 {
-			return c, fmt.Errorf("%q is not a number of requests per second or RATIO*rate", val)
-		}
-		c.Value = v
+		err = c.floor(upper, val, c.throughput)
 	default:
-		return c, fmt.Errorf("unknown metric %q: use p50, p90, p95, p99, p999, p9999, max, mean, success, throughput, start or memory", c.Metric)
+		err = fmt.Errorf("unknown metric %q: use p50, p90, p95, p99, p999, p9999, max, mean, success, throughput, start or memory", c.Metric)
 	}
-	return c, nil
+	return c, err
+}
+
+// ceiling reads a metric that must stay at or under its value.
+func (c *Clause) ceiling(upper bool, val string, parse func(string) (float64, error)) error {
+	if !upper {
+		return fmt.Errorf("%s is a ceiling: write %s<=%s", c.Metric, c.Metric, val)
+	}
+	v, err := parse(val)
+	c.Value = v
+	return err
+}
+
+// floor reads a metric that must stay at or over its value.
+func (c *Clause) floor(upper bool, val string, parse func(string) (float64, error)) error {
+	if upper {
+		return fmt.Errorf("%s is a floor: write %s>=%s", c.Metric, c.Metric, val)
+	}
+	v, err := parse(val)
+	c.Value = v
+	return err
+}
+
+// throughput reads req/s, or RATIO*rate (then OfRate).
+func (c *Clause) throughput(val string) (float64, error) {
+	num := val
+	if f, ok := strings.CutSuffix(strings.ReplaceAll(val, " ", ""), "*rate"); ok {
+		num, c.OfRate = f, true
+	} else if val == "rate" {
+		num, c.OfRate = "1", true
+	}
+	v, err := strconv.ParseFloat(num, 64)
+	if err != nil || v < 0 {
+		return 0, fmt.Errorf("%q is not a number of requests per second or RATIO*rate", val)
+	}
+	return v, nil
 }
 
 // ratio reads 0.999 or 99.9%.
@@ -139,8 +150,8 @@ func ratio(s string) (float64, error) {
 
 // Facts are what a trial measured, for the SLO to judge.
 type Facts struct {
-	Load         *load.Report // measured phase; nil when no load was run
-	Rate         float64      // target rate of the measured phase, 0 if none
+	Load         *record.Report // measured phase; nil when no load was run
+	Rate         float64        // target rate of the measured phase, 0 if none
 	StartSeconds float64
 	MemoryPeak   int64
 }

@@ -5,7 +5,7 @@ import (
 	"testing"
 	"time"
 
-	"github.com/jvmfit/jvmfit/internal/load"
+	"github.com/jvmfit/jvmfit/internal/load/record"
 )
 
 func TestParseSLO(t *testing.T) {
@@ -51,8 +51,8 @@ func TestSLONamesEveryFailedClause(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	rep := &load.Report{Success: 0.97, Throughput: 95,
-		Latencies: load.Latencies{P99: 312 * time.Millisecond, P999: 900 * time.Millisecond, Max: 2 * time.Second}}
+	rep := &record.Report{Success: 0.97, Throughput: 95,
+		Latencies: record.Latencies{P99: 312 * time.Millisecond, P999: 900 * time.Millisecond, Max: 2 * time.Second}}
 	failed := s.Failed(Facts{Load: rep, Rate: 100, StartSeconds: 7.5, MemoryPeak: 310 << 20})
 	want := []string{
 		"p99 latency 312ms is over the 200ms limit",
@@ -64,7 +64,7 @@ func TestSLONamesEveryFailedClause(t *testing.T) {
 	if strings.Join(failed, "\n") != strings.Join(want, "\n") {
 		t.Fatalf("failed:\n%s\nwant:\n%s", strings.Join(failed, "\n"), strings.Join(want, "\n"))
 	}
-	ok := s.Failed(Facts{Load: &load.Report{Success: 1, Throughput: 99, Latencies: load.Latencies{P99: time.Millisecond}}, Rate: 100, StartSeconds: 1, MemoryPeak: 100 << 20})
+	ok := s.Failed(Facts{Load: &record.Report{Success: 1, Throughput: 99, Latencies: record.Latencies{P99: time.Millisecond}}, Rate: 100, StartSeconds: 1, MemoryPeak: 100 << 20})
 	if len(ok) != 0 {
 		t.Fatalf("a passing trial failed: %q", ok)
 	}
@@ -82,7 +82,7 @@ func TestSLOWithoutLoadJudgesStartAndMemoryOnly(t *testing.T) {
 
 func TestThroughputOfRateNeedsARate(t *testing.T) {
 	s, _ := ParseSLO("throughput>=0.9*rate")
-	f := s.Failed(Facts{Load: &load.Report{Throughput: 1000}})
+	f := s.Failed(Facts{Load: &record.Report{Throughput: 1000}})
 	if len(f) != 1 || !strings.Contains(f[0], "no target rate") {
 		t.Fatalf("got %q", f)
 	}

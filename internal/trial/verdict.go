@@ -8,8 +8,9 @@ import (
 )
 
 // judge sets the verdict. A process that died is the first reason (the
-// kernel's OOM killer, or its own exit), then not being ready in time,
-// then the SLO.
+// kernel's OOM killer, a Java OutOfMemoryError it reported, or its own
+// exit), then not being ready in time, then the SLO. r.OOMArea must be set
+// from the app's output before.
 func judge(r *Result, slo SLO, rd readiness, died bool, exit Exit, readyURL string, readyTimeout time.Duration) {
 	r.Verdict, r.Kind, r.Failed = OK, "", nil
 	when := "before it was ready"
@@ -29,11 +30,16 @@ func judge(r *Result, slo SLO, rd readiness, died bool, exit Exit, readyURL stri
 			r.Failed = []string{fmt.Sprintf("killed by the kernel's OOM killer %s at the %s limit", when, limitOrNone(r.Spec))}
 			return
 		}
-		r.Kind = KindExited
 		how := fmt.Sprintf("exited with code %d", exit.Code)
 		if exit.Signal != "" {
 			how = "was killed by signal " + exit.Signal
 		}
+		if r.OOMArea != "" {
+			r.Kind = KindJavaOOM
+			r.Failed = []string{fmt.Sprintf("the JVM ran out of memory (java.lang.OutOfMemoryError: %s) %s and %s", r.OOMArea, when, how)}
+			return
+		}
+		r.Kind = KindExited
 		r.Failed = []string{fmt.Sprintf("the app %s %s", how, when)}
 	case rd == readyTimedOut:
 		r.Verdict, r.Kind = KO, KindNotReady
@@ -51,6 +57,26 @@ func judge(r *Result, slo SLO, rd readiness, died bool, exit Exit, readyURL stri
 	if r.Failed == nil {
 		r.Failed = []string{}
 	}
+	if r.OOMArea != "" && !died {
+		r.Findings = appendOnce(r.Findings, fmt.Sprintf("the app threw java.lang.OutOfMemoryError: %s and went on", r.OOMArea))
+	}
+}
+
+// findings records what the app's output says about its memory.
+func findings(r *Result, oomArea string, codeCacheFull bool) {
+	r.OOMArea = oomArea
+	if codeCacheFull {
+		r.Findings = appendOnce(r.Findings, CodeCacheFinding)
+	}
+}
+
+func appendOnce(list []string, s string) []string {
+	for _, v := range list {
+		if v == s {
+			return list
+		}
+	}
+	return append(list, s)
 }
 
 func limitOrNone(s Spec) string {

@@ -6,26 +6,27 @@ import (
 	"time"
 
 	"github.com/jvmfit/jvmfit/internal/app"
-	"github.com/jvmfit/jvmfit/internal/load"
+	"github.com/jvmfit/jvmfit/internal/load/record"
 )
 
 func TestJudgeOrder(t *testing.T) {
 	slo, _ := ParseSLO("p99<=10ms,start<=5s")
-	slow := &load.Report{Requests: 10, Latencies: load.Latencies{P99: time.Second}}
+	slow := &record.Report{Requests: 10, Latencies: record.Latencies{P99: time.Second}}
 	cases := []struct {
-		name       string
-		rd         readiness
-		died       bool
-		exit       Exit
-		load       *load.Report
-		kind, text string
+		name string
+		rd   readiness
+		died bool
+		exit Exit
+		load *record.Report
+		kind Kind
+		text string
 	}{
 		{"oom under load beats slo", ready, true, Exit{Code: -1, Signal: "SIGKILL", OOMKilled: true}, slow, KindOOMKilled, "OOM killer under load at the 64Mi limit"},
 		{"exit before ready", readyDied, true, Exit{Code: 3}, nil, KindExited, "exited with code 3 before it was ready"},
 		{"signal", ready, true, Exit{Code: -1, Signal: "SIGSEGV"}, nil, KindExited, "killed by signal SIGSEGV during the trial"},
 		{"not ready", readyTimedOut, false, Exit{}, nil, KindNotReady, "no 2xx answer from http://x/h within 1m30s"},
 		{"slo", ready, false, Exit{}, slow, KindSLO, "p99 latency 1s is over the 10ms limit"},
-		{"ok", ready, false, Exit{}, &load.Report{Requests: 1}, "", ""},
+		{"ok", ready, false, Exit{}, &record.Report{Requests: 1}, "", ""},
 	}
 	for _, c := range cases {
 		r := &Result{Spec: Spec{MemoryBytes: 64 << 20}, Load: c.load, StartSeconds: 1}

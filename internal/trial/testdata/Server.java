@@ -6,6 +6,8 @@
 //   java Server never PORT        listen, but /health always answers 503
 //   java Server oom PORT          ready, then allocate until the cgroup kills it
 //   java Server slowstart PORT MS wait MS milliseconds before listening
+//   java Server heapoom PORT      ready, then fill the heap until OutOfMemoryError
+//   java Server metaoom PORT      ready, then define classes until Metaspace is full
 import com.sun.net.httpserver.HttpExchange;
 import com.sun.net.httpserver.HttpServer;
 import java.io.IOException;
@@ -24,6 +26,7 @@ public class Server {
         String mode = args.length > 0 ? args[0] : "serve";
         System.out.println("fixture: " + limits());
         System.out.println("fixture tmpdir: " + System.getProperty("java.io.tmpdir"));
+        System.out.println("fixture env MALLOC_ARENA_MAX=" + System.getenv("MALLOC_ARENA_MAX"));
         switch (mode) {
             case "exit":
                 for (int i = 1; i <= 40; i++) System.out.println("fixture line " + i);
@@ -48,6 +51,22 @@ public class Server {
                     synchronized (hoard) { hoard.add(new byte[0]); }
                     keep.add(b);
                     Thread.sleep(5);
+                }
+            case "heapoom":
+                serve(Integer.parseInt(args[1]), 200);
+                Thread.sleep(300);
+                while (true) {
+                    synchronized (hoard) { hoard.add(new byte[1 << 20]); }
+                }
+            case "metaoom":
+                serve(Integer.parseInt(args[1]), 200);
+                Thread.sleep(300);
+                // Each class loader gets a proxy class of its own: metaspace
+                // grows by a class and a loader per turn.
+                List<Object> classes = new ArrayList<>();
+                while (true) {
+                    ClassLoader cl = new java.net.URLClassLoader(new java.net.URL[0], Server.class.getClassLoader());
+                    classes.add(java.lang.reflect.Proxy.newProxyInstance(cl, new Class<?>[] {Runnable.class}, (o, m, a) -> null));
                 }
             default:
                 serve(Integer.parseInt(args[1]), 200);
