@@ -10,6 +10,7 @@ import (
 	"testing"
 
 	"github.com/jvmfit/jvmfit/internal/plan"
+	"github.com/jvmfit/jvmfit/internal/prereq"
 )
 
 var tuneProfile = &plan.Profile{Version: 1, LiveHeapBytes: 20 * tmib, MetaspaceUsedBytes: 28 * tmib,
@@ -107,10 +108,7 @@ func TestTuneCandidatesRealJVM(t *testing.T) {
 		java    string
 		version int
 	}{{"/usr/lib/jvm/java-17-openjdk-amd64/bin/java", 17}, {"/usr/lib/jvm/temurin-25-jdk-amd64/bin/java", 25}} {
-		if _, err := os.Stat(j.java); err != nil {
-			t.Logf("%s not installed", j.java)
-			continue
-		}
+		prereq.Java(t, j.java)
 		dir := t.TempDir()
 		cs, err := TuneCandidates(plan.Footprint, 2, j.version, tuneProfile, dir)
 		if err != nil {

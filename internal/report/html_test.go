@@ -10,6 +10,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/jvmfit/jvmfit/internal/prereq"
 	"github.com/jvmfit/jvmfit/internal/trial"
 )
 
@@ -146,12 +147,12 @@ func TestChartsPerKind(t *testing.T) {
 // must initialise, the console must stay clean, and the hostile names must
 // not run. The screenshot is kept in testdata/out for a human to look at.
 func TestHTMLInChromium(t *testing.T) {
-	bin := chromium()
-	if bin == "" {
-		t.Skip("no chromium: /usr/bin/chromium absent")
-	}
 	if testing.Short() {
 		t.Skip("-short: skipping the browser")
+	}
+	bin := chromium()
+	if bin == "" {
+		prereq.Fail(t, "chromium (/usr/bin/chromium)", prereq.Installer)
 	}
 	dir := t.TempDir()
 	db := fixtureDB(t)
