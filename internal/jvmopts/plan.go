@@ -31,7 +31,7 @@ func planned(r Request, goal string) (Resolved, error) {
 			return Resolved{}, fmt.Errorf("--cpuset: %w", err)
 		}
 	}
-	p, opts, err := plan.Override(plan.Input{Limits: lim, JDK: r.JDK, Goal: g, UserOptions: r.CommandOptions}, r.UserOptions)
+	p, opts, err := plan.Override(plan.Input{Limits: lim, JDK: r.JDK, Goal: g, UserOptions: r.CommandOptions, Profile: r.Profile}, r.UserOptions)
 	if err != nil {
 		// Wrapped so experiments can tell a limit the planner refuses (a KO
 		// that costs no trial) from a real error (errors.As *plan.RefusedError).

@@ -11,6 +11,7 @@ import (
 	"github.com/jvmfit/jvmfit/internal/app"
 	"github.com/jvmfit/jvmfit/internal/jdk"
 	"github.com/jvmfit/jvmfit/internal/launch"
+	"github.com/jvmfit/jvmfit/internal/plan"
 )
 
 // Request is one trial's choice.
@@ -26,6 +27,9 @@ type Request struct {
 	// CommandOptions are JVM options the descriptor's command gives
 	// itself: the planner plans around them, but they are not repeated.
 	CommandOptions []string
+	// Profile is the app's measured profile a plan sizes its regions
+	// from (nil: the planner's floors).
+	Profile *plan.Profile
 }
 
 // Resolved is what a mode gives the JVM.

@@ -49,6 +49,9 @@ func Prepare(spec Spec, a *app.App, optionSets string) (Spec, error) {
 	if err := checkLimits(&spec); err != nil {
 		return spec, err
 	}
+	if err := checkLauncher(spec, a); err != nil {
+		return spec, err
+	}
 	if err := resolveOptions(&spec, a, j, optionSets); err != nil {
 		return spec, err
 	}
@@ -85,15 +88,26 @@ func resolveOptions(spec *Spec, a *app.App, j jdk.JDK, optionSets string) error 
 	} else if abs, err := filepath.Abs(optionSets); err == nil {
 		optionSets = abs
 	}
+	prof, err := loadProfile(spec)
+	if err != nil {
+		return err
+	}
+	user := append(append([]string(nil), a.JVMOptions...), spec.UserOptions...)
 	res, err := jvmopts.Resolve(jvmopts.Request{
 		Mode: spec.JVM, JDK: j, MemoryBytes: spec.MemoryBytes, CPUs: spec.CPUs,
 		CPUSet: spec.CPUSet, OptionSets: optionSets,
-		UserOptions: a.JVMOptions, CommandOptions: commandOptions(a),
+		UserOptions: user, CommandOptions: commandOptions(a), Profile: prof,
 	})
 	if err != nil {
 		return err
 	}
 	opts := res.Options
+	if spec.Launcher == LauncherExec {
+		// The plan was made only to refuse a limit before the trial:
+		// jvmfit exec makes it again in the trial's cgroup, and adds its
+		// environment itself.
+		opts, res.Env = user, nil
+	}
 	if spec.NMT && !hasOption(opts, "-XX:NativeMemoryTracking=") {
 		opts = append(opts, nmtOption)
 	}

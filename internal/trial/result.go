@@ -63,6 +63,21 @@ type Spec struct {
 	// Soak marks minmem's proof trial at its recommended limit: a longer
 	// run that judges the margin, not part of the search.
 	Soak bool `json:"soak,omitempty"`
+	// Launcher is how the app's java command is started: "" directly, or
+	// LauncherExec, through `jvmfit exec` (the jvmfit binary itself),
+	// which plans inside the trial's cgroup from the limits it detects
+	// there: the entrypoint a jvmfit mode recommends. JVMOptions are then
+	// the java command's own options, without the plan's.
+	Launcher string `json:"launcher,omitempty"`
+	// Profile is the measured profile file the plan is made with (by
+	// Prepare for a jvmfit mode, by exec's --profile through the launcher),
+	// and ProfileDigest hashes its bytes: a trial planned with a profile,
+	// or with another one, is another cell.
+	Profile       string `json:"profile,omitempty"`
+	ProfileDigest string `json:"profile_digest,omitempty"`
+	// UserOptions are options given on top of the mode's, after the
+	// descriptor's jvm_options (tune's candidate under the launcher).
+	UserOptions []string `json:"user_options,omitempty"`
 }
 
 // Result is one finished trial, as stored and reported.

@@ -35,6 +35,9 @@ func (t *trialRun) prepare(ctx context.Context) error {
 		opts = append(opts, "-Djava.io.tmpdir="+t.appTmp)
 	}
 	l, err := t.app.Expand(app.Values{Java: t.spec.Java, JVMOptions: opts, Exports: svcs.Exports()})
+	if err == nil {
+		l, err = viaLauncher(l, t.spec) // the loop's hook: `jvmfit exec` wraps the java command
+	}
 	if err != nil {
 		return err
 	}

@@ -1,0 +1,98 @@
+package trial
+
+import (
+	"crypto/sha256"
+	"encoding/hex"
+	"fmt"
+	"os"
+	"path/filepath"
+	"strings"
+
+	"github.com/jvmfit/jvmfit/internal/app"
+	"github.com/jvmfit/jvmfit/internal/plan"
+)
+
+// LauncherExec runs the trial's java command through `jvmfit exec`: the
+// jvmfit binary plans inside the trial's cgroup from the limits it detects
+// there, as it does in the user's container.
+const LauncherExec = "exec"
+
+// Executable is the jvmfit binary a LauncherExec trial runs; a variable
+// so that tests (whose own binary is not jvmfit) can give a built one.
+var Executable = os.Executable
+
+// loadProfile reads the spec's profile, makes its path absolute and
+// records its digest, so that the key tells profiles apart.
+func loadProfile(spec *Spec) (*plan.Profile, error) {
+	if spec.Profile == "" {
+		spec.ProfileDigest = ""
+		return nil, nil
+	}
+	if abs, err := filepath.Abs(spec.Profile); err == nil {
+		spec.Profile = abs
+	}
+	b, err := os.ReadFile(spec.Profile)
+	if err != nil {
+		return nil, fmt.Errorf("--profile: %w", err)
+	}
+	p, err := plan.LoadProfile(spec.Profile)
+	if err != nil {
+		return nil, fmt.Errorf("--profile: %w", err)
+	}
+	sum := sha256.Sum256(b)
+	spec.ProfileDigest = hex.EncodeToString(sum[:8])
+	return p, nil
+}
+
+// checkLauncher refuses what the launcher cannot run: a mode that is not
+// jvmfit's, or a descriptor whose command does not start java itself
+// (exec must be given the java command line, not a script).
+func checkLauncher(spec Spec, a *app.App) error {
+	switch spec.Launcher {
+	case "":
+		if spec.Profile != "" && !isJvmfitMode(spec.JVM) {
+			return fmt.Errorf("--profile %s: only --jvm jvmfit[:goal] plans with a profile (this trial's mode is %s)", spec.Profile, spec.JVM)
+		}
+		return nil
+	case LauncherExec:
+	default:
+		return fmt.Errorf("launcher %q: give %q or none", spec.Launcher, LauncherExec)
+	}
+	if !isJvmfitMode(spec.JVM) {
+		return fmt.Errorf("--via-exec runs the app through jvmfit exec, which plans itself: give --jvm jvmfit[:goal], not %s", spec.JVM)
+	}
+	if len(a.Command) > 0 && a.Command[0] != "${java}" {
+		if j, _ := commandJava(a); j == "" {
+			return fmt.Errorf("%s: --via-exec needs a command that runs java (command[0] is %s): jvmfit exec is given the java command line", a.File, a.Command[0])
+		}
+	}
+	return nil
+}
+
+func isJvmfitMode(mode string) bool {
+	mode = strings.TrimSpace(mode)
+	return mode == "jvmfit" || strings.HasPrefix(mode, "jvmfit:")
+}
+
+// viaLauncher wraps the app's java command line in `jvmfit exec` for a
+// LauncherExec trial: exec plans from the trial's cgroup (and the
+// profile), puts the plan before the command's own options and replaces
+// itself with java, so the app's pid and output are the trial's as usual.
+func viaLauncher(l app.Launch, spec Spec) (app.Launch, error) {
+	if spec.Launcher != LauncherExec {
+		return l, nil
+	}
+	exe, err := Executable()
+	if err != nil {
+		return l, fmt.Errorf("cannot find the jvmfit binary to run jvmfit exec: %w", err)
+	}
+	argv := []string{exe, "exec"}
+	if _, goal, _ := strings.Cut(strings.TrimSpace(spec.JVM), ":"); goal != "" {
+		argv = append(argv, "--goal", goal)
+	}
+	if spec.Profile != "" {
+		argv = append(argv, "--profile", spec.Profile)
+	}
+	l.Argv = append(append(argv, "--"), l.Argv...)
+	return l, nil
+}
