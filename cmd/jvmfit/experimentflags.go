@@ -13,6 +13,7 @@ import (
 
 	"github.com/jvmfit/jvmfit/internal/app"
 	"github.com/jvmfit/jvmfit/internal/experiment"
+	"github.com/jvmfit/jvmfit/internal/plan"
 	"github.com/jvmfit/jvmfit/internal/report"
 	"github.com/jvmfit/jvmfit/internal/store"
 	"github.com/jvmfit/jvmfit/internal/trial"
@@ -21,6 +22,7 @@ import (
 // experimentFlags are the trial settings minmem, sweep and compare share.
 type experimentFlags struct {
 	app, db, java, optionSets, slo, name string
+	profile                              string
 	warmup, duration                     time.Duration
 	vars                                 []string
 	nmt, json, keepLogs, fresh           bool
@@ -37,6 +39,7 @@ func (f *experimentFlags) register(cmd *cobra.Command) {
 	fl.DurationVar(&f.warmup, "warmup", 0, "warm-up length, overriding the scenario's (0 = scenario's own)")
 	fl.DurationVar(&f.duration, "duration", 0, "measured phase length, overriding the scenario's (0 = scenario's own)")
 	fl.StringArrayVar(&f.vars, "var", nil, "scenario variable k=v (repeatable)")
+	fl.StringVar(&f.profile, "profile", "", "measured profile (jvmfit profile, run --profile-out) the jvmfit modes plan with")
 	fl.BoolVar(&f.nmt, "nmt", false, "add Native Memory Tracking and record its breakdown (costs ~5-10% memory)")
 	fl.BoolVar(&f.json, "json", false, "print JSON on stdout instead of Markdown")
 	fl.BoolVar(&f.keepLogs, "keep-logs", false, "keep every trial's app log in DB.logs/ID/ (default: only KO trials' logs)")
@@ -74,9 +77,15 @@ func (f *experimentFlags) open() (*session, error) {
 		vars = nil
 	}
 	s := &experiment.Session{App: a, OptionSets: f.optionSets, Name: f.name, Fresh: f.fresh, KeepLogs: f.keepLogs,
-		Base:     trial.Spec{Java: f.java, Warmup: f.warmup, Duration: f.duration, Vars: vars, SLO: f.slo, NMT: f.nmt, JVM: "default"},
+		Base:     trial.Spec{Java: f.java, Warmup: f.warmup, Duration: f.duration, Vars: vars, SLO: f.slo, NMT: f.nmt, JVM: "default",
+			Profile: f.profile},
 		Deps:     trial.DefaultDeps(),
 		Progress: experiment.ProgressWriter(os.Stderr)}
+	if f.profile != "" {
+		if _, err := plan.LoadProfile(f.profile); err != nil {
+			return nil, usagef("--profile: %v", err)
+		}
+	}
 	probe := s.Base
 	probe.MemoryBytes, probe.CPUs = 1<<30, 1
 	if _, err := s.Check(probe); err != nil {

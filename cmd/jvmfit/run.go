@@ -31,7 +31,8 @@ type runFlags struct {
 	app, jar, ready, scenario       string
 	memory, cpuset, jvm, java, slo  string
 	optionSets, db, experiment      string
-	profileOut                      string
+	profileOut, profile             string
+	viaExec                         bool
 	cpus, rate                      float64
 	warmup, duration                time.Duration
 	vars                            []string
@@ -73,6 +74,8 @@ Exit status: 0 OK, 1 KO (or jvmfit failed), 2 bad input, 130 interrupted
 	fl.StringVar(&f.slo, "slo", "", `SLO, e.g. "p99<=200ms,success>=0.999,throughput>=0.98*rate,start<=60s,memory<=300Mi" (default: the descriptor's, then `+trial.DefaultSLO+`)`)
 	fl.BoolVar(&f.nmt, "nmt", false, "add -XX:NativeMemoryTracking=summary; NMT is sampled every 2s (peaks per category) and at the end")
 	fl.StringVar(&f.profileOut, "profile-out", "", "write the app's measured profile (JSON, docs/launcher.md) from this trial; turns on --nmt and a full GC at the end")
+	fl.StringVar(&f.profile, "profile", "", "with --jvm jvmfit: plan with this measured profile (jvmfit profile, --profile-out)")
+	fl.BoolVar(&f.viaExec, "via-exec", false, "with --jvm jvmfit: run the app's java command through jvmfit exec, which plans in the trial's cgroup, as in a container")
 	fl.BoolVar(&f.saturate, "saturate", false, "after the measured load, probe the maximum throughput (16 workers, 10s)")
 	fl.BoolVar(&f.noLimits, "no-limits", false, "run without cgroup limits (a baseline)")
 	fl.StringVar(&f.db, "db", "jvmfit.db", "results database (SQLite); created if missing")
@@ -144,6 +147,14 @@ func runSpec(f *runFlags, a *app.App) (trial.Spec, error) {
 	spec := trial.Spec{
 		Java: f.java, JVM: f.jvm, CPUs: f.cpus, CPUSet: f.cpuset, NoLimits: f.noLimits,
 		Rate: f.rate, Warmup: f.warmup, Duration: f.duration, SLO: f.slo, NMT: f.nmt || f.profileOut != "", Saturate: f.saturate,
+		Profile: f.profile,
+	}
+	jvmfitMode := f.jvm == "jvmfit" || strings.HasPrefix(f.jvm, "jvmfit:")
+	if (f.profile != "" || f.viaExec) && !jvmfitMode {
+		return spec, usagef("--profile and --via-exec are for --jvm jvmfit[:goal] (the launcher plans); this run is --jvm %s", f.jvm)
+	}
+	if f.viaExec {
+		spec.Launcher = trial.LauncherExec
 	}
 	var err error
 	if f.memory != "" {
@@ -231,7 +242,13 @@ func printTrial(w io.Writer, r *trial.Result, db string) {
 		fmt.Fprintln(w, "  failed:   "+f)
 	}
 	opts := strings.Join(r.Spec.JVMOptions, " ")
-	if opts == "" {
+	switch {
+	case r.Spec.Launcher == trial.LauncherExec:
+		opts = strings.TrimSpace("jvmfit exec's plan in the trial's cgroup, then " + opts)
+		if r.Spec.Profile != "" {
+			opts += " (profile " + r.Spec.Profile + ")"
+		}
+	case opts == "":
 		opts = "(none: the JDK's own ergonomics)"
 	}
 	fmt.Fprintf(w, "  jvm:      %s, JDK %d: %s%s\n", r.Spec.JVM, r.Spec.JDKVersion, opts, envText(r.Spec.JVMEnv))

@@ -1,7 +1,6 @@
 package main
 
 import (
-	"encoding/json"
 	"fmt"
 	"os"
 	"path/filepath"
@@ -80,17 +79,29 @@ func (f *tuneFlags) run(cmd *cobra.Command) error {
 		return asUsage(err)
 	}
 	cfg.JDK = probe.JDKVersion
+	if f.ef.profile != "" {
+		// The search trials do not plan through the Session, so the
+		// profile goes to tune's planner instead of the trials' spec.
+		if cfg.Profile, err = plan.LoadProfile(f.ef.profile); err != nil {
+			return usagef("--profile: %v", err)
+		}
+		sess.Base.Profile = ""
+		if err := asUsage(cfg.Validate()); err != nil {
+			return err
+		}
+	}
 	cfg.ArchiveDir = tuneDir(f.ef.db, sess.App.Name, cfg)
 	cfg.Planner = experiment.LauncherPlanner(cfg.JDK, cfg.Goal)
 	args := map[string]any{"app": f.ef.app, "cpus": cfg.CPUs, "goal": cfg.Goal, "budget": cfg.Budget, "rate": f.rate,
-		"soak": f.soak.String(), "generous": cfg.Generous}
+		"soak": f.soak.String(), "generous": cfg.Generous, "profile": f.ef.profile}
 	if err := sess.begin("tune", args); err != nil {
 		return err
 	}
 	if err := os.MkdirAll(cfg.ArchiveDir, 0o755); err != nil {
 		return fmt.Errorf("cannot make the directory for archives and the profile: %w", err)
 	}
-	trials := &experiment.TuneSession{Session: sess.Session, Planner: cfg.Planner, TrainingGrace: tuneTrainingGrace}
+	trials := &experiment.TuneSession{Session: sess.Session, Planner: cfg.Planner, TrainingGrace: tuneTrainingGrace,
+		Goal: cfg.Goal, ProfileDir: cfg.ArchiveDir}
 	res, runErr := experiment.Tune(cmd.Context(), cfg, trials)
 	if res == nil {
 		return runErr
@@ -100,7 +111,7 @@ func (f *tuneFlags) run(cmd *cobra.Command) error {
 			return err
 		}
 	}
-	profileFile, err := writeTuneProfile(cfg.ArchiveDir, sess.ID, res.Profile)
+	profileFile, err := writeTuneProfile(cfg.ArchiveDir, f.ef.profile, res.Profile)
 	if err != nil {
 		fmt.Fprintf(sess.Progress, "warning: %v\n", err)
 	}
@@ -153,17 +164,15 @@ func tuneDir(db, app string, cfg experiment.TuneConfig) string {
 	return filepath.Join(db+".tune", fmt.Sprintf("%s-%gcpu-%s", app, cfg.CPUs, cfg.Goal))
 }
 
-func writeTuneProfile(dir string, expID int64, p *plan.Profile) (string, error) {
-	if p == nil {
+// writeTuneProfile is the profile file the answer names: the one given,
+// or the measured one under its digest's name (the soak's exec got the
+// same file).
+func writeTuneProfile(dir, given string, p *plan.Profile) (string, error) {
+	switch {
+	case given != "":
+		return filepath.Abs(given)
+	case p == nil:
 		return "", nil
 	}
-	b, err := json.MarshalIndent(p, "", "  ")
-	if err != nil {
-		return "", err
-	}
-	path := filepath.Join(dir, fmt.Sprintf("profile-%d.json", expID))
-	if err := os.WriteFile(path, append(b, '\n'), 0o644); err != nil {
-		return "", fmt.Errorf("cannot write the profile: %w", err)
-	}
-	return path, nil
+	return experiment.WriteProfile(dir, p)
 }

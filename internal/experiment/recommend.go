@@ -61,6 +61,12 @@ type Recommendation struct {
 	Why         string    `json:"why"`            // how the winner was chosen
 	Tested      bool      `json:"tested"`         // MemoryBytes itself ran OK (a sweep cell or a soak), else MinOK did
 	Soak        []SoakRun `json:"soak,omitempty"` // minmem's proof trials at the recommended limit, in order
+	// Profile is the measured profile file a jvmfit mode planned with
+	// (--profile); the exec entrypoint is given it.
+	Profile string `json:"profile,omitempty"`
+	// ViaExec says the soak ran the app through `jvmfit exec`, as
+	// recommended.
+	ViaExec bool `json:"via_exec,omitempty"`
 }
 
 // OptionsAt gives the JVM options a mode resolves to at a limit: none for
@@ -220,7 +226,14 @@ func (r *Recommendation) entrypoint() string {
 		if _, goal, ok := strings.Cut(r.JVM, ":"); ok {
 			args = append(args, "--goal", goal)
 		}
-		return "`jvmfit exec` as the entrypoint: it reads the container's limits at start and computes these options itself, so they follow the limit if it changes." +
+		if r.Profile != "" {
+			args = append(args, "--profile", r.Profile)
+		}
+		proof := ""
+		if r.ViaExec {
+			proof = " The soak ran the app through `jvmfit exec` in the trial's cgroup, as here."
+		}
+		return "`jvmfit exec` as the entrypoint: it reads the container's limits at start and computes these options itself, so they follow the limit if it changes." + proof +
 			fmt.Sprintf(df, quote(append(args, "--", "java", "-jar", "/app.jar")))
 	case len(r.Options) == 0:
 		return "Start `java` as it is: the JDK defaults passed. (`jvmfit exec` would add jvmfit's own options, a configuration this run did not choose; compare it with `--jvm default,jvmfit`.)" +

@@ -36,6 +36,9 @@ type SoakRun struct {
 // one rounding step and soaks again, at most soakTries times in all. The
 // recommendation is Tested when the last soak passed.
 func (p MinMemPlan) Soak(ctx context.Context, s *Session, rec *Recommendation, d time.Duration) error {
+	if trial.CanExec(s.App, rec.JVM) {
+		rec.Profile = s.Base.Profile
+	}
 	for i := 0; i < soakTries; i++ {
 		if i > 0 {
 			failed := rec.MemoryBytes
@@ -50,6 +53,10 @@ func (p MinMemPlan) Soak(ctx context.Context, s *Session, rec *Recommendation, d
 		}
 		spec := p.spec(s, rec.CPUs, rec.JVM, rec.MemoryBytes)
 		spec.Duration, spec.Soak = d, true
+		// A jvmfit mode is recommended as `jvmfit exec`: prove that.
+		if trial.CanExec(s.App, rec.JVM) {
+			spec.Launcher = trial.LauncherExec
+		}
 		if rec.Java != "" {
 			spec.Java = rec.Java
 		}
@@ -59,6 +66,7 @@ func (p MinMemPlan) Soak(ctx context.Context, s *Session, rec *Recommendation, d
 			return err
 		}
 		rec.Soak = append(rec.Soak, soakRun(r, d))
+		rec.ViaExec = r.Spec.Launcher == trial.LauncherExec
 		if rec.Tested = r.Verdict == trial.OK; rec.Tested {
 			return nil
 		}

@@ -32,6 +32,9 @@ type TuneConfig struct {
 	StepsPerRound int
 	// Planner gives the launcher's plan at a point; nil = plan.Compute.
 	Planner TunePlanner
+	// Profile, when set (tune --profile), stands in for the profile
+	// trial: no trial measures the app first.
+	Profile *plan.Profile
 }
 
 // DefaultTune holds the defaults of `jvmfit tune`.
@@ -73,6 +76,9 @@ func (c TuneConfig) Validate() error {
 		return fmt.Errorf("--goal: %w", err)
 	}
 	need := 2
+	if c.Profile != nil {
+		need--
+	}
 	if c.Soak > 0 {
 		need = 3
 	}

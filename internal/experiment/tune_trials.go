@@ -19,14 +19,20 @@ import (
 //     forces a full GC at the end, and its profile is profile.From's;
 //   - a training run gets the candidate's training options, and a longer
 //     stop grace (TrainingGrace): the archive is written as the JVM exits;
-//   - search trials and soaks get the launcher's options at the point, then
-//     the candidate's, on the command line: what the JAVA_TOOL_OPTIONS form
-//     gives the JVM. (Running the soak through `jvmfit exec --profile`
-//     itself needs an app descriptor whose command is the launcher.)
+//   - search trials get the launcher's options at the point, then the
+//     candidate's, on the command line: what the JAVA_TOOL_OPTIONS form
+//     gives the JVM;
+//   - the soak runs the recommended entrypoint: `jvmfit exec --profile`
+//     around the java command (viaExec), when ProfileDir is set and the
+//     descriptor's command starts java; else as a search trial.
 type TuneSession struct {
 	Session       *Session
 	Planner       TunePlanner
 	TrainingGrace time.Duration // 0 = the Session's
+	// Goal is the launcher's goal the soak's jvmfit exec is given.
+	Goal string
+	// ProfileDir is where the soak's profile file is written for exec.
+	ProfileDir string
 }
 
 func (t *TuneSession) Run(ctx context.Context, p TunePoint) (TuneOutcome, error) {
@@ -50,6 +56,13 @@ func (t *TuneSession) spec(p TunePoint) (trial.Spec, error) {
 		s.NMT = true
 	case TuneTraining:
 		s.JVM = tuneShellJoin(p.Options)
+	case TuneSoak:
+		ok, err := t.viaExec(&s, p)
+		if err != nil || ok {
+			s.Duration, s.Soak = p.Soak, true
+			return s, err
+		}
+		fallthrough
 	default:
 		pl, err := t.Planner(p)
 		if err != nil {

@@ -23,7 +23,14 @@ var Executable = os.Executable
 
 // loadProfile reads the spec's profile, makes its path absolute and
 // records its digest, so that the key tells profiles apart.
+//
+// Only a jvmfit mode plans, so another mode drops the profile: its trial
+// is the same cell with or without one, and an experiment's --profile
+// leaves its default and set:NAME trials as they were.
 func loadProfile(spec *Spec) (*plan.Profile, error) {
+	if !isJvmfitMode(spec.JVM) {
+		spec.Profile = ""
+	}
 	if spec.Profile == "" {
 		spec.ProfileDigest = ""
 		return nil, nil
@@ -50,9 +57,6 @@ func loadProfile(spec *Spec) (*plan.Profile, error) {
 func checkLauncher(spec Spec, a *app.App) error {
 	switch spec.Launcher {
 	case "":
-		if spec.Profile != "" && !isJvmfitMode(spec.JVM) {
-			return fmt.Errorf("--profile %s: only --jvm jvmfit[:goal] plans with a profile (this trial's mode is %s)", spec.Profile, spec.JVM)
-		}
 		return nil
 	case LauncherExec:
 	default:
@@ -86,6 +90,11 @@ func viaLauncher(l app.Launch, spec Spec) (app.Launch, error) {
 	if err != nil {
 		return l, fmt.Errorf("cannot find the jvmfit binary to run jvmfit exec: %w", err)
 	}
+	if strings.HasSuffix(exe, ".test") {
+		// A test binary would run its tests, not exec: a test must give
+		// a built jvmfit in Executable.
+		return l, fmt.Errorf("%s is a test binary, not jvmfit: set trial.Executable to a built jvmfit to run jvmfit exec", exe)
+	}
 	argv := []string{exe, "exec"}
 	if _, goal, _ := strings.Cut(strings.TrimSpace(spec.JVM), ":"); goal != "" {
 		argv = append(argv, "--goal", goal)
@@ -95,4 +104,10 @@ func viaLauncher(l app.Launch, spec Spec) (app.Launch, error) {
 	}
 	l.Argv = append(append(argv, "--"), l.Argv...)
 	return l, nil
+}
+
+// CanExec says whether a trial of mode for app a can run through the
+// launcher: a jvmfit mode, and a command that starts java itself.
+func CanExec(a *app.App, mode string) bool {
+	return a != nil && checkLauncher(Spec{JVM: mode, Launcher: LauncherExec}, a) == nil
 }
