@@ -2,7 +2,6 @@ package app
 
 import (
 	"fmt"
-	"net"
 	"os"
 	"sort"
 	"strconv"
@@ -136,14 +135,3 @@ next:
 	return out
 }
 
-// FreePort asks the kernel for an unused loopback port. Another process
-// could take it before the app binds; trials are short-lived and on
-// loopback, so the window is small and a clash shows as not-ready.
-func FreePort() (int, error) {
-	l, err := net.Listen("tcp", "127.0.0.1:0")
-	if err != nil {
-		return 0, fmt.Errorf("cannot find a free loopback port: %w", err)
-	}
-	defer l.Close()
-	return l.Addr().(*net.TCPAddr).Port, nil
-}

@@ -93,7 +93,9 @@ func (s *Session) Trial(ctx context.Context, spec trial.Spec, what string) (*tri
 		return nil, false, fmt.Errorf("%s: %w", what, err)
 	}
 	s.progressLine(what, r, reused, time.Since(t0))
-	if r.Kind == trial.KindError {
+	if r.Kind == trial.KindError || r.Kind == trial.KindPortInUse {
+		// Not the app's verdict: stop rather than search on it (a port
+		// taken twice in a row is stored, never reused, and rerun).
 		return r, reused, &TrialError{What: what, Result: r}
 	}
 	return r, reused, nil
@@ -107,11 +109,17 @@ func (s *Session) reuseOrRun(ctx context.Context, spec trial.Spec) (*trial.Resul
 		if err != nil {
 			return nil, false, fmt.Errorf("looking it up in the store: %w", err)
 		}
-		if found && prev.Verdict != "" && prev.Kind != trial.KindError {
+		if found && prev.Verdict != "" && prev.Kind != trial.KindError && prev.Kind != trial.KindPortInUse {
 			return prev, true, nil
 		}
 	}
 	r, err := s.run(ctx, spec)
+	if err == nil && r != nil && r.Kind == trial.KindPortInUse && ctx.Err() == nil {
+		// Another process took the app's port: no verdict on the app.
+		// Once more, with a port chosen afresh.
+		s.line("  %s; again with a fresh port", r.Failed[0])
+		r, err = s.run(ctx, spec)
+	}
 	if err == nil && r == nil {
 		err = errors.New("the trial returned no result")
 	}

@@ -152,6 +152,7 @@ func (t *trialRun) verdict() *Result {
 	area, codeFull := t.out.Memory()
 	findings(r, area, codeFull)
 	judge(r, t.slo, t.rd, t.died, t.exit, t.launch.Ready, t.app.ReadyTimeout)
+	portInUse(r, t.out.Tail(), t.rd == ready, t.launch.Port) // the loop's hook: a taken port is no verdict
 	if r.Verdict == KO {
 		r.OutputTail = t.out.Tail()
 		t.log.keep = true
