@@ -1,0 +1,90 @@
+package main
+
+import (
+	"encoding/json"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/jvmfit/jvmfit/internal/app"
+	"github.com/jvmfit/jvmfit/internal/prereq"
+	"github.com/jvmfit/jvmfit/internal/store"
+	"github.com/jvmfit/jvmfit/internal/trial"
+)
+
+// Issue 13: an end-to-end tune on filecache with a small budget. Short
+// phases at a light rate keep it to about two minutes; the answer is not
+// hard-coded, the test checks what tune promises: the budget, a proven or
+// explicitly not-proven answer, the published JSON keys, and a soak run
+// through jvmfit exec with the profile, as recommended.
+func TestTuneFilecacheEndToEnd(t *testing.T) {
+	needRootRun(t)
+	desc := filepath.Join("..", "..", "workloads", "filecache", "app.yaml")
+	a, err := app.Load(desc)
+	if err != nil {
+		t.Fatalf("filecache descriptor: %v", err)
+	}
+	prereq.Built(t, a.Jar)
+	db := filepath.Join(t.TempDir(), "tune.db")
+	out := experimentRun(t, "tune", "--app", desc, "--cpus", "1", "--budget", "6", "--soak", "10s",
+		"--goal", "footprint", "--rate", "20", "--warmup", "2s", "--duration", "3s", "--generous", "512Mi",
+		"--var", "files=20", "--var", "workers=4", "--var", "warmup=2s", "--var", "duration=3s",
+		"--db", db, "--json")
+
+	var keys map[string]json.RawMessage
+	if err := json.Unmarshal([]byte(out), &keys); err != nil {
+		t.Fatalf("--json output is not JSON: %v\n%s", err, out)
+	}
+	for _, k := range []string{"memory_bytes", "cpus", "options", "profile", "verdict", "soak", "trials", "front"} {
+		if _, ok := keys[k]; !ok {
+			t.Errorf("--json lacks the published key %q", k)
+		}
+	}
+	j := tuneJSON(t, out)
+	if j.Trials < 3 || j.Trials > 6 {
+		t.Errorf("%d trials, want 3 to 6 (the profile, a search trial and the soak, within --budget 6)", j.Trials)
+	}
+	if j.Verdict != "proven" && j.Verdict != "not proven" {
+		t.Fatalf("verdict %q: want proven or not proven (filecache holds at 512Mi)\n%s", j.Verdict, out)
+	}
+	if j.MemoryBytes <= 0 || len(j.Options) == 0 || len(j.Profile) == 0 || j.Soak.Verdict == "" {
+		t.Errorf("incomplete answer: %+v", j)
+	}
+	for _, p := range j.Front {
+		for _, k := range []string{"memory_bytes", "options", "p99_ns", "start_seconds", "verdict"} {
+			if _, ok := p[k]; !ok {
+				t.Errorf("front point %v lacks %q", p, k)
+			}
+		}
+	}
+	t.Logf("tune: %s at %d MiB in %d trials, soak %s", j.Verdict, j.MemoryBytes>>20, j.Trials, j.Soak.Verdict)
+	soaks := storedSoaks(t, db)
+	if len(soaks) == 0 {
+		t.Fatal("no soak trial stored")
+	}
+	for _, s := range soaks {
+		if s.Spec.Launcher != trial.LauncherExec || s.Spec.Profile == "" || !strings.HasPrefix(s.Spec.JVM, "jvmfit") {
+			t.Errorf("soak trial #%d ran %q launcher %q profile %q: want jvmfit exec with the profile", s.ID, s.Spec.JVM, s.Spec.Launcher, s.Spec.Profile)
+		}
+	}
+}
+
+func storedSoaks(t *testing.T, db string) []*trial.Result {
+	t.Helper()
+	st, err := store.Open(db)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer st.Close()
+	rs, err := st.Trials(store.Filter{Kind: "tune"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	var soaks []*trial.Result
+	for _, r := range rs {
+		if r.Spec.Soak {
+			soaks = append(soaks, r)
+		}
+	}
+	return soaks
+}
