@@ -102,18 +102,22 @@ func (f *tuneFlags) run(cmd *cobra.Command) error {
 	}
 	trials := &experiment.TuneSession{Session: sess.Session, Planner: cfg.Planner, TrainingGrace: tuneTrainingGrace,
 		Goal: cfg.Goal, ProfileDir: cfg.ArchiveDir}
+	// Progress counts trials against the budget: its ETA is an upper
+	// bound, as tune may stop before the budget is spent.
+	sess.Expect(cfg.Budget)
 	res, runErr := experiment.Tune(cmd.Context(), cfg, trials)
 	if res == nil {
 		return runErr
 	}
-	if runErr == nil {
-		if err := sess.End(nil, ""); err != nil {
-			return err
-		}
-	}
 	profileFile, err := writeTuneProfile(cfg.ArchiveDir, f.ef.profile, res.Profile)
 	if err != nil {
 		fmt.Fprintf(sess.Progress, "warning: %v\n", err)
+	}
+	if runErr == nil {
+		sum := res.Summary(profileFile)
+		if err := sess.EndWith(&sum); err != nil {
+			return err
+		}
 	}
 	out := cmd.OutOrStdout()
 	if f.ef.json {

@@ -67,12 +67,22 @@ func TestTuneRealRun(t *testing.T) {
 	if code != 0 {
 		t.Fatalf("rerun exit %d\n%s", code, stderr)
 	}
+	if !strings.Contains(stderr, "[1/6] tune profile") {
+		t.Errorf("progress does not count trials against the budget (\"[1/6] ...\"):\n%s", stderr)
+	}
 	again := tuneJSON(t, stdout)
 	if n := strings.Count(stderr, "(from the store: an identical trial)"); n != first.Trials {
 		t.Errorf("rerun reused %d trials of %d\n%s", n, first.Trials, stderr)
 	}
 	if again.MemoryBytes != first.MemoryBytes || again.Verdict != first.Verdict || strings.Join(again.Options, " ") != strings.Join(first.Options, " ") {
 		t.Errorf("rerun answered %d %q %v; first %d %q %v", again.MemoryBytes, again.Verdict, again.Options, first.MemoryBytes, first.Verdict, first.Options)
+	}
+	// The answer is the experiment's summary: the report shows it, and
+	// the Pareto front as a table.
+	rep, _, code := run(t, nil, "report", "--db", db)
+	if code != 0 || !strings.Contains(rep, "Pareto front") || !strings.Contains(rep, "| limit | candidate | p99 |") ||
+		!strings.Contains(rep, first.Verdict) {
+		t.Errorf("report of a tune (exit %d) lacks its answer or Pareto table:\n%s", code, rep)
 	}
 }
 

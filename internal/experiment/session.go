@@ -10,6 +10,7 @@ import (
 	"time"
 
 	"github.com/jvmfit/jvmfit/internal/app"
+	"github.com/jvmfit/jvmfit/internal/judge"
 	"github.com/jvmfit/jvmfit/internal/store"
 	"github.com/jvmfit/jvmfit/internal/trial"
 )
@@ -91,12 +92,22 @@ func (s *Session) logDir() string { return filepath.Join(s.LogRoot, strconv.Form
 // marks it complete. An experiment that failed or was interrupted is never
 // ended, so reports say it was cut short, and has no final answer.
 func (s *Session) End(rec *Recommendation, details string) error {
+	if rec == nil {
+		return s.EndWith(nil)
+	}
+	sum := rec.Summary(details)
+	return s.EndWith(&sum)
+}
+
+// EndWith marks the experiment complete with any strategy's answer (tune's
+// among them) as its summary; nil stores none.
+func (s *Session) EndWith(sum *judge.Summary) error {
 	if s.Store == nil {
 		return nil
 	}
-	if rec != nil {
-		if err := s.Store.SetSummary(s.ID, rec.Summary(details)); err != nil {
-			return fmt.Errorf("the trials are stored, but the recommendation was not: %w", err)
+	if sum != nil {
+		if err := s.Store.SetSummary(s.ID, *sum); err != nil {
+			return fmt.Errorf("the trials are stored, but the answer was not: %w", err)
 		}
 	}
 	return s.Store.EndExperiment(s.ID)
