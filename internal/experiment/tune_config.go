@@ -75,18 +75,18 @@ func (c TuneConfig) Validate() error {
 	if _, err := plan.ParseGoal(c.Goal); err != nil {
 		return fmt.Errorf("--goal: %w", err)
 	}
-	need := 2
+	need := 2 // the profile and one search trial
 	if c.Profile != nil {
-		need--
+		need-- // given: no profile trial
 	}
 	if c.Soak > 0 {
-		need = 3
+		need++
 	}
 	switch {
 	case c.CPUs <= 0 || math.IsInf(c.CPUs, 0) || math.IsNaN(c.CPUs):
 		return errors.New("--cpus: give the CPU limit to tune for, e.g. 1 or 0.5")
 	case c.Budget < need:
-		return fmt.Errorf("--budget %d is too small: tune needs at least %d trials (the profile, one search trial, and the soak unless --soak 0)", c.Budget, need)
+		return fmt.Errorf("--budget %d is too small: tune needs at least %d trials (the profile unless --profile, one search trial, and the soak unless --soak 0)", c.Budget, need)
 	case c.Soak < 0:
 		return errors.New("--soak cannot be negative (0 skips the proof)")
 	case c.Step <= 0:
