@@ -69,7 +69,7 @@ func TestRealJVMUnderCgroup(t *testing.T) {
 				want := map[string]string{
 					"MaxHeapSize":            fmt.Sprint(p.HeapBytes()),
 					"ReservedCodeCacheSize":  fmt.Sprint(p.Region(RegCode).Bytes),
-					"MaxMetaspaceSize":       fmt.Sprint(p.Region(RegMetaspace).Bytes + p.Region(RegClass).Bytes),
+					"MaxMetaspaceSize":       fmt.Sprint(optionBytes(t, p, "MaxMetaspaceSize")),
 					"CICompilerCount":        reasonValue(p, "CICompilerCount"),
 					"Use" + p.GC + "GC":      "true",
 					"ExitOnOutOfMemoryError": "true",

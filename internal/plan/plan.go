@@ -52,7 +52,8 @@ type Plan struct {
 	Warnings   []string `json:"warnings,omitempty"`
 }
 
-// Region is one share of the memory limit.
+// Region is one share of the memory limit: what the process holds
+// resident in it at its peak (caps counted whole), not what it reserves.
 type Region struct {
 	Name   string `json:"name"`
 	Bytes  int64  `json:"bytes"`
@@ -81,6 +82,9 @@ const (
 	RegGC        = "GC overhead"
 	RegCompiler  = "compiler"
 	RegNative    = "other native"
+	RegCDS       = "CDS archive"
+	RegAlloc     = "allocator overhead"
+	RegKernel    = "kernel"
 	RegHeadroom  = "headroom"
 	RegCPU       = "cpu"
 	RegGeneral   = "behaviour"
