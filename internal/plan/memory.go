@@ -18,18 +18,18 @@ type sizing struct {
 	minHeap  int64
 	// meta is MaxMetaspaceSize (metaspace and class space together); class
 	// is the part of it shown as class space (0: not shown apart).
-	meta, class     int64
-	code, direct    int64
+	meta, class  int64
+	code, direct int64
 	// metaCap and directCap are the emitted MaxMetaspaceSize and
 	// MaxDirectMemorySize: the region when measured or the user's, else the
 	// most the region could take at this limit (hopelessCaps).
 	metaCap, directCap int64
-	xss, stackRes   int64 // Xss, and the part of it a thread touches
-	threads         int
-	cds, kernel     int64
-	alloc, compiler int64
-	native          int64 // symbols, class loader data, NIO, internals
-	gcOverhead      int64
+	xss, stackRes      int64 // Xss, and the part of it a thread touches
+	threads            int
+	cds, kernel        int64
+	alloc, compiler    int64
+	native             int64 // symbols, class loader data, NIO, internals
+	gcOverhead         int64
 	// measuredNative is true when native is the profile's peak uncapped
 	// native, which already holds GC, compiler, stacks and malloc slack.
 	measuredNative bool
