@@ -13,7 +13,7 @@ const (
 	stackTouched  = 128 * size.KiB // resident stack per thread (filecache: 2.8 MiB / 30 threads)
 	kernelBase    = 1 * mib        // page tables and the like (filecache: 1.2 MiB)
 	kernelThread  = 16 * size.KiB  // kernel stack per thread
-	allocSlack    = 4 * mib        // glibc free lists and arena tops with MALLOC_ARENA_MAX=2
+	allocSlack    = 8 * mib        // anonymous memory NMT does not see: glibc slack, libraries' data, CDS pages written
 	nativeBase    = 2 * mib        // internals, modules, synchronizers
 	nativePerMeta = 0.25           // symbols and class loader data per byte of metaspace (filecache: 8.9 / 34)
 	metaFloor     = 8 * mib        // a plain-JDK service uses 2.6 MiB
@@ -39,7 +39,7 @@ func (s *sizing) sizeFixed(in Input, u userSet, c1 bool, compilers int) {
 		s.set(RegCDS, "jvmfit", "the JDK's default archive (lib/server/classes.jsa), mapped at start, in no NMT cap")
 	}
 	s.alloc = allocSlack
-	s.set(RegAlloc, "jvmfit", "glibc's free lists and arena tops with MALLOC_ARENA_MAX=2 (measured ~4 MiB)")
+	s.set(RegAlloc, "jvmfit", "anonymous memory NMT does not count: glibc slack with MALLOC_ARENA_MAX=2, libraries' data, CDS pages written (measured 7-11 MiB)")
 	s.sizeCompiler(c1, compilers)
 	s.sizeCode(u, pr, c1, in.Goal)
 	s.sizeStacks(u, pr)
@@ -119,8 +119,8 @@ func (s *sizing) sizeStacks(u userSet, pr *Profile) {
 		s.threads = int(pr.PeakThreads*5/4 + 4)
 		s.set(RegStacks, "profile", fmt.Sprintf("%d threads (measured peak %d + 25%% + 4) × %s", s.threads, pr.PeakThreads, per))
 	} else {
-		s.threads = int(clamp(int64(math.Round(32+12*math.Log2(float64(s.limit)/float64(128*mib)))), 32, 300))
-		s.set(RegStacks, "jvmfit", fmt.Sprintf("%d threads (32 at 128 MiB, +12 per doubling; filecache runs 30) × %s", s.threads, per))
+		s.threads = int(clamp(int64(math.Round(64+16*math.Log2(float64(s.limit)/float64(128*mib)))), 64, 300))
+		s.set(RegStacks, "jvmfit", fmt.Sprintf("%d threads (64 at 128 MiB, +16 per doubling; Tomcat services run 30-105 under load) × %s", s.threads, per))
 	}
 	if userXss > 0 {
 		s.src[RegStacks] = "user"
