@@ -53,9 +53,9 @@ func headroomFor(limit int64) int64 { return clamp(frac(limit, 0.05), 6*mib, 102
 // left for metaspace: CDS, kernel, allocator, compiler, code cache, stacks,
 // and (with a profile) the measured native.
 func (s *sizing) fixed() int64 {
-	f := s.cds + s.kernel + s.code + s.stacks()
+	f := s.cds + s.kernel + s.code
 	if !s.measuredNative {
-		f += s.alloc + s.compiler
+		f += s.alloc + s.compiler + s.stacks()
 	}
 	return f
 }
@@ -95,10 +95,11 @@ func alignHeap(h int64) int64 {
 // explainNonHeap lists the non-heap regions for a refusal, so that the
 // numbers in the message add up.
 func (s *sizing) explainNonHeap() string {
+	own := b2i(!s.measuredNative)
 	return fmt.Sprintf("metaspace %s, code cache %s, CDS archive %s, native and compiler %s, stacks %s, direct %s, GC %s, kernel %s",
 		size.Format(s.meta), size.Format(s.code), size.Format(s.cds),
-		size.Format(s.native+s.alloc*b2i(!s.measuredNative)+s.compiler*b2i(!s.measuredNative)),
-		size.Format(s.stacks()), size.Format(s.direct), size.Format(s.gcOverhead), size.Format(s.kernel))
+		size.Format(s.native+s.alloc*own+s.compiler*own),
+		size.Format(s.stacks()*own), size.Format(s.direct), size.Format(s.gcOverhead), size.Format(s.kernel))
 }
 
 func b2i(b bool) int64 {

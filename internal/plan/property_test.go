@@ -51,7 +51,9 @@ func TestEveryPlanFitsOrIsRefused(t *testing.T) {
 			continue
 		}
 		checkFits(t, p, mem)
-		if pr := in.Profile; pr != nil && pr.CDSArchiveBytes > 0 && p.Region(RegCDS).Bytes < pr.CDSArchiveBytes {
+		// Written CDS pages are anonymous, so inside a measured native peak;
+		// the clean quarter is counted on its own.
+		if pr := in.Profile; pr != nil && pr.CDSArchiveBytes > 0 && p.Region(RegCDS).Bytes < cdsCounted(pr) {
 			t.Fatalf("%s: CDS archive %s measured, %s planned", size.Format(mem), size.Format(pr.CDSArchiveBytes), size.Format(p.Region(RegCDS).Bytes))
 		}
 		if pr := in.Profile; pr != nil && pr.PeakUncappedNativeBytes > 0 && p.Region(RegNative).Bytes < pr.PeakUncappedNativeBytes {
@@ -130,4 +132,11 @@ func randomProfile(rng *rand.Rand) *Profile {
 		MetaspaceUsedBytes: pick(300), ClassSpaceUsedBytes: pick(40), CodeCacheUsedBytes: pick(120),
 		DirectMemoryBytes: pick(64), MappedBufferBytes: pick(32), CDSArchiveBytes: pick(16),
 		PeakUncappedNativeBytes: pick(200)}
+}
+
+func cdsCounted(pr *Profile) int64 {
+	if pr.PeakUncappedNativeBytes > 0 {
+		return pr.CDSArchiveBytes / 4
+	}
+	return pr.CDSArchiveBytes
 }
