@@ -36,6 +36,7 @@ func Compute(in Input) (*Plan, error) {
 		return nil, err
 	}
 	in.Goal = goal
+	in.cdsBytes = in.JDK.CDSArchiveBytes()
 	limit := in.Limits.EffectiveMemory()
 	p, err := compute(in, u, limit)
 	if ref, ok := err.(*RefusedError); ok {

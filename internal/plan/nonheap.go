@@ -43,7 +43,7 @@ func (s *sizing) sizeFixed(in Input, u userSet, c1 bool, compilers int) {
 		s.cds = roundUp(pr.CDSArchiveBytes, mib)
 		s.set(RegCDS, "profile", "measured resident size of the mapped archive")
 	default:
-		s.cds = roundUp(in.JDK.CDSArchiveBytes(), mib)
+		s.cds = roundUp(in.cdsBytes, mib)
 		s.set(RegCDS, "jvmfit", "the JDK's default archive (lib/server/classes.jsa), mapped at start, in no NMT cap")
 	}
 	s.alloc = allocSlack

@@ -3,7 +3,8 @@
 // cache, stacks, direct memory, native overhead, headroom), applies the
 // seeds' rules for GC, JIT and CPU counts, and explains every choice.
 //
-// Compute is pure and fast: the trial runner calls it for every trial.
+// Compute is fast and reads nothing but the size of the JDK's CDS archive:
+// the trial runner calls it for every trial.
 package plan
 
 import (
@@ -29,6 +30,8 @@ type Input struct {
 	// JAVA_INIT_MEM_RATIO: heap and initial heap as a percentage of the
 	// memory limit (0 = not set).
 	MaxMemRatio, InitMemRatio float64
+
+	cdsBytes int64 // the JDK's default CDS archive, read once by Compute
 }
 
 // Plan is the result: the options to add, the environment to set, the
