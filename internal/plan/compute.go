@@ -145,7 +145,7 @@ func (p *Plan) regions(s *sizing, gc string) {
 		stacks, stackWhy = 0, fmt.Sprintf("%d threads × %s Xss; resident stacks are in the measured native", s.threads, size.Format(s.xss))
 	}
 	p.Regions = append(p.Regions,
-		Region{RegCode, s.code, "ReservedCodeCacheSize", s.src[RegCode], s.why[RegCode]},
+		Region{RegCode, s.code, optionIf(s.codeCap > 0, "ReservedCodeCacheSize"), s.src[RegCode], s.why[RegCode]},
 		Region{RegStacks, stacks, "Xss", s.src[RegStacks], stackWhy},
 		Region{RegDirect, s.direct, "MaxDirectMemorySize", s.src[RegDirect], s.why[RegDirect]},
 		Region{RegGC, s.gcOverhead, "", "jvmfit", fmt.Sprintf("%s GC structures: 0.5 MiB + %.0f%% of the heap", gc, gcPct(gc)*100)},
@@ -167,3 +167,10 @@ func (p *Plan) regions(s *sizing, gc string) {
 }
 
 func itoa(n int) string { return strconv.Itoa(n) }
+
+func optionIf(cond bool, opt string) string {
+	if cond {
+		return opt
+	}
+	return ""
+}

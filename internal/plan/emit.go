@@ -64,7 +64,9 @@ func (e *emitter) memory(s *sizing, in Input) {
 		e.add("InitialHeapSize", "-Xms"+size.JVM(s.heap), size.JVM(s.heap), RegHeap, "throughput: start at full size, no resizing pauses")
 	}
 	e.xx("MaxMetaspaceSize", size.JVM(s.metaCap), RegMetaspace, metaCapWhy(s))
-	e.xx("ReservedCodeCacheSize", size.JVM(s.code), RegCode, s.why[RegCode])
+	if s.codeCap > 0 {
+		e.xx("ReservedCodeCacheSize", size.JVM(s.codeCap), RegCode, s.why[RegCode])
+	}
 	xss := size.JVM(s.xss)
 	e.add("ThreadStackSize", "-Xss"+xss, xss, RegStacks, fmt.Sprintf("stack per thread; %d threads counted at the %s each touches", s.threads, size.Format(s.stackRes)))
 	e.xx("MaxDirectMemorySize", size.JVM(s.directCap), RegDirect, directCapWhy(s))
@@ -169,15 +171,7 @@ func (e *emitter) general(goal string) {
 }
 
 func metaCapWhy(s *sizing) string {
-	if s.metaCap == s.meta && s.src[RegMetaspace] != "jvmfit" {
-		return "caps metaspace + class space at " + size.Format(s.meta) + ": " + s.why[RegMetaspace]
-	}
-	return fmt.Sprintf("not measured, so not capped to a guess: %s is the most metaspace could ever take at this limit beside the smallest heap; a bigger app stops with OutOfMemoryError: Metaspace instead of a kernel kill", size.Format(s.metaCap))
+	return "caps metaspace + class space at " + size.Format(s.meta) + ": " + s.why[RegMetaspace] + "; beyond it the JVM stops with OutOfMemoryError: Metaspace, not a kernel kill"
 }
 
-func directCapWhy(s *sizing) string {
-	if s.directCap == s.direct && s.src[RegDirect] != "jvmfit" {
-		return s.why[RegDirect]
-	}
-	return fmt.Sprintf("not measured, so not capped to a guess: %s is the most direct buffers could ever take at this limit beside the smallest heap (the JVM's default is the heap size)", size.Format(s.directCap))
-}
+func directCapWhy(s *sizing) string { return s.why[RegDirect] }

@@ -90,20 +90,32 @@ func userRAMOptions(u userSet) string {
 	return out
 }
 
+// heapShare is the part of the room (the limit less headroom and the
+// fixed regions) a plan without a profile gives the heap; the rest goes to
+// metaspace and the native that grows with it. A heap that is too small
+// shows as GC time or a clean Java OutOfMemoryError; metaspace and native
+// that do not fit are fatal, and a big app needs 100+ MiB of metaspace.
+const heapShare = 0.4
+
 // plannedHeap is the heap jvmfit chooses, room being the most that fits.
-// Without a measured metaspace it is at most the heap the JDK's own
-// ergonomics pick, so non-heap never gets less room than with the defaults.
-// With one, the measurement makes the rest of the room safe to use.
+// Without a measured metaspace it is a share of the room and at most the
+// heap the JDK's own ergonomics pick. With one, the measurement makes the
+// whole room safe to use.
 func (s *sizing) plannedHeap(in Input, pr *Profile, n int, room int64) int64 {
 	measured := pr.MetaspaceUsedBytes > 0 && pr.LiveHeapBytes > 0
 	if !measured {
 		def := jdkDefaultHeap(s.limit, n)
-		if def <= room {
-			s.set(RegHeap, "jvmfit", fmt.Sprintf("the heap the JDK itself picks at %s (%s): no profile, so non-heap keeps at least the room the defaults give it", size.Format(s.limit), size.Format(def)))
-			return def
+		share := int64(float64(s.limit-s.headroom-s.fixed()) * heapShare)
+		h := min(def, share, room)
+		switch {
+		case h == def:
+			s.set(RegHeap, "jvmfit", fmt.Sprintf("the heap the JDK itself picks at %s: no profile, so non-heap keeps at least the room the defaults give it", size.Format(s.limit)))
+		case h == share:
+			s.set(RegHeap, "jvmfit", fmt.Sprintf("no profile: %.0f%% of what headroom and the fixed regions leave (the JDK would take %s), so that a big app's metaspace fits", heapShare*100, size.Format(def)))
+		default:
+			s.set(RegHeap, "jvmfit", "what the non-heap floors and headroom leave")
 		}
-		s.set(RegHeap, "jvmfit", "what the non-heap floors and headroom leave (less than the JDK's own choice of "+size.Format(def)+")")
-		return room
+		return max(h, min(s.minHeap, room))
 	}
 	if in.Goal == Footprint {
 		if h := roundUp(pr.LiveHeapBytes*2, mib) + 16*mib; h < room {

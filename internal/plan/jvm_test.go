@@ -6,6 +6,7 @@ import (
 	"os"
 	"os/exec"
 	"regexp"
+	"strconv"
 	"strings"
 	"testing"
 
@@ -68,7 +69,6 @@ func TestRealJVMUnderCgroup(t *testing.T) {
 				}
 				want := map[string]string{
 					"MaxHeapSize":            fmt.Sprint(p.HeapBytes()),
-					"ReservedCodeCacheSize":  fmt.Sprint(p.Region(RegCode).Bytes),
 					"MaxMetaspaceSize":       fmt.Sprint(optionBytes(t, p, "MaxMetaspaceSize")),
 					"CICompilerCount":        reasonValue(p, "CICompilerCount"),
 					"Use" + p.GC + "GC":      "true",
@@ -78,6 +78,11 @@ func TestRealJVMUnderCgroup(t *testing.T) {
 					want["TieredStopAtLevel"] = "1"
 				} else {
 					want["TieredStopAtLevel"] = "4"
+				}
+				if c := codeCacheCap(t, p); c != "" {
+					want["ReservedCodeCacheSize"] = c
+				} else if v, _ := strconv.ParseInt(got["ReservedCodeCacheSize"], 10, 64); v < p.Region(RegCode).Bytes {
+					t.Errorf("uncapped code cache: the JVM's own %d is below the %d counted", v, p.Region(RegCode).Bytes)
 				}
 				for k, w := range want {
 					if got[k] != w {
@@ -93,6 +98,16 @@ func reasonValue(p *Plan, name string) string {
 	for _, r := range p.Reasons {
 		if r.Name == name {
 			return r.Value
+		}
+	}
+	return ""
+}
+
+// codeCacheCap is the plan's ReservedCodeCacheSize in bytes, "" if none.
+func codeCacheCap(t *testing.T, p *Plan) string {
+	for _, r := range p.Reasons {
+		if r.Name == "ReservedCodeCacheSize" {
+			return fmt.Sprint(optionBytes(t, p, "ReservedCodeCacheSize"))
 		}
 	}
 	return ""

@@ -20,9 +20,9 @@ type sizing struct {
 	// is the part of it shown as class space (0: not shown apart).
 	meta, class  int64
 	code, direct int64
+	codeCap      int64 // the emitted ReservedCodeCacheSize, 0 for none
 	// metaCap and directCap are the emitted MaxMetaspaceSize and
-	// MaxDirectMemorySize: the region when measured or the user's, else the
-	// most the region could take at this limit (hopelessCaps).
+	// MaxDirectMemorySize: every cap is its region, counted whole.
 	metaCap, directCap int64
 	xss, stackRes      int64 // Xss, and the part of it a thread touches
 	threads            int

@@ -81,8 +81,8 @@ func (s *sizing) sizeCompiler(c1 bool, compilers int) {
 	s.set(RegCompiler, "jvmfit", fmt.Sprintf("C1+C2 arenas at their burst: 8 MiB + 6 MiB × %d compiler threads", compilers))
 }
 
-// sizeCode is the code cache cap, counted whole: it is committed as code is
-// compiled, and a full cache stops the JIT but kills nothing.
+// sizeCode sizes the code cache cap, counted whole: it is committed as
+// code is compiled, and a full cache stops the JIT but kills nothing.
 func (s *sizing) sizeCode(u userSet, pr *Profile, c1 bool, goal string) {
 	L := s.limit
 	userCode, _ := u.size("ReservedCodeCacheSize")
@@ -99,14 +99,15 @@ func (s *sizing) sizeCode(u userSet, pr *Profile, c1 bool, goal string) {
 		s.set(RegCode, "profile", fmt.Sprintf("measured %s used × 1.1 + 2 MiB (a full code cache stops the JIT, it kills nothing)", size.Format(pr.CodeCacheUsedBytes)))
 	case c1 && goal == Footprint:
 		s.code = clamp(4*mib+frac(L, 0.04), 12*mib, 32*mib)
-		s.set(RegCode, "jvmfit", "footprint, C1 only: 4 MiB + 4% of the limit (12 to 32 MiB); filecache uses 11 MiB")
+		s.set(RegCode, "jvmfit", "footprint, C1 only: 4 MiB + 4% of the limit (12 to 32 MiB); filecache, sort and inventory use 11-13 MiB")
 	case c1:
-		s.code = clamp(4*mib+frac(L, 0.05), 16*mib, 48*mib)
-		s.set(RegCode, "jvmfit", "C1 only: 4 MiB + 5% of the limit (16 to 48 MiB, the JVM's C1 default); filecache uses 11 MiB")
+		s.code = clamp(8*mib+frac(L, 0.06), 16*mib, 48*mib)
+		s.set(RegCode, "jvmfit", "C1 only: 8 MiB + 6% of the limit (16 to 48 MiB, the JVM's C1 default); filecache, sort and inventory use 11-13 MiB")
 	default:
 		s.code = clamp(16*mib+frac(L, 0.06), 48*mib, 240*mib)
-		s.set(RegCode, "jvmfit", "C1+C2: 16 MiB + 6% of the limit (48 to 240 MiB) instead of a flat 240 MiB; filecache uses 18 MiB")
+		s.set(RegCode, "jvmfit", "C1+C2: 16 MiB + 6% of the limit (48 to 240 MiB) instead of a flat 240 MiB; filecache, sort and inventory use 18-23 MiB")
 	}
+	s.codeCap = s.code
 }
 
 // sizeStacks counts threads at the stack they touch, not their -Xss: a

@@ -61,16 +61,16 @@ func (s *sizing) floors() int64 {
 }
 
 // fillRoom gives whatever the measurement or the user did not size a share
-// of the room. It returns false when the room is below the floors.
+// of the room, and caps every region at its share. It returns false when
+// the room is below the floors.
 func (s *sizing) fillRoom() bool {
 	room := s.limit - s.headroom - s.heap - s.gcOverhead - s.fixed()
 	if room < s.floors() {
 		return false
 	}
-	s.metaCap, s.directCap = s.meta, s.direct
 	if s.meta == 0 && s.direct == 0 {
 		s.direct = clamp(room/32/mib*mib, directFloor, size.GiB)
-		s.set(RegDirect, "jvmfit", "not measured: 1/32 of the room left after the heap is counted for it")
+		s.set(RegDirect, "jvmfit", "not measured: 1/32 of the room the heap leaves, at least 2 MiB")
 	}
 	if s.meta == 0 {
 		rest := room - s.direct
@@ -81,48 +81,12 @@ func (s *sizing) fillRoom() bool {
 		} else {
 			s.meta = max(metaFloor, (rest-s.native)/mib*mib)
 		}
-		s.set(RegMetaspace, "jvmfit", "not measured: the room the other regions leave, capped only where no heap could leave more")
+		s.set(RegMetaspace, "jvmfit", "not measured: all the room the heap and the other regions leave")
 	}
 	if s.direct == 0 {
 		s.direct = max(directFloor, (room-s.meta-s.native)/mib*mib)
 		s.set(RegDirect, "jvmfit", "not measured: the room metaspace leaves")
 	}
-	s.hopelessCaps()
+	s.metaCap, s.directCap = s.meta, s.direct
 	return s.limit-s.headroom-s.heap-s.nonHeap() >= 0
-}
-
-// hopelessCaps caps what was not measured at the most it could ever take
-// at this limit, even beside the smallest heap: an app that needs more
-// cannot run in the limit whatever the options, and the cap turns its
-// kernel OOM kill into a clean OutOfMemoryError. Below that the JVM sizes
-// metaspace and direct memory itself, as with its defaults.
-func (s *sizing) hopelessCaps() {
-	most := s.limit - s.headroom - s.fixed() - s.minHeap - gcOverheadFor("Serial", s.minHeap)
-	if s.measuredNative {
-		most -= s.native
-	}
-	if s.metaCap == 0 {
-		r := most - max(s.directCap, directFloor)
-		if !s.measuredNative {
-			r = int64(float64(r-nativeBase) / (1 + nativePerMeta))
-		}
-		s.metaCap = max(metaFloor, r/mib*mib)
-	}
-	if s.directCap == 0 && s.src[RegMetaspace] != "jvmfit" {
-		s.directCap = s.direct // metaspace measured: direct gets the rest, capped whole
-	}
-	if s.directCap == 0 {
-		r := most - s.metaCapOr(metaFloor)
-		if !s.measuredNative {
-			r -= nativeBase + int64(float64(s.metaCapOr(metaFloor))*nativePerMeta)
-		}
-		s.directCap = max(directFloor, min(r, s.limit-s.heap)/mib*mib)
-	}
-}
-
-func (s *sizing) metaCapOr(v int64) int64 {
-	if s.src[RegMetaspace] == "jvmfit" {
-		return v
-	}
-	return s.metaCap
 }
