@@ -47,7 +47,7 @@ func withHeapOpt(p *Plan) *Plan {
 func TestUserOptionsReplaceOurs(t *testing.T) {
 	user := []string{"-XX:+UseG1GC", "-Xss1m", "-XX:TieredStopAtLevel=4", "-XX:MaxMetaspaceSize=100m",
 		"-XX:CICompilerCount=3", "-Djava.util.concurrent.ForkJoinPool.common.parallelism=7", "-XX:MinHeapFreeRatio=10"}
-	p := mustPlan(t, Input{Limits: limits(256*mib, 1), JDK: jdk17, UserOptions: user})
+	p := mustPlan(t, Input{Limits: limits(320*mib, 1), JDK: jdk17, UserOptions: user})
 	for _, o := range []string{"-XX:+UseSerialGC", "-Xss", "-XX:TieredStopAtLevel", "-XX:MaxMetaspaceSize", "-XX:CICompilerCount", "-Djava.util.concurrent.ForkJoinPool", "-XX:MaxHeapFreeRatio"} {
 		if has(p, o) {
 			t.Errorf("%s emitted although the user set it: %v", o, p.Options)
