@@ -34,3 +34,19 @@ func oomKillCount(dir string) (int64, bool) {
 	}
 	return 0, false
 }
+
+// memoryCgroupOf is pid's memory cgroup path from the hierarchy's root (its
+// /proc/<pid>/cgroup line), or "" if it cannot be read.
+func memoryCgroupOf(pid int) string {
+	b, err := os.ReadFile("/proc/" + strconv.Itoa(pid) + "/cgroup")
+	if err != nil {
+		return ""
+	}
+	for _, line := range strings.Split(string(b), "\n") {
+		parts := strings.SplitN(line, ":", 3)
+		if len(parts) == 3 && strings.Contains(","+parts[1]+",", ",memory,") {
+			return parts[2]
+		}
+	}
+	return ""
+}

@@ -8,13 +8,13 @@ import (
 	"io"
 	"os"
 	"os/exec"
+	"path/filepath"
 	"regexp"
 	"strconv"
 	"sync"
 	"sync/atomic"
 	"time"
 
-	"github.com/jvmfit/jvmfit/internal/cgroup"
 )
 
 // CancelGrace is how long a container gets between SIGTERM and SIGKILL when
@@ -93,9 +93,10 @@ func (p *Process) begin(ctx context.Context, t Tree, l Launch) error {
 	}
 	p.pid, _ = strconv.Atoi(out)
 	p.cgDir = t.Dir(p.id)
-	// The engine decides the cgroup's name; the process's own view wins.
-	if h, err := cgroup.ReadHierarchyOf("/", strconv.Itoa(p.pid)); err == nil && h.Dir("memory") != "" {
-		p.cgDir = h.Dir("memory")
+	// The engine names the cgroup (Podman: libpod-<id>); the process's
+	// own /proc/<pid>/cgroup, read from the host's side, says where it is.
+	if rel := memoryCgroupOf(p.pid); rel != "" {
+		p.cgDir = filepath.Join(t.Mount, rel)
 	}
 	p.sample()
 	// docker logs -f replays the output from the start, so nothing the
