@@ -14,7 +14,6 @@ import (
 	"sync"
 	"sync/atomic"
 	"time"
-
 )
 
 // CancelGrace is how long a container gets between SIGTERM and SIGKILL when
