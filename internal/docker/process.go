@@ -69,6 +69,10 @@ func (p *Process) MemoryPeak() (int64, error) {
 	return p.peak.Load(), nil
 }
 
+// OOMKillsSeen is the container cgroup's oom_kill count as last sampled:
+// the evidence of an OOM kill that does not depend on the engine.
+func (p *Process) OOMKillsSeen() int64 { return p.oomKills.Load() }
+
 // Exit is how the container ended; valid once Done is closed.
 func (p *Process) Exit() Exit {
 	<-p.done

@@ -87,6 +87,9 @@ func TestFilecacheOOMKilledAt64Mi(t *testing.T) {
 	if e := p.Exit(); !e.OOMKilled || e.Signal != "SIGKILL" {
 		t.Errorf("exit %+v, want OOM-killed (SIGKILL)", e)
 	}
+	// Not asserted: sampling can miss the counter before the engine
+	// removes the cgroup; Docker's own OOMKilled covers this engine.
+	t.Logf("oom_kill counter seen in the container's cgroup: %d", p.OOMKillsSeen())
 	if peak, err := p.MemoryPeak(); err != nil || peak < 60*mi {
 		t.Errorf("memory peak %d, %v; want about the 64 MiB limit", peak, err)
 	}
