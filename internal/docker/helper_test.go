@@ -34,7 +34,7 @@ var images = struct {
 }{built: map[string]bool{}}
 
 // need builds (or finds, through their inputs label) the test images.
-func need(t *testing.T, refs ...string) {
+func need(t testing.TB, refs ...string) {
 	t.Helper()
 	prereq.Docker(t)
 	images.Lock()
