@@ -11,6 +11,7 @@ import (
 	"strconv"
 	"strings"
 	"syscall"
+	"time"
 )
 
 // Sweep removes the containers that a jvmfit killed before its Stop left
@@ -62,8 +63,19 @@ func (t Tree) removeDirs(pid int) {
 	rel := filepath.Join(base, "jvmfit-"+strconv.Itoa(pid))
 	roots, _ := filepath.Glob(filepath.Join(filepath.Dir(t.Mount), "*"))
 	for _, root := range roots {
-		_ = syscall.Rmdir(filepath.Join(root, rel, "docker"))
-		_ = syscall.Rmdir(filepath.Join(root, rel))
+		rmdirSoon(filepath.Join(root, rel, "docker"))
+		rmdirSoon(filepath.Join(root, rel))
+	}
+}
+
+// rmdirSoon removes an empty cgroup directory, waiting up to a second for
+// a just-removed container's cgroup below it to go (EBUSY meanwhile).
+func rmdirSoon(dir string) {
+	for i := 0; i < 20; i++ {
+		if err := syscall.Rmdir(dir); !errors.Is(err, syscall.EBUSY) {
+			return
+		}
+		time.Sleep(50 * time.Millisecond)
 	}
 }
 
