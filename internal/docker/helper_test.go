@@ -16,6 +16,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/jvmfit/jvmfit/internal/cgroup"
 	"github.com/jvmfit/jvmfit/internal/docker"
 	"github.com/jvmfit/jvmfit/internal/image"
 	"github.com/jvmfit/jvmfit/internal/prereq"
@@ -131,4 +132,29 @@ func readCgroupInt(t *testing.T, path string) int64 {
 		t.Fatal(err)
 	}
 	return v
+}
+
+// cgroupOf reads a file of pid's cgroup in a controller's hierarchy.
+func cgroupOf(t *testing.T, pid int, controller, file string) string {
+	t.Helper()
+	h, err := cgroup.ReadHierarchy("/")
+	if err != nil {
+		t.Fatal(err)
+	}
+	b, err := os.ReadFile("/proc/" + strconv.Itoa(pid) + "/cgroup")
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, line := range strings.Split(string(b), "\n") {
+		parts := strings.SplitN(line, ":", 3)
+		if len(parts) == 3 && strings.Contains(","+parts[1]+",", ","+controller+",") {
+			v, err := os.ReadFile(filepath.Join(h.Mounts[controller], parts[2], file))
+			if err != nil {
+				t.Fatal(err)
+			}
+			return strings.TrimSpace(string(v))
+		}
+	}
+	t.Fatalf("pid %d has no %s cgroup", pid, controller)
+	return ""
 }

@@ -23,7 +23,7 @@ func TestFilecacheOKAt256Mi(t *testing.T) {
 	port := freePort(t)
 	start := time.Now()
 	p, err := s.Start(context.Background(), docker.Launch{
-		Name: "filecache-ok", Image: filecacheImage, MemoryBytes: 256 * mi, CPUs: 1,
+		Name: "filecache-ok", Image: filecacheImage, MemoryBytes: 256 * mi, CPUs: 1, CPUSet: "0",
 		Args: []string{"--server.port=" + strconv.Itoa(port)},
 	})
 	if err != nil {
@@ -44,6 +44,17 @@ func TestFilecacheOKAt256Mi(t *testing.T) {
 	memsw := readCgroupInt(t, dir+"/memory.memsw.limit_in_bytes")
 	if limit != 256*mi || memsw != limit {
 		t.Errorf("memory.limit_in_bytes %d, memory.memsw.limit_in_bytes %d; want both %d", limit, memsw, 256*mi)
+	}
+	if q, per := cgroupOf(t, p.Pid(), "cpu", "cpu.cfs_quota_us"), cgroupOf(t, p.Pid(), "cpu", "cpu.cfs_period_us"); q != per {
+		t.Errorf("cpu.cfs_quota_us %s, cpu.cfs_period_us %s: want 1 CPU", q, per)
+	}
+	if set := cgroupOf(t, p.Pid(), "cpuset", "cpuset.cpus"); set != "0" {
+		t.Errorf("cpuset.cpus %q, want 0", set)
+	}
+	// The probes read the JVM's hsperfdata through the host's view of the
+	// container's /tmp (a tmpfs); the JVM is pid 1 in its namespace.
+	if _, err := os.Stat(fmt.Sprintf("/proc/%d/root/tmp/hsperfdata_root/1", p.Pid())); err != nil {
+		t.Errorf("the JVM's hsperfdata is not readable from the host: %v", err)
 	}
 	cmd, err := os.ReadFile(fmt.Sprintf("/proc/%d/cmdline", p.Pid()))
 	if err != nil || !strings.Contains(string(cmd), "/app.jar") {
