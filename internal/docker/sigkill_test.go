@@ -9,6 +9,7 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"slices"
 	"strconv"
 	"strings"
 	"syscall"
@@ -78,8 +79,9 @@ func TestSweepAfterSigkill(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if len(removed) != 1 {
-		t.Errorf("Sweep removed %v, want the one container %.12s", removed, id)
+	// Other dead jvmfits' containers may go too; the helper's must.
+	if !slices.ContainsFunc(removed, func(n string) bool { return strings.HasPrefix(n, "jvmfit-"+strconv.Itoa(pid)+"-") }) {
+		t.Errorf("Sweep removed %v, not the killed jvmfit's container %.12s", removed, id)
 	}
 	if ids := containers(t, pid); len(ids) != 0 {
 		t.Errorf("containers left after Sweep: %v", ids)
