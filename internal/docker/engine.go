@@ -34,17 +34,23 @@ func (e Engine) Check(ctx context.Context) error {
 // Run runs one engine command and returns its trimmed stdout; the error
 // carries the command's stderr, which is where the engine says what failed.
 func (e Engine) Run(ctx context.Context, stdin io.Reader, args ...string) (string, error) {
+	out, err := e.Output(ctx, stdin, args...)
+	return strings.TrimSpace(string(out)), err
+}
+
+// Output is Run with stdout as it came (a tar from docker cp, say).
+func (e Engine) Output(ctx context.Context, stdin io.Reader, args ...string) ([]byte, error) {
 	var out, errb bytes.Buffer
 	cmd := exec.CommandContext(ctx, e.Bin, args...)
 	cmd.Stdin, cmd.Stdout, cmd.Stderr = stdin, &out, &errb
 	if err := cmd.Run(); err != nil {
 		msg := strings.TrimSpace(errb.String())
 		if msg == "" {
-			return "", fmt.Errorf("%s %s: %w", e.Bin, args[0], err)
+			return nil, fmt.Errorf("%s %s: %w", e.Bin, args[0], err)
 		}
-		return "", fmt.Errorf("%s %s: %w: %s", e.Bin, args[0], err, lastLine(msg))
+		return nil, fmt.Errorf("%s %s: %w: %s", e.Bin, args[0], err, lastLine(msg))
 	}
-	return strings.TrimSpace(out.String()), nil
+	return out.Bytes(), nil
 }
 
 // ExitCode is the exit status of a failed Run's command, or -1.

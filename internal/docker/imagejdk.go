@@ -39,7 +39,7 @@ func ImageJDK(ctx context.Context, e Engine, image string) (jdk.JDK, error) {
 		_, _ = e.Run(rm, nil, "rm", "--force", id)
 	}()
 	// docker cp to "-" writes a tar of the file to stdout.
-	tarred, err := e.Run(ctx, nil, "cp", id+":"+home+"/release", "-")
+	tarred, err := e.Output(ctx, nil, "cp", id+":"+home+"/release", "-")
 	if err != nil {
 		return jdk.JDK{}, fmt.Errorf("image %s has no %s/release: %w", image, home, err)
 	}
@@ -59,8 +59,8 @@ func javaHome(env []string) string {
 	return ""
 }
 
-func firstFile(tarred string) (string, error) {
-	tr := tar.NewReader(bytes.NewReader([]byte(tarred)))
+func firstFile(tarred []byte) (string, error) {
+	tr := tar.NewReader(bytes.NewReader(tarred))
 	if _, err := tr.Next(); err != nil {
 		return "", err
 	}
