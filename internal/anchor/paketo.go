@@ -87,8 +87,18 @@ func Paketo(in Input) (Options, error) {
 		return Options{}, &plan.RefusedError{LimitBytes: in.LimitBytes,
 			Why: fmt.Sprintf("the Paketo memory calculator needs %s for all regions with your %s, more than the limit", paketoSize(all), heap.format(heap.bytes))}
 	}
-	return paketoOptions(in, regions, threads, head, classWhy), nil
+	o := paketoOptions(in, regions, threads, head, classWhy)
+	if heap.bytes < paketoJVMMinHeap {
+		o.Warnings = append(o.Warnings, fmt.Sprintf("the calculator leaves a heap of %s, below what the JVM starts with (about %s): the JVM will refuse it (\"Too small maximum heap\")",
+			size.Format(heap.bytes), size.Format(paketoJVMMinHeap)))
+	}
+	return o, nil
 }
+
+// paketoJVMMinHeap is about the smallest -Xmx HotSpot 17 and 25 start
+// with: below it they stop with "Too small maximum heap" or a GC before
+// initialisation. The calculator does not know this and emits the -Xmx.
+const paketoJVMMinHeap = 8 * size.MiB
 
 func (r *paketoRegion) fromUser(opts []string) {
 	for _, o := range opts {
