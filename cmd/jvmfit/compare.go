@@ -17,6 +17,7 @@ func newCompare() *cobra.Command {
 	var (
 		ef                 experimentFlags
 		sets, memory, cpus string
+		jvms               string
 		rate               float64
 		fresh              bool
 	)
@@ -35,6 +36,9 @@ seropt and paropt. Cells already in --db are reused unless --fresh.`,
 			data, names, err := experiment.LoadSets(sets)
 			if err != nil {
 				return asUsage(err)
+			}
+			if jvms != "" {
+				names = experiment.ParseList(jvms)
 			}
 			mems, err := experiment.ParseSizes("memory", memory)
 			if err != nil {
@@ -72,6 +76,9 @@ seropt and paropt. Cells already in --db are reused unless --fresh.`,
 			}
 			defer sess.close()
 			ax := experiment.CompareAxes(names, mems)
+			if jvms != "" { // modes side by side instead of option sets (docs/anchors.md)
+				ax.JVMs = names
+			}
 			ax.CPUs = cpuList
 			base := sess.base
 			base.Rate = rate
@@ -96,6 +103,7 @@ seropt and paropt. Cells already in --db are reused unless --fresh.`,
 	ef.register(cmd)
 	fl := cmd.Flags()
 	fl.StringVar(&sets, "sets", "seed001", "option sets: the built-in seed001, or a YAML file of name: [options...]")
+	fl.StringVar(&jvms, "jvm", "", "modes side by side instead of --sets, e.g. default,runjava,paketo,ubi,jvmfit")
 	fl.StringVar(&memory, "memory", "512Mi", "memory limits, e.g. 512Mi or 256Mi,512Mi")
 	fl.StringVar(&cpus, "cpus", "1", "CPU counts, e.g. 1 or 1,2")
 	fl.Float64Var(&rate, "rate", 0, "measured request rate (0 = the descriptor's or scenario's)")
