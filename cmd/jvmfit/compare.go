@@ -13,22 +13,23 @@ import (
 
 func init() { commands = append(commands, newCompare) }
 
+const compareLong = `compare runs one trial per option set (and per --memory, --cpus) and lays
+them out like seed 001: upload, execute and total time, GC time and its
+share, live set and physical heap (average and peak, MiB and % of the
+maximum heap). --sets seed001 is built in: seed 001's pardef, serdef,
+seropt and paropt. Cells already in --db are reused unless --fresh.`
+
 func newCompare() *cobra.Command {
 	var (
 		ef                 experimentFlags
 		sets, memory, cpus string
 		jvms               string
 		rate               float64
-		fresh              bool
 	)
 	cmd := &cobra.Command{
 		Use:   "compare --app app.yaml [--sets seed001|FILE] [--memory 512Mi]",
 		Short: "Run JVM option sets side by side on one workload (seed 001's table)",
-		Long: `compare runs one trial per option set (and per --memory, --cpus) and lays
-them out like seed 001: upload, execute and total time, GC time and its
-share, live set and physical heap (average and peak, MiB and % of the
-maximum heap). --sets seed001 is built in: seed 001's pardef, serdef,
-seropt and paropt. Cells already in --db are reused unless --fresh.`,
+		Long:  compareLong,
 		Example: `  jvmfit compare --app workloads/filecache/app.yaml --sets seed001 --memory 512Mi
   jvmfit compare --app app.yaml --sets my-sets.yaml --memory 256Mi,512Mi --cpus 1`,
 		Args: cobra.NoArgs,
@@ -54,50 +55,25 @@ seropt and paropt. Cells already in --db are reused unless --fresh.`,
 			if ef.optionSets != "" {
 				return usagef("--option-sets: compare takes its sets from --sets")
 			}
-			// set:NAME modes resolve against a file; a built-in set is
-			// written out so trials record where their options came from.
-			path := sets
-			if _, builtin := experiment.BuiltinSets[sets]; builtin {
-				dir, err := os.MkdirTemp("", "jvmfit-sets-")
-				if err != nil {
-					return err
-				}
-				defer os.RemoveAll(dir)
-				path = filepath.Join(dir, sets+".yaml")
-				if err := os.WriteFile(path, data, 0o644); err != nil {
-					return err
-				}
+			path, cleanup, err := setsFile(sets, data)
+			if err != nil {
+				return err
 			}
+			defer cleanup()
 			ef.optionSets = path
-			args := map[string]any{"app": ef.app, "sets": sets, "names": names, "memory": mems, "cpus": cpuList, "rate": rate, "fresh": fresh}
+			args := map[string]any{"app": ef.app, "sets": sets, "names": names, "memory": mems, "cpus": cpuList, "rate": rate, "fresh": ef.fresh}
 			sess, err := ef.open()
 			if err != nil {
 				return err
 			}
 			defer sess.close()
-			ax := experiment.CompareAxes(names, mems)
+			sess.Base.Rate = rate
+			sw := experiment.Compare(names, mems, cpuList, sess.Base)
 			if jvms != "" { // modes side by side instead of option sets (docs/anchors.md)
-				ax.JVMs = names
+				sw = experiment.Sweep{Cells: experiment.Axes{JVMs: names, Memory: mems, CPUs: cpuList}.Cells(sess.Base)}
 			}
-			ax.CPUs = cpuList
-			base := sess.base
-			base.Rate = rate
-			sw := experiment.Sweep{Base: base, Cells: ax.Cells(base), Prepare: sess.prepare, Trial: sess.run,
-				Fresh: fresh, Progress: experiment.NewProgress(sess.log)}
-			if _, err := sw.Specs(); err != nil {
-				return asUsage(err)
-			}
-			if err := sess.begin(store.KindCompare, args); err != nil {
-				return err
-			}
-			sw.Store, sw.ExperimentID = sess.store, sess.expID
-			fmt.Fprintf(sess.log, "%d option sets × %d limits × %d CPU counts\n", len(names), len(mems), len(cpuList))
-			cells, runErr := sw.Run(cmd.Context())
-			sess.ended(runErr)
-			if runErr != nil && len(cells) == 0 {
-				return runErr
-			}
-			return printMatrix(cmd, sess, ef.json, cells, runErr)
+			what := fmt.Sprintf("%d option sets × %d limits × %d CPU counts", len(names), len(mems), len(cpuList))
+			return runMatrix(cmd, sess, sw, store.KindCompare, args, ef.json, what)
 		},
 	}
 	ef.register(cmd)
@@ -107,6 +83,24 @@ seropt and paropt. Cells already in --db are reused unless --fresh.`,
 	fl.StringVar(&memory, "memory", "512Mi", "memory limits, e.g. 512Mi or 256Mi,512Mi")
 	fl.StringVar(&cpus, "cpus", "1", "CPU counts, e.g. 1 or 1,2")
 	fl.Float64Var(&rate, "rate", 0, "measured request rate (0 = the descriptor's or scenario's)")
-	fl.BoolVar(&fresh, "fresh", false, "run every cell again even if the database has it")
 	return cmd
+}
+
+// setsFile is the file set:NAME modes resolve against: --sets itself, or a
+// built-in set written out (removed by cleanup) so trials record where
+// their options came from.
+func setsFile(sets string, data []byte) (path string, cleanup func(), err error) {
+	if _, builtin := experiment.BuiltinSets[sets]; !builtin {
+		return sets, func() {}, nil
+	}
+	dir, err := os.MkdirTemp("", "jvmfit-sets-")
+	if err != nil {
+		return "", nil, err
+	}
+	path = filepath.Join(dir, sets+".yaml")
+	if err := os.WriteFile(path, data, 0o644); err != nil {
+		os.RemoveAll(dir)
+		return "", nil, err
+	}
+	return path, func() { os.RemoveAll(dir) }, nil
 }

@@ -1,10 +1,15 @@
 package main
 
 import (
+	"bytes"
 	"encoding/json"
+	"errors"
+	"fmt"
 	"os"
+	"os/exec"
 	"path/filepath"
 	"strings"
+	"syscall"
 	"testing"
 	"time"
 
@@ -83,6 +88,10 @@ func experimentRun(t *testing.T, args ...string) (stdout string) {
 	t.Logf("%s: exit %d in %s", args[0], code, time.Since(t0).Round(100*time.Millisecond))
 	if code != 0 {
 		t.Fatalf("%s exit %d\nstdout:\n%s\nstderr:\n%s", args[0], code, out, stderr)
+	}
+	// stderr is a pipe here, not a terminal: progress is plain lines.
+	if strings.ContainsAny(stderr, "\r\x1b") || !strings.Contains(stderr, "[1") {
+		t.Errorf("%s: progress on a pipe has control characters or no trial lines:\n%q", args[0], stderr)
 	}
 	if left, _ := os.ReadDir(tmp); len(left) != 0 {
 		names := []string{}
@@ -228,7 +237,7 @@ func TestCompareRealRun(t *testing.T) {
 	sets := writeDesc(t, "serial: [-XX:+UseSerialGC, -Xmx32m]\nparallel: [-XX:+UseParallelGC, -Xmx32m]\n")
 	out := experimentRun(t, "compare", "--app", desc, "--java", java17, "--db", db, "--sets", sets,
 		"--memory", "128Mi", "--rate", "20", "--duration", "1s")
-	for _, want := range []string{"### Option sets compared", "| Configuration | serial | parallel |"} {
+	for _, want := range []string{"### Option sets compared", "| Configuration | set:serial | set:parallel |"} {
 		if !strings.Contains(out, want) {
 			t.Errorf("compare output lacks %q:\n%s", want, out)
 		}
@@ -236,5 +245,59 @@ func TestCompareRealRun(t *testing.T) {
 	st := openStore(t, db)
 	if e, err := st.Experiment("latest"); err != nil || e.Trials != 2 || e.Kind != store.KindCompare {
 		t.Errorf("latest experiment %+v, %v", e, err)
+	}
+}
+
+// SIGINT mid-minmem keeps the trials done, stores not the one cut short,
+// leaves the experiment open and says how to resume; the same command then
+// takes the stored trials from the database and runs only the rest.
+func TestMinMemInterruptAndResume(t *testing.T) {
+	needRootRun(t)
+	desc := runFixture(t, "serve", "20s")
+	db := filepath.Join(t.TempDir(), "r.db")
+	args := []string{"minmem", "--app", desc, "--java", java17, "--db", db, "--cpus", "1", "--jvm", "default",
+		"--min", "16Mi", "--max", "128Mi", "--step", "16Mi", "--repeats", "1", "--rate", "20", "--duration", "1s", "--soak", "0"}
+	cmd := jvmfitCmd(t, []string{"TMPDIR=" + t.TempDir()}, append(args, "--experiment", "cut")...)
+	var errb bytes.Buffer
+	cmd.Stderr = &errb
+	if err := cmd.Start(); err != nil {
+		t.Fatal(err)
+	}
+	storedTrials := func(name string) []*trial.Result {
+		st, err := store.Open(db)
+		if err != nil {
+			return nil
+		}
+		defer st.Close()
+		rs, _ := st.Trials(store.Filter{Experiment: name, Light: true})
+		return rs
+	}
+	for deadline := time.Now().Add(90 * time.Second); len(storedTrials("cut")) == 0; time.Sleep(50 * time.Millisecond) {
+		if time.Now().After(deadline) {
+			cmd.Process.Kill()
+			cmd.Wait()
+			t.Fatalf("no trial stored in 90 s:\n%s", errb.String())
+		}
+	}
+	cmd.Process.Signal(syscall.SIGINT)
+	err := cmd.Wait()
+	var ee *exec.ExitError
+	if !errors.As(err, &ee) || ee.ExitCode() != 130 || !strings.Contains(errb.String(), "run the same command again to resume") {
+		t.Fatalf("after SIGINT: %v\n%s", err, errb.String())
+	}
+	done := storedTrials("cut")
+	st := openStore(t, db)
+	if e, _ := st.Experiment("cut"); !e.Ended.IsZero() || e.Summary != nil {
+		t.Errorf("the interrupted experiment is marked ended or has an answer: %+v", e)
+	}
+	out := experimentRun(t, append(args, "--experiment", "resumed")...)
+	want := fmt.Sprintf("run, %d from the store)", len(done))
+	if !strings.Contains(out, want) || !strings.Contains(out, "## Recommendation") {
+		t.Fatalf("resumed minmem after %d stored trials lacks %q:\n%s", len(done), want, out)
+	}
+	for _, l := range strings.Split(out, "\n") {
+		if strings.Contains(l, want) {
+			t.Logf("interrupted after %d stored trials; resumed: %s", len(done), l)
+		}
 	}
 }

@@ -2,6 +2,7 @@ package main
 
 import (
 	"fmt"
+	"io"
 	"time"
 
 	"github.com/spf13/cobra"
@@ -12,6 +13,18 @@ import (
 )
 
 func init() { commands = append(commands, newMinMem) }
+
+const minmemLong = `minmem searches, for each CPU count and JVM option mode, the smallest
+memory limit at which a trial is OK: doubling from --min until a trial
+passes, bisecting on a --step grid, then running the lowest OK and the
+highest KO limits --repeats more times (a limit's verdict is the majority
+of its runs; a tie is KO). The recommended limit (the lowest OK plus a
+margin) is then proven by a --soak: one trial measured that long at the
+limit itself; a KO raises the limit 16 MiB and soaks again, at most three
+soaks in all. Every trial is stored in --db as it ends; a trial identical to
+one already there is taken from there (unless --fresh), so the same command
+resumes an interrupted minmem. A limit the launcher refuses to plan for is
+no trial: the search moves up to the smallest limit on the grid it accepts.`
 
 func newMinMem() *cobra.Command {
 	var (
@@ -24,14 +37,7 @@ func newMinMem() *cobra.Command {
 	cmd := &cobra.Command{
 		Use:   "minmem --app app.yaml [--cpus 1] [--jvm default,jvmfit]",
 		Short: "Find the smallest memory limit at which the service passes its SLO",
-		Long: `minmem searches, for each CPU count and JVM option mode, the smallest
-memory limit at which a trial is OK: doubling from --min until a trial
-passes, bisecting on a --step grid, then running the lowest OK and the
-highest KO limits --repeats more times (a limit's verdict is the majority
-of its runs; a tie is KO). The recommended limit (the lowest OK plus a
-margin) is then proven by a --soak: one trial measured that long at the
-limit itself; a KO raises the limit 16 MiB and soaks again, at most three
-soaks in all. Every trial is stored in --db.`,
+		Long:  minmemLong,
 		Example: `  jvmfit minmem --app workloads/filecache/app.yaml --cpus 1 --jvm default,jvmfit
   jvmfit minmem --app app.yaml --min 96Mi --max 512Mi --step 16Mi --repeats 2 --json`,
 		Args: cobra.NoArgs,
@@ -44,18 +50,9 @@ soaks in all. Every trial is stored in --db.`,
 			if len(modes) == 0 {
 				return usagef("--jvm: give at least one mode, e.g. default,jvmfit")
 			}
-			var s experiment.Search
-			for _, p := range []struct {
-				flag, v string
-				dst     *int64
-			}{{"min", lo, &s.Min}, {"max", hi, &s.Max}, {"step", step, &s.Step}} {
-				if *p.dst, err = size.Parse(p.v); err != nil {
-					return usagef("--%s: %v", p.flag, err)
-				}
-			}
-			s.Repeats, s.MaxTrials = repeats, maxTrials
-			if err := s.Validate(); err != nil {
-				return asUsage(err)
+			s, err := parseSearch(lo, hi, step, repeats, maxTrials)
+			if err != nil {
+				return err
 			}
 			if rate < 0 {
 				return usagef("--rate cannot be negative")
@@ -69,54 +66,8 @@ soaks in all. Every trial is stored in --db.`,
 				return err
 			}
 			defer sess.close()
-			base := sess.base
-			base.Rate = rate
-			plan := experiment.MinMemPlan{Base: base, CPUs: cpuList, JVMs: modes, Search: s, Prepare: sess.prepare,
-				Trial: sess.run, Log: sess.log}
-			if err := plan.Check(); err != nil {
-				return asUsage(err)
-			}
-			if err := sess.begin(store.KindMinMem, args); err != nil {
-				return err
-			}
-			plan.Store, plan.ExperimentID = sess.store, sess.expID
-			t0 := time.Now()
-			results, runErr := plan.Run(cmd.Context())
-			n := 0
-			for _, r := range results {
-				n += len(r.Outcome.Trials)
-			}
-			if runErr != nil && n == 0 {
-				sess.ended(runErr)
-				return runErr
-			}
-			rec, recErr := experiment.Recommend(experiment.Candidates(results), sess.optionsAt)
-			if rec != nil && runErr == nil && soak > 0 {
-				runErr = plan.Soak(cmd.Context(), rec, soak, sess.optionsAt)
-				n += len(rec.Soak)
-			}
-			sess.ended(runErr)
-			sess.conclude(rec, experiment.MinMemMarkdown(results), runErr)
-			out := cmd.OutOrStdout()
-			if ef.json {
-				if err := printJSON(out, experiment.NewMinMemJSON(sess.expID, results, rec)); err != nil {
-					return err
-				}
-			} else {
-				if err := sess.tables(out); err != nil {
-					return err
-				}
-				fmt.Fprint(out, "### The search\n\n"+experiment.MinMemMarkdown(results))
-				fmt.Fprintf(out, "\n%d trials in %s; search grid %s from %s to %s, %d repeat(s) at the boundary.\n\n",
-					n, time.Since(t0).Round(time.Second), size.Format(s.Step), size.Format(s.Min), size.Format(s.Max), s.Repeats)
-				switch {
-				case rec != nil:
-					fmt.Fprint(out, rec.Markdown())
-				case runErr == nil:
-					fmt.Fprintf(out, "No recommendation: %v\n", recErr)
-				}
-			}
-			return runErr
+			sess.Base.Rate = rate
+			return runMinMem(cmd, sess, experiment.MinMemPlan{CPUs: cpuList, JVMs: modes, Search: s}, args, soak, ef.json)
 		},
 	}
 	ef.register(cmd)
@@ -131,4 +82,65 @@ soaks in all. Every trial is stored in --db.`,
 	fl.Float64Var(&rate, "rate", 0, "measured request rate (0 = the descriptor's or scenario's)")
 	fl.DurationVar(&soak, "soak", experiment.DefaultSoak, "measured length of the proof trial at the recommended limit (0 = no proof)")
 	return cmd
+}
+
+// parseSearch reads the search's range flags.
+func parseSearch(lo, hi, step string, repeats, maxTrials int) (experiment.Search, error) {
+	s := experiment.Search{Repeats: repeats, MaxTrials: maxTrials}
+	for _, p := range []struct {
+		flag, v string
+		dst     *int64
+	}{{"min", lo, &s.Min}, {"max", hi, &s.Max}, {"step", step, &s.Step}} {
+		v, err := size.Parse(p.v)
+		if err != nil {
+			return s, usagef("--%s: %v", p.flag, err)
+		}
+		*p.dst = v
+	}
+	return s, asUsage(s.Validate())
+}
+
+// runMinMem checks, records and runs the search and its soak, then prints.
+func runMinMem(cmd *cobra.Command, sess *session, plan experiment.MinMemPlan, args any, soak time.Duration, asJSON bool) error {
+	if err := plan.Check(sess.Session); err != nil {
+		return asUsage(err)
+	}
+	if err := sess.begin(store.KindMinMem, args); err != nil {
+		return err
+	}
+	t0 := time.Now()
+	results, ans, runErr := plan.Conclude(cmd.Context(), sess.Session, soak)
+	ran, reused := sess.Counts()
+	if runErr != nil && ran+reused == 0 {
+		return runErr
+	}
+	out := cmd.OutOrStdout()
+	if asJSON {
+		if err := printJSON(out, experiment.NewMinMemJSON(sess.ID, results, ans.Rec)); err != nil {
+			return err
+		}
+		return runErr
+	}
+	if err := sess.tables(out); err != nil {
+		return err
+	}
+	fmt.Fprint(out, "### The search\n\n"+experiment.MinMemMarkdown(results))
+	s := plan.Search
+	fmt.Fprintf(out, "\n%d trials (%d run, %d from the store) in %s; search grid %s from %s to %s, %d repeat(s) at the boundary.\n\n",
+		ran+reused, ran, reused, time.Since(t0).Round(time.Second), size.Format(s.Step), size.Format(s.Min), size.Format(s.Max), s.Repeats)
+	printAnswer(out, ans, runErr)
+	return runErr
+}
+
+// printAnswer ends an experiment's Markdown: the recommendation, why there
+// is none, or how to resume one that stopped early.
+func printAnswer(out io.Writer, ans experiment.Answer, runErr error) {
+	switch {
+	case runErr != nil:
+		fmt.Fprintf(out, "Stopped early (%v); run the same command again to resume: the trials done are kept and taken from the store.\n", runErr)
+	case ans.Rec != nil:
+		fmt.Fprint(out, ans.Rec.Markdown())
+	default:
+		fmt.Fprintf(out, "No recommendation: %v\n", ans.WhyNot)
+	}
 }

@@ -7,7 +7,6 @@ import (
 	"io"
 	"os"
 	"path/filepath"
-	"strconv"
 	"strings"
 	"text/tabwriter"
 
@@ -25,13 +24,7 @@ var reportFiles = []struct{ name, format string }{
 	{"index.html", "html"}, {"report.md", "md"}, {"trials.csv", "csv"}, {"trials.json", "json"},
 }
 
-func newReport() *cobra.Command {
-	var db, expRef, format, out string
-	var list, all bool
-	cmd := &cobra.Command{
-		Use:   "report [--db jvmfit.db] [-e NAME|ID|PREFIX,...|latest | --all] [--format md|html|csv|json] [-o FILE|DIR]",
-		Short: "Markdown, offline HTML, CSV or JSON from the results database",
-		Long: `report reads experiments from the database and renders them. -e takes
+const reportLong = `report reads experiments from the database and renders them. -e takes
 one or more (comma-separated) ids, names or name prefixes ("demo" is every
 experiment whose name starts with demo); --all takes every one. Several
 experiments make one report: an overview, then a section each.
@@ -45,7 +38,15 @@ experiments make one report: an overview, then a section each.
 -o FILE writes one format (taken from --format, else from the extension);
 -o DIR (an existing directory, or a path ending in /) writes index.html,
 report.md, trials.csv and trials.json into it. Without -o, output goes to
-stdout.`,
+stdout.`
+
+func newReport() *cobra.Command {
+	var db, expRef, format, out string
+	var list, all bool
+	cmd := &cobra.Command{
+		Use:   "report [--db jvmfit.db] [-e NAME|ID|PREFIX,...|latest | --all] [--format md|html|csv|json] [-o FILE|DIR]",
+		Short: "Markdown, offline HTML, CSV or JSON from the results database",
+		Long:  reportLong,
 		Example: `  jvmfit report                                   # latest experiment, Markdown
   jvmfit report --experiment minmem-filecache -o report.html
   jvmfit report --experiment 3 -o demo-report/
@@ -69,84 +70,15 @@ stdout.`,
 			if list {
 				return listExperiments(w, st)
 			}
-			refs := strings.Split(expRef, ",")
-			for _, r := range refs {
-				if strings.TrimSpace(r) == "" {
-					return usagef("--experiment %q has an empty item: write ids or names separated by commas, e.g. 3,4 or demo", expRef)
-				}
-			}
-			if all {
-				if cmd.Flags().Changed("experiment") {
-					return usagef("--all and --experiment both choose experiments: give one of them")
-				}
-				es, err := st.Experiments()
-				if err != nil {
-					return err
-				}
-				if len(es) == 0 {
-					return usagef("no experiments in %s yet: run jvmfit minmem, sweep or compare first", db)
-				}
-				refs = refs[:0]
-				for _, e := range es {
-					refs = append(refs, strconv.FormatInt(e.ID, 10))
-				}
-			}
-			es, err := st.Select(refs)
-			if errors.Is(err, store.ErrNotFound) {
-				return usagef("%v: see 'jvmfit report --list'", err)
-			}
+			es, err := selectExperiments(st, db, expRef, all, cmd.Flags().Changed("experiment"))
 			if err != nil {
 				return err
 			}
-			var ins []report.Input
-			var trials []*trial.Result
-			for _, e := range es {
-				// Full trials, series included: the HTML charts memory and heap over time.
-				ts, err := st.Trials(store.Filter{ExperimentID: e.ID})
-				if err != nil {
-					return err
-				}
-				ins = append(ins, report.Input{Meta: report.MetaOf(e), Trials: ts})
-				trials = append(trials, ts...)
-			}
-			what := fmt.Sprintf("experiment #%d %s", es[0].ID, es[0].Name)
-			if len(es) > 1 {
-				what = fmt.Sprintf("%d experiments", len(es))
-			}
-			in := book{ins: ins, trials: trials}
-
-			if out == "" {
-				if format == "" {
-					format = "md"
-				}
-				if format == "html" && isCharDevice(os.Stdout) {
-					return usagef("--format html is a 1 MB page: give -o report.html (or redirect stdout)")
-				}
-				return render(w, format, in)
-			}
-			if isDirTarget(out) {
-				if err := os.MkdirAll(out, 0o755); err != nil {
-					return fmt.Errorf("create %s: %w", out, err)
-				}
-				for _, f := range reportFiles {
-					if err := writeReport(filepath.Join(out, f.name), f.format, in); err != nil {
-						return err
-					}
-				}
-				fmt.Fprintf(cmd.ErrOrStderr(), "wrote %s/{index.html,report.md,trials.csv,trials.json}: %s, %d trials\n",
-					strings.TrimSuffix(out, "/"), what, len(trials))
-				return nil
-			}
-			if format == "" {
-				if format = formatOf(out); format == "" {
-					return usagef("-o %s: cannot tell the format from the extension; give --format md|html|csv|json", out)
-				}
-			}
-			if err := writeReport(out, format, in); err != nil {
+			in, err := loadBook(st, es)
+			if err != nil {
 				return err
 			}
-			fmt.Fprintf(cmd.ErrOrStderr(), "wrote %s: %s, %d trials\n", out, what, len(trials))
-			return nil
+			return writeBook(cmd, w, in, out, format)
 		},
 	}
 	f := cmd.Flags()
@@ -157,6 +89,88 @@ stdout.`,
 	f.StringVarP(&out, "output", "o", "", "write to FILE, or all formats into DIR")
 	f.BoolVar(&list, "list", false, "list the experiments in the database and exit")
 	return cmd
+}
+
+// selectExperiments resolves -e (or --all) to the experiments to report.
+func selectExperiments(st *store.Store, db, expRef string, all, expGiven bool) ([]store.Experiment, error) {
+	refs := strings.Split(expRef, ",")
+	for _, r := range refs {
+		if strings.TrimSpace(r) == "" {
+			return nil, usagef("--experiment %q has an empty item: write ids or names separated by commas, e.g. 3,4 or demo", expRef)
+		}
+	}
+	if all {
+		if expGiven {
+			return nil, usagef("--all and --experiment both choose experiments: give one of them")
+		}
+		es, err := st.Experiments()
+		if err != nil {
+			return nil, err
+		}
+		if len(es) == 0 {
+			return nil, usagef("no experiments in %s yet: run jvmfit minmem, sweep or compare first", db)
+		}
+		return es, nil
+	}
+	es, err := st.Select(refs)
+	if errors.Is(err, store.ErrNotFound) {
+		return nil, usagef("%v: see 'jvmfit report --list'", err)
+	}
+	return es, err
+}
+
+// loadBook reads the experiments' full trials, series included: the HTML
+// charts memory and heap over time.
+func loadBook(st *store.Store, es []store.Experiment) (book, error) {
+	b := book{what: fmt.Sprintf("experiment #%d %s", es[0].ID, es[0].Name)}
+	if len(es) > 1 {
+		b.what = fmt.Sprintf("%d experiments", len(es))
+	}
+	for _, e := range es {
+		ts, err := st.Trials(store.Filter{ExperimentID: e.ID})
+		if err != nil {
+			return b, err
+		}
+		b.ins = append(b.ins, report.Input{Meta: report.MetaOf(e), Trials: ts})
+		b.trials = append(b.trials, ts...)
+	}
+	return b, nil
+}
+
+// writeBook writes the report to stdout, to one file or into a directory.
+func writeBook(cmd *cobra.Command, w io.Writer, in book, out, format string) error {
+	if out == "" {
+		if format == "" {
+			format = "md"
+		}
+		if format == "html" && isCharDevice(os.Stdout) {
+			return usagef("--format html is a 1 MB page: give -o report.html (or redirect stdout)")
+		}
+		return render(w, format, in)
+	}
+	if isDirTarget(out) {
+		if err := os.MkdirAll(out, 0o755); err != nil {
+			return fmt.Errorf("create %s: %w", out, err)
+		}
+		for _, f := range reportFiles {
+			if err := writeReport(filepath.Join(out, f.name), f.format, in); err != nil {
+				return err
+			}
+		}
+		fmt.Fprintf(cmd.ErrOrStderr(), "wrote %s/{index.html,report.md,trials.csv,trials.json}: %s, %d trials\n",
+			strings.TrimSuffix(out, "/"), in.what, len(in.trials))
+		return nil
+	}
+	if format == "" {
+		if format = formatOf(out); format == "" {
+			return usagef("-o %s: cannot tell the format from the extension; give --format md|html|csv|json", out)
+		}
+	}
+	if err := writeReport(out, format, in); err != nil {
+		return err
+	}
+	fmt.Fprintf(cmd.ErrOrStderr(), "wrote %s: %s, %d trials\n", out, in.what, len(in.trials))
+	return nil
 }
 
 func validFormat(f string) bool {
@@ -193,6 +207,7 @@ func isDirTarget(out string) bool {
 type book struct {
 	ins    []report.Input
 	trials []*trial.Result // all of them, in experiment order
+	what   string          // "experiment #3 demo-minmem" or "2 experiments"
 }
 
 func render(w io.Writer, format string, b book) error {
@@ -242,7 +257,7 @@ func listExperiments(w io.Writer, st *store.Store) error {
 			ended = e.Ended.Local().Format("2006-01-02 15:04")
 		}
 		fmt.Fprintf(tw, "%d\t%s\t%s\t%d\t%d\t%s\t%s\n", e.ID, e.Name, e.Kind, e.Trials, e.OK,
-			e.Created.Local().Format("2006-01-02 15:04"), ended)
+			e.Started.Local().Format("2006-01-02 15:04"), ended)
 	}
 	return tw.Flush()
 }

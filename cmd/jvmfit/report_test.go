@@ -119,3 +119,25 @@ func TestReportUsageErrors(t *testing.T) {
 		}
 	}
 }
+
+// report --list shows when a run began (its trial's start), not when it
+// was stored after the trial ended.
+func TestReportListRunStarted(t *testing.T) {
+	path := filepath.Join(t.TempDir(), "jvmfit.db")
+	s, err := store.Open(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	started := time.Date(2025, 3, 4, 5, 6, 0, 0, time.UTC)
+	exp, _ := s.NewExperiment("run-demo", store.KindRun, nil)
+	_, err = s.SaveTrial(exp, &trial.Result{Spec: trial.Spec{AppName: "demo", JVM: "default", MemoryBytes: 128 << 20, CPUs: 1},
+		StartedAt: started, EndedAt: started.Add(time.Minute), Verdict: trial.OK})
+	s.Close()
+	if err != nil {
+		t.Fatal(err)
+	}
+	list, err := runReport(t, "--db", path, "--list")
+	if want := started.Local().Format("2006-01-02 15:04"); err != nil || !strings.Contains(list, want) {
+		t.Errorf("--list (err %v) lacks the run's start %s:\n%s", err, want, list)
+	}
+}

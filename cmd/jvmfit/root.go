@@ -13,6 +13,7 @@ func newRoot() *cobra.Command {
   flags, exec   container-aware JVM launcher
   load          open-model load generator (no coordinated omission)
   run           one trial under real cgroup limits, with an OK/KO verdict
+  profile       an app's measured profile from a stored trial (for flags --profile)
   minmem        smallest memory limit that passes
   sweep         CPUs x rates x option sets x JDKs
   compare       option sets side by side

@@ -15,6 +15,7 @@ import (
 	"github.com/spf13/pflag"
 
 	"github.com/jvmfit/jvmfit/internal/app"
+	"github.com/jvmfit/jvmfit/internal/experiment"
 	"github.com/jvmfit/jvmfit/internal/size"
 	"github.com/jvmfit/jvmfit/internal/store"
 	"github.com/jvmfit/jvmfit/internal/trial"
@@ -30,6 +31,7 @@ type runFlags struct {
 	app, jar, ready, scenario       string
 	memory, cpuset, jvm, java, slo  string
 	optionSets, db, experiment      string
+	profileOut                      string
 	cpus, rate                      float64
 	warmup, duration                time.Duration
 	vars                            []string
@@ -69,7 +71,8 @@ Exit status: 0 OK, 1 KO (or jvmfit failed), 2 bad input, 130 interrupted
 	fl.DurationVar(&f.duration, "duration", 0, "measured phase length (default: the scenario's)")
 	fl.StringArrayVar(&f.vars, "var", nil, "scenario variable k=v (repeatable)")
 	fl.StringVar(&f.slo, "slo", "", `SLO, e.g. "p99<=200ms,success>=0.999,throughput>=0.98*rate,start<=60s,memory<=300Mi" (default: the descriptor's, then `+trial.DefaultSLO+`)`)
-	fl.BoolVar(&f.nmt, "nmt", false, "add -XX:NativeMemoryTracking=summary and record jcmd's breakdown at the end")
+	fl.BoolVar(&f.nmt, "nmt", false, "add -XX:NativeMemoryTracking=summary; NMT is sampled every 2s (peaks per category) and at the end")
+	fl.StringVar(&f.profileOut, "profile-out", "", "write the app's measured profile (JSON, docs/launcher.md) from this trial; turns on --nmt and a full GC at the end")
 	fl.BoolVar(&f.saturate, "saturate", false, "after the measured load, probe the maximum throughput (16 workers, 10s)")
 	fl.BoolVar(&f.noLimits, "no-limits", false, "run without cgroup limits (a baseline)")
 	fl.StringVar(&f.db, "db", "jvmfit.db", "results database (SQLite); created if missing")
@@ -90,6 +93,9 @@ func runTrial(cmd *cobra.Command, f *runFlags) error {
 	if err != nil {
 		return err
 	}
+	if err := checkProfileOut(f.profileOut); err != nil {
+		return err
+	}
 	// Open the database first: a bad --db must not cost a trial.
 	st, err := store.Open(f.db)
 	if err != nil {
@@ -97,7 +103,11 @@ func runTrial(cmd *cobra.Command, f *runFlags) error {
 	}
 	defer st.Close()
 
-	r, err := trial.Run(cmd.Context(), spec, a, trial.DefaultDeps().WithProgress(os.Stderr))
+	deps := trial.DefaultDeps().WithProgress(experiment.ProgressWriter(os.Stderr))
+	if f.profileOut != "" {
+		deps.Prober = trial.ProfileProber()
+	}
+	r, err := trial.Run(cmd.Context(), spec, a, deps)
 	if err != nil {
 		if cmd.Context().Err() != nil {
 			return fmt.Errorf("interrupted: the trial was stopped and not stored")
@@ -117,6 +127,11 @@ func runTrial(cmd *cobra.Command, f *runFlags) error {
 	} else {
 		printTrial(out, r, f.db)
 	}
+	if f.profileOut != "" {
+		if err := writeRunProfile(out, cmd.ErrOrStderr(), f.profileOut, r); err != nil {
+			return err
+		}
+	}
 	if r.Verdict != trial.OK {
 		return fmt.Errorf("%w %s", errKO, r.Kind)
 	}
@@ -128,7 +143,7 @@ func runTrial(cmd *cobra.Command, f *runFlags) error {
 func runSpec(f *runFlags, a *app.App) (trial.Spec, error) {
 	spec := trial.Spec{
 		Java: f.java, JVM: f.jvm, CPUs: f.cpus, CPUSet: f.cpuset, NoLimits: f.noLimits,
-		Rate: f.rate, Warmup: f.warmup, Duration: f.duration, SLO: f.slo, NMT: f.nmt, Saturate: f.saturate,
+		Rate: f.rate, Warmup: f.warmup, Duration: f.duration, SLO: f.slo, NMT: f.nmt || f.profileOut != "", Saturate: f.saturate,
 	}
 	var err error
 	if f.memory != "" {
@@ -240,8 +255,8 @@ func printTrial(w io.Writer, r *trial.Result, db string) {
 		fmt.Fprintf(w, "  saturate: %.1f req/s, p99 %s\n", s.Throughput, s.Latencies.P99.Round(time.Microsecond))
 	}
 	sm := r.Summary
-	fmt.Fprintf(w, "  memory:   cgroup peak %s, RSS peak %s, heap used/committed peak %s/%s, metaspace %s\n",
-		size.Format(r.MemoryPeakBytes), size.Format(sm.RSSPeak), size.Format(sm.HeapUsedPeak),
+	fmt.Fprintf(w, "  memory:   cgroup peak %s, working set peak %s, RSS peak %s, heap used/committed peak %s/%s, metaspace %s\n",
+		size.Format(r.MemoryPeakBytes), size.Format(r.WorkingSetPeakBytes), size.Format(sm.RSSPeak), size.Format(sm.HeapUsedPeak),
 		size.Format(sm.HeapCommPeak), size.Format(sm.MetaspacePeak))
 	if sm.GCCount > 0 {
 		fmt.Fprintf(w, "  gc:       %d collections, %s (%.1f%% of the run), live set avg/peak %s/%s\n",

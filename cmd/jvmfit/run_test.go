@@ -154,13 +154,16 @@ func TestRunStoresOKAndKO(t *testing.T) {
 	if err := json.Unmarshal([]byte(stdout), &top); err != nil {
 		t.Fatalf("--json output is not JSON: %v\n%s", err, stdout)
 	}
-	for _, k := range []string{"verdict", "kind", "failed", "start_seconds", "memory_peak_bytes", "load"} {
+	for _, k := range []string{"verdict", "kind", "failed", "start_seconds", "memory_peak_bytes", "working_set_peak_bytes", "load"} {
 		if _, ok := top[k]; !ok {
 			t.Errorf("JSON lacks %q", k)
 		}
 	}
 	if top["verdict"] != "OK" {
 		t.Errorf("verdict %v", top["verdict"])
+	}
+	if ws, _ := top["working_set_peak_bytes"].(float64); ws <= 0 || ws > top["memory_peak_bytes"].(float64) {
+		t.Errorf("working set peak %v, cgroup peak %v", ws, top["memory_peak_bytes"])
 	}
 	ko := runFixture(t, "exit", "30s")
 	stdout, _, code = run(t, []string{"TMPDIR=" + t.TempDir()}, "run", "--app", ko, "--memory", "256Mi", "--java", java17, "--db", db)

@@ -6,6 +6,7 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/jvmfit/jvmfit/internal/experiment"
+	"github.com/jvmfit/jvmfit/internal/judge"
 	"github.com/jvmfit/jvmfit/internal/report"
 	"github.com/jvmfit/jvmfit/internal/store"
 	"github.com/jvmfit/jvmfit/internal/trial"
@@ -17,7 +18,6 @@ func newSweep() *cobra.Command {
 	var (
 		ef                        experimentFlags
 		cpus, rates, memory, jvms string
-		fresh                     bool
 	)
 	cmd := &cobra.Command{
 		Use:   "sweep --app app.yaml --cpus 1,2 --rate 100..1000/100",
@@ -50,28 +50,14 @@ ranges with a step (100..1000/100, 256Mi..1Gi/256Mi).`,
 			}
 			// --java is an axis here: every JDK is checked when the cells are prepared.
 			ax.Javas, ef.java = experiment.ParseList(ef.java), ""
-			args := map[string]any{"app": ef.app, "cpus": ax.CPUs, "memory": ax.Memory, "rate": ax.Rates, "jvm": ax.JVMs, "java": ax.Javas, "fresh": fresh}
+			args := map[string]any{"app": ef.app, "cpus": ax.CPUs, "memory": ax.Memory, "rate": ax.Rates, "jvm": ax.JVMs, "java": ax.Javas, "fresh": ef.fresh}
 			sess, err := ef.open()
 			if err != nil {
 				return err
 			}
 			defer sess.close()
-			sw := experiment.Sweep{Base: sess.base, Cells: ax.Cells(sess.base), Prepare: sess.prepare, Trial: sess.run,
-				Fresh: fresh, Progress: experiment.NewProgress(sess.log)}
-			if _, err := sw.Specs(); err != nil {
-				return asUsage(err)
-			}
-			if err := sess.begin(store.KindSweep, args); err != nil {
-				return err
-			}
-			sw.Store, sw.ExperimentID = sess.store, sess.expID
-			fmt.Fprintf(sess.log, "%d cells\n", len(sw.Cells))
-			cells, runErr := sw.Run(cmd.Context())
-			sess.ended(runErr)
-			if runErr != nil && len(cells) == 0 {
-				return runErr
-			}
-			return printMatrix(cmd, sess, ef.json, cells, runErr)
+			sw := experiment.Sweep{Cells: ax.Cells(sess.Base)}
+			return runMatrix(cmd, sess, sw, store.KindSweep, args, ef.json, fmt.Sprintf("%d cells", len(sw.Cells)))
 		},
 	}
 	ef.register(cmd)
@@ -81,54 +67,60 @@ ranges with a step (100..1000/100, 256Mi..1Gi/256Mi).`,
 	fl.StringVar(&rates, "rate", "", "measured request rates, e.g. 100..1000/100 (default: the descriptor's)")
 	fl.StringVar(&memory, "memory", "1Gi", "memory limits, e.g. 512Mi,1Gi or 256Mi..1Gi/256Mi")
 	fl.StringVar(&jvms, "jvm", "default", "JVM option modes: default, jvmfit[:goal], set:NAME, quoted options")
-	fl.BoolVar(&fresh, "fresh", false, "run every cell again even if the database has it")
 	return cmd
 }
 
 // sweepJSON is `jvmfit sweep --json` and `jvmfit compare --json`.
 type sweepJSON struct {
-	ExperimentID   int64                        `json:"experiment_id"`
-	Cells          []experiment.CellJSON        `json:"cells"`
-	Knees          map[string]report.KneeResult `json:"knees,omitempty"`
-	Recommendation *experiment.Recommendation   `json:"recommendation,omitempty"`
-	Stopped        string                       `json:"stopped,omitempty"`
+	ExperimentID   int64                       `json:"experiment_id"`
+	Cells          []experiment.CellJSON       `json:"cells"`
+	Knees          map[string]judge.KneeResult `json:"knees,omitempty"`
+	Recommendation *experiment.Recommendation  `json:"recommendation,omitempty"`
+	Stopped        string                      `json:"stopped,omitempty"`
 }
 
-// printMatrix prints a sweep's (or compare's) tables and recommendation.
-func printMatrix(cmd *cobra.Command, sess *session, asJSON bool, cells []experiment.CellResult, runErr error) error {
-	rec, recErr := experiment.Recommend(experiment.SweepCandidates(cells), sess.optionsAt)
-	sess.conclude(rec, "", runErr)
-	out := cmd.OutOrStdout()
-	if asJSON {
-		j := sweepJSON{ExperimentID: sess.expID, Cells: experiment.CellsJSON(cells), Recommendation: rec}
-		var rs []*trial.Result
-		rates := map[float64]bool{}
-		for _, c := range cells {
-			rs = append(rs, c.Result)
-			rates[c.Cell.Rate] = true
-		}
-		if len(rates) > 1 {
-			j.Knees = report.Knees(rs)
-		}
-		if runErr != nil {
-			j.Stopped = runErr.Error()
-		}
-		if err := printJSON(out, j); err != nil {
-			return err
-		}
+// runMatrix checks, records and runs a sweep (or compare), then prints.
+func runMatrix(cmd *cobra.Command, sess *session, sw experiment.Sweep, kind string, args any, asJSON bool, what string) error {
+	if err := sw.Check(sess.Session); err != nil {
+		return asUsage(err)
+	}
+	if err := sess.begin(kind, args); err != nil {
+		return err
+	}
+	fmt.Fprintln(sess.Progress, what)
+	cells, ans, runErr := sw.Conclude(cmd.Context(), sess.Session)
+	if runErr != nil && len(cells) == 0 {
 		return runErr
 	}
+	if asJSON {
+		return printMatrixJSON(cmd, sess, cells, ans.Rec, runErr)
+	}
+	out := cmd.OutOrStdout()
 	if err := sess.tables(out); err != nil {
 		return err
 	}
-	switch {
-	case rec != nil:
-		fmt.Fprint(out, rec.Markdown())
-	case runErr == nil:
-		fmt.Fprintf(out, "No recommendation: %v\n", recErr)
+	printAnswer(out, ans, runErr)
+	return runErr
+}
+
+// printMatrixJSON prints a sweep's (or compare's) cells, knees and
+// recommendation as JSON.
+func printMatrixJSON(cmd *cobra.Command, sess *session, cells []experiment.CellResult, rec *experiment.Recommendation, runErr error) error {
+	j := sweepJSON{ExperimentID: sess.ID, Cells: experiment.CellsJSON(cells), Recommendation: rec}
+	var rs []*trial.Result
+	rates := map[float64]bool{}
+	for _, c := range cells {
+		rs = append(rs, c.Result)
+		rates[c.Cell.Rate] = true
+	}
+	if len(rates) > 1 {
+		j.Knees = report.Knees(rs)
 	}
 	if runErr != nil {
-		fmt.Fprintf(out, "\nStopped early (%v); run the same command again to resume: completed cells are kept.\n", runErr)
+		j.Stopped = runErr.Error()
+	}
+	if err := printJSON(cmd.OutOrStdout(), j); err != nil {
+		return err
 	}
 	return runErr
 }

@@ -6,6 +6,8 @@ import (
 	"os"
 
 	"gopkg.in/yaml.v3"
+
+	"github.com/jvmfit/jvmfit/internal/trial"
 )
 
 //go:embed seed001.yaml
@@ -40,11 +42,13 @@ func LoadSets(ref string) (data []byte, names []string, err error) {
 	return data, names, nil
 }
 
-// CompareAxes is a sweep over the sets (as set:NAME modes) and limits.
-func CompareAxes(names []string, memory []int64) Axes {
+// Compare is the sweep over the option sets (as set:NAME modes), limits
+// and CPU counts that compare runs; its cells go through a Session like
+// any other.
+func Compare(names []string, memory []int64, cpus []float64, base trial.Spec) Sweep {
 	jvms := make([]string, len(names))
 	for i, n := range names {
 		jvms[i] = "set:" + n
 	}
-	return Axes{JVMs: jvms, Memory: memory}
+	return Sweep{Cells: Axes{JVMs: jvms, Memory: memory, CPUs: cpus}.Cells(base)}
 }

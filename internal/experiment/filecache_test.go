@@ -44,29 +44,21 @@ func TestMinMemFilecache(t *testing.T) {
 		t.Fatal(err)
 	}
 	t.Cleanup(func() { st.Close() })
-	expID, err := st.NewExperiment("e2e-minmem", store.KindMinMem, nil)
-	if err != nil {
+	deps := trial.DefaultDeps()
+	s := &Session{App: a, Store: st, Deps: deps, Progress: testLog{t}, LogRoot: t.TempDir(), // KO logs would otherwise stay in /tmp
+		Base: trial.Spec{JVM: "default", Rate: 20, Duration: 3 * time.Second,
+			Vars: map[string]string{"files": "20", "workers": "4", "warmup": "2s", "duration": "3s"},
+			SLO:  "success>=0.95,start<=80s"}}
+	if err := s.Begin(store.KindMinMem, nil); err != nil {
 		t.Fatal(err)
 	}
-	base := trial.Spec{JVM: "default", Rate: 20, Duration: 3 * time.Second,
-		Vars: map[string]string{"files": "20", "workers": "4", "warmup": "2s", "duration": "3s"},
-		SLO:  "success>=0.95,start<=80s"}
-	deps := trial.DefaultDeps()
-	deps.LogDir = t.TempDir() // KO trials' logs would otherwise stay in /tmp
-	p := MinMemPlan{
-		Base: base, CPUs: []float64{1}, JVMs: []string{"default"},
+	p := MinMemPlan{CPUs: []float64{1}, JVMs: []string{"default"},
 		// 64 MiB cannot hold a Spring Boot JVM; 384 MiB holds it easily.
-		Search:  Search{Min: 64 * size.MiB, Max: 384 * size.MiB, Step: 32 * size.MiB, Repeats: 0, MaxTrials: 8},
-		Prepare: func(s trial.Spec) (trial.Spec, error) { return trial.Prepare(s, a, "") },
-		Trial: func(ctx context.Context, s trial.Spec) (*trial.Result, error) {
-			return trial.Run(ctx, s, a, deps)
-		},
-		Store: st, ExperimentID: expID, Log: testLog{t},
-	}
+		Search: Search{Min: 64 * size.MiB, Max: 384 * size.MiB, Step: 32 * size.MiB, Repeats: 0, MaxTrials: 8}}
 	ctx, cancel := context.WithTimeout(context.Background(), 8*time.Minute)
 	defer cancel()
 	t0 := time.Now()
-	res, err := p.Run(ctx)
+	res, err := p.Run(ctx, s)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -83,7 +75,7 @@ func TestMinMemFilecache(t *testing.T) {
 	if ok.Verdict != trial.OK || ok.Load == nil || ok.Load.Requests == 0 || ok.StartSeconds <= 0 {
 		t.Fatalf("the trial at the minimum is not a measured OK: %+v", ok)
 	}
-	stored, err := st.Trials(store.Filter{ExperimentID: expID, Light: true})
+	stored, err := st.Trials(store.Filter{ExperimentID: s.ID, Light: true})
 	if err != nil || len(stored) != len(o.Trials) {
 		t.Fatalf("%d trials stored, %d run (err %v)", len(stored), len(o.Trials), err)
 	}

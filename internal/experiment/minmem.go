@@ -1,7 +1,9 @@
 // Package experiment runs the sizing experiments built from trials: the
-// smallest memory limit that passes (minmem), a matrix of cells (sweep) and
-// option sets side by side (compare), and turns their results into a
-// recommendation.
+// smallest memory limit that passes (minmem, proven by a soak), a matrix of
+// cells (sweep) and option sets side by side (compare), and turns their
+// results into a recommendation. A Session owns an experiment's life and is
+// the only way a strategy runs a trial; a new experiment is one file of
+// strategy that asks a Session for trials.
 package experiment
 
 import (
@@ -10,7 +12,7 @@ import (
 	"fmt"
 	"sort"
 
-	"github.com/jvmfit/jvmfit/internal/report"
+	"github.com/jvmfit/jvmfit/internal/judge"
 	"github.com/jvmfit/jvmfit/internal/size"
 	"github.com/jvmfit/jvmfit/internal/trial"
 )
@@ -51,7 +53,11 @@ type Outcome struct {
 	Flaky     bool  // some limit gave both verdicts
 	NoiseBand int64 // from the lowest limit that ever passed to one step above the highest that ever failed; 0 when monotone
 	Trials    []Probe
-	Note      string // plain words when the answer is not a bracketed boundary
+	// Floor is the smallest limit on the grid the launcher's planner
+	// accepts for the mode, when it refused a lower one (0 = it refused
+	// none): the limits below it were never trials.
+	Floor int64
+	Note  string // plain words when the answer is not a bracketed boundary
 }
 
 // Validate checks the range before any trial runs.
@@ -76,75 +82,30 @@ func (s Search) gridHigh() int64 { return s.Max / s.Step * s.Step }
 
 // MinMem searches for the smallest limit at which fn passes: doubling from
 // Min until a trial passes, then bisecting on the grid, then running the
-// boundary limits again. A limit's verdict is the majority of its runs; a
-// tie at the highest KO is broken by one more run (a tie anywhere else
-// counts as KO, so one failure in two runs is enough to distrust a limit). Because noise makes verdicts non-monotone, the answer is the lowest
-// OK limit with no KO limit above it, never a lucky OK below a failure.
-// On error (including ctx cancellation) the trials so far are returned.
+// boundary limits again. A limit's verdict is the majority of its runs
+// (judge.Passes); a tie at the highest KO is broken by one more run (a tie
+// anywhere else counts as KO, so one failure in two runs is enough to
+// distrust a limit). Because noise makes verdicts non-monotone, the answer
+// is the lowest OK limit with no KO limit above it, never a lucky OK below
+// a failure. A limit the planner refuses (fn returns a *RefusedLimit) is no
+// trial: the search moves up to the planner's floor on the grid and never
+// asks for a limit below it again. On error (including ctx cancellation)
+// the trials so far are returned.
 func MinMem(ctx context.Context, s Search, fn TrialFunc) (*Outcome, error) {
 	if err := s.Validate(); err != nil {
 		return nil, err
 	}
-	st := &searchState{runs: map[int64][]string{}}
+	st := &searchState{s: s, runs: map[int64][]bool{}}
 	out := &Outcome{}
-	run := func(mem int64) error {
-		if s.MaxTrials > 0 && len(out.Trials) >= s.MaxTrials {
-			return errTrialCap
-		}
-		if err := ctx.Err(); err != nil {
-			return err
-		}
-		r, err := fn(ctx, mem)
-		if err != nil {
-			return err
-		}
-		if r == nil {
-			return fmt.Errorf("trial at %s returned no result", size.Format(mem))
-		}
-		v := trial.KO
-		if r.Verdict == trial.OK {
-			v = trial.OK
-		}
-		st.runs[mem] = append(st.runs[mem], v)
-		out.Trials = append(out.Trials, Probe{MemoryBytes: mem, Verdict: v, Result: r})
-		return nil
-	}
-	lo, hi := s.gridLow(), s.gridHigh()
-	need := 1 + s.Repeats
 	var err error
 	for err == nil {
-		ok, ko := st.boundary()
-		switch {
-		case len(st.runs) == 0:
-			err = run(lo)
-		case ok == 0 && st.highest() < hi:
-			err = run(snapUp(2*st.highest(), s.Step, hi))
-		case ok == 0:
-			// Everything up to Max failed; confirm Max before saying so.
-			if len(st.runs[hi]) < need {
-				err = run(hi)
-				continue
-			}
-			out.finish(st, s)
-			return out, nil
-		case ko != 0 && ok-ko > s.Step:
-			err = run(snapUp(ko+(ok-ko)/2, s.Step, hi))
-		case len(st.runs[ok]) < need:
-			err = run(ok)
-		case ko != 0 && len(st.runs[ko]) < need:
-			err = run(ko)
-		case ko != 0 && tied(st.runs[ko]):
-			// One pass and one failure at the highest KO is noise, not a
-			// verdict: one more run decides. If it passes, the boundary
-			// moves down and the bisection goes on below it, instead of
-			// a latency spike pinning the answer high.
-			err = run(ko)
-		default:
-			out.finish(st, s)
-			return out, nil
+		mem, done := st.next()
+		if done {
+			break
 		}
+		err = st.try(ctx, fn, mem, out)
 	}
-	out.finish(st, s)
+	out.finish(st)
 	if errors.Is(err, errTrialCap) {
 		out.Note = fmt.Sprintf("stopped after --max-trials %d; the boundary is not confirmed", s.MaxTrials)
 		return out, nil
@@ -154,22 +115,110 @@ func MinMem(ctx context.Context, s Search, fn TrialFunc) (*Outcome, error) {
 
 var errTrialCap = errors.New("trial cap reached")
 
-func tied(vs []string) bool {
+// next is the limit to try next, or done.
+func (st *searchState) next() (mem int64, done bool) {
+	s := st.s
+	lo, hi := max(s.gridLow(), st.floor), s.gridHigh()
+	if lo > hi {
+		return 0, true // the planner refuses every limit in the range
+	}
+	need := 1 + s.Repeats
+	ok, ko := st.boundary()
+	// Below the floor every limit is refused: the grid step under it is a
+	// KO that needs no trial and no repeat.
+	koRefused := st.floor > 0 && ko < st.floor
+	if koRefused {
+		ko = st.floor - s.Step
+	}
+	switch {
+	case len(st.runs) == 0:
+		return lo, false
+	case ok == 0 && st.highest() < hi:
+		return snapUp(2*st.highest(), s.Step, hi), false
+	case ok == 0:
+		// Everything up to Max failed; confirm Max before saying so.
+		return hi, len(st.runs[hi]) >= need
+	case ko != 0 && ok-ko > s.Step:
+		return snapUp(ko+(ok-ko)/2, s.Step, hi), false
+	case len(st.runs[ok]) < need:
+		return ok, false
+	case koRefused:
+		return 0, true
+	case ko != 0 && (len(st.runs[ko]) < need || tied(st.runs[ko])):
+		// One pass and one failure at the highest KO is noise, not a
+		// verdict: one more run decides. If it passes, the boundary moves
+		// down and the bisection goes on below it, instead of a latency
+		// spike pinning the answer high.
+		return ko, false
+	}
+	return 0, true
+}
+
+// try runs one limit and records its verdict, or the planner's refusal.
+func (st *searchState) try(ctx context.Context, fn TrialFunc, mem int64, out *Outcome) error {
+	if st.s.MaxTrials > 0 && len(out.Trials) >= st.s.MaxTrials {
+		return errTrialCap
+	}
+	if err := ctx.Err(); err != nil {
+		return err
+	}
+	r, err := fn(ctx, mem)
+	var ref *RefusedLimit
+	if errors.As(err, &ref) {
+		return st.refuse(mem, ref)
+	}
+	if err != nil {
+		return err
+	}
+	if r == nil {
+		return fmt.Errorf("trial at %s returned no result", size.Format(mem))
+	}
+	passed := r.Verdict == trial.OK
+	st.runs[mem] = append(st.runs[mem], passed)
+	v := trial.KO
+	if passed {
+		v = trial.OK
+	}
+	out.Trials = append(out.Trials, Probe{MemoryBytes: mem, Verdict: v, Result: r})
+	return nil
+}
+
+// refuse raises the floor to the smallest grid limit the planner accepts.
+func (st *searchState) refuse(mem int64, ref *RefusedLimit) error {
+	f := ref.Floor(st.s.Step)
+	if f == 0 {
+		return ref // no limit would do: the user's to fix
+	}
+	if len(st.runs) > 0 && st.sorted()[0] < f {
+		// A floor above a limit it planned: the search cannot read this
+		// refusal as the edge, so it stops and says so.
+		return fmt.Errorf("%w; yet it planned %s, a lower limit, so its floor cannot bound the search", ref, size.Format(st.sorted()[0]))
+	}
+	if f > st.floor {
+		st.floor, st.refusal = f, ref
+	}
+	return nil
+}
+
+func tied(runs []bool) bool {
 	ok := 0
-	for _, v := range vs {
-		if v == trial.OK {
+	for _, passed := range runs {
+		if passed {
 			ok++
 		}
 	}
-	return 2*ok == len(vs)
+	return 2*ok == len(runs)
 }
 
 type searchState struct {
-	runs map[int64][]string // limit -> verdicts, in run order
+	s       Search
+	runs    map[int64][]bool // limit -> passed or not, in run order
+	floor   int64            // the planner's floor on the grid; 0 = none met
+	refusal *RefusedLimit    // the refusal that set it
 }
 
 // boundary applies the rule the report also reads its tables with.
-func (st *searchState) boundary() (ok, ko int64) { return report.Boundary(st.runs) }
+func (st *searchState) boundary() (ok, ko int64) { return judge.Boundary(st.runs) }
 
 func (st *searchState) highest() int64 {
 	m := st.sorted()
@@ -185,36 +234,47 @@ func (st *searchState) sorted() []int64 {
 	return m
 }
 
-func (o *Outcome) finish(st *searchState, s Search) {
-	if len(st.runs) == 0 {
-		return
-	}
+func (o *Outcome) finish(st *searchState) {
+	s := st.s
+	o.Floor = st.floor
 	o.MinOK, o.MaxKO = st.boundary()
+	o.noise(st)
+	switch {
+	case st.floor > s.gridHigh():
+		o.Note = fmt.Sprintf("the planner refuses every limit up to --max %s (%v); raise --max", size.Format(s.Max), st.refusal)
+	case o.MinOK == 0 && len(st.runs) > 0:
+		o.Note = fmt.Sprintf("no limit up to --max %s passed; raise --max or check the KO reasons", size.Format(s.Max))
+	case o.MinOK == 0:
+	case st.floor > 0 && o.MinOK == st.floor:
+		o.Precision = s.Step
+		o.Note = fmt.Sprintf("the boundary is the planner's floor, not the app's: %v. %s is the smallest limit on the --step grid it accepts; the app passed there and was not tried below",
+			st.refusal, size.Format(st.floor))
+	case o.MaxKO == 0:
+		o.Note = fmt.Sprintf("the lowest limit tried (%s) passed; lower --min to search further", size.Format(o.MinOK))
+	default:
+		o.Precision = o.MinOK - o.MaxKO
+	}
+}
+
+// noise marks a search whose verdicts disagreed and measures the band.
+func (o *Outcome) noise(st *searchState) {
 	var lowestOK, highestKO int64
 	for mem, vs := range st.runs {
 		for _, v := range vs {
 			if v != vs[0] {
 				o.Flaky = true
 			}
-			if v == trial.OK && (lowestOK == 0 || mem < lowestOK) {
+			if v && (lowestOK == 0 || mem < lowestOK) {
 				lowestOK = mem
 			}
-			if v == trial.KO && mem > highestKO {
+			if !v && mem > highestKO {
 				highestKO = mem
 			}
 		}
 	}
 	// A limit that both passed and failed counts as a band one step wide.
 	if lowestOK > 0 && highestKO >= lowestOK {
-		o.NoiseBand = highestKO - lowestOK + s.Step
-	}
-	switch {
-	case o.MinOK == 0:
-		o.Note = fmt.Sprintf("no limit up to --max %s passed; raise --max or check the KO reasons", size.Format(s.Max))
-	case o.MaxKO == 0:
-		o.Note = fmt.Sprintf("the lowest limit tried (%s) passed; lower --min to search further", size.Format(o.MinOK))
-	default:
-		o.Precision = o.MinOK - o.MaxKO
+		o.NoiseBand = highestKO - lowestOK + st.s.Step
 	}
 }
 

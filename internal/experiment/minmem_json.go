@@ -17,6 +17,7 @@ type ModeJSON struct {
 	PrecisionBytes int64       `json:"precision_bytes"`
 	Flaky          bool        `json:"flaky"`
 	NoiseBandBytes int64       `json:"noise_band_bytes"`
+	FloorBytes     int64       `json:"planner_floor_bytes"` // 0 = the planner refused no limit
 	Note           string      `json:"note,omitempty"`
 	TrialCount     int         `json:"trial_count"`
 	Trials         []TrialJSON `json:"trials"`
@@ -42,7 +43,7 @@ func NewMinMemJSON(expID int64, results []ModeResult, rec *Recommendation) MinMe
 	for _, m := range results {
 		o := m.Outcome
 		mj := ModeJSON{JVM: m.JVM, CPUs: m.CPUs, MinOKBytes: o.MinOK, MaxKOBytes: o.MaxKO, PrecisionBytes: o.Precision,
-			Flaky: o.Flaky, NoiseBandBytes: o.NoiseBand, Note: o.Note, TrialCount: len(o.Trials), Trials: []TrialJSON{}}
+			Flaky: o.Flaky, NoiseBandBytes: o.NoiseBand, FloorBytes: o.Floor, Note: o.Note, TrialCount: len(o.Trials), Trials: []TrialJSON{}}
 		for _, p := range o.Trials {
 			mj.Trials = append(mj.Trials, trialJSON(p))
 		}

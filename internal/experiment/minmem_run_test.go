@@ -1,9 +1,9 @@
 package experiment
 
 import (
+	"bytes"
 	"context"
-	"fmt"
-	"path/filepath"
+	"errors"
 	"strings"
 	"testing"
 
@@ -13,102 +13,126 @@ import (
 	"github.com/jvmfit/jvmfit/internal/trial"
 )
 
-// The plan stores every trial as it ends, gives repeats distinct keys, and
-// turns a limit the launcher refuses to plan into a stored KO that costs no
-// trial.
-func TestMinMemPlanStoresAndRefuses(t *testing.T) {
-	st, err := store.Open(filepath.Join(t.TempDir(), "m.db"))
+// A limit the planner refuses is no trial: it is not run, stored, counted
+// or repeated; the search moves to the planner's floor on the grid (90Mi
+// rounds up to 96Mi on the 8Mi grid), and the note says the boundary is
+// the planner's, naming the mode as the user wrote it.
+func TestMinMemRefusalIsNoTrial(t *testing.T) {
+	st := openStore(t)
+	f := &fake{okAt: map[string]int64{"jvmfit:footprint": 96 * mi}}
+	s := newSession(t, st, f, store.KindMinMem)
+	var progress bytes.Buffer
+	s.Progress = &progress
+	p := MinMemPlan{CPUs: []float64{1}, JVMs: []string{"jvmfit:footprint"}, Search: DefaultSearch}
+	res, err := p.Run(context.Background(), s)
 	if err != nil {
 		t.Fatal(err)
 	}
-	t.Cleanup(func() { st.Close() })
-	expID, _ := st.NewExperiment("plan", store.KindMinMem, nil)
-	prepare := func(s trial.Spec) (trial.Spec, error) {
-		s.Java, s.JDKVersion = "/usr/bin/java", 17
-		if s.JVM == "jvmfit" {
-			if s.MemoryBytes < 96*mi {
-				return s, fmt.Errorf("--jvm jvmfit: %w", &plan.RefusedError{LimitBytes: s.MemoryBytes, MinBytes: 96 * mi, Why: "too small for any heap"})
-			}
-			s.JVMOptions = []string{fmt.Sprintf("-Xmx%dm", s.MemoryBytes/mi/2)}
-		}
-		return s, nil
+	o := res[0].Outcome
+	if o.MinOK != 96*mi || o.MaxKO != 0 || o.Floor != 96*mi || o.Precision != 8*mi {
+		t.Fatalf("min OK %s, max KO %s, floor %s, precision %s; want 96Mi, none, 96Mi, 8Mi",
+			size.Format(o.MinOK), size.Format(o.MaxKO), size.Format(o.Floor), size.Format(o.Precision))
 	}
-	ran := 0
-	run := func(_ context.Context, s trial.Spec) (*trial.Result, error) {
-		ran++
-		v := trial.KO
-		if (s.JVM == "jvmfit" && s.MemoryBytes >= 96*mi) || s.MemoryBytes >= 144*mi {
-			v = trial.OK
-		}
-		return &trial.Result{Spec: s, Key: s.Key(), Verdict: v, Kind: map[string]string{trial.KO: trial.KindOOMKilled}[v]}, nil
-	}
-	p := MinMemPlan{Base: trial.Spec{App: "a.yaml"}, CPUs: []float64{1}, JVMs: []string{"default", "jvmfit"},
-		Search: DefaultSearch, Prepare: prepare, Trial: run, Store: st, ExperimentID: expID}
-	res, err := p.Run(context.Background())
-	if err != nil {
-		t.Fatal(err)
-	}
-	if res[0].Outcome.MinOK != 144*mi || res[1].Outcome.MinOK != 96*mi {
-		t.Fatalf("min OK default %s, jvmfit %s; want 144Mi, 96Mi", size.Format(res[0].Outcome.MinOK), size.Format(res[1].Outcome.MinOK))
-	}
-	stored, err := st.Trials(store.Filter{ExperimentID: expID, Light: true})
-	if err != nil {
-		t.Fatal(err)
-	}
-	total := len(res[0].Outcome.Trials) + len(res[1].Outcome.Trials)
-	if len(stored) != total {
-		t.Fatalf("%d stored, %d in the searches", len(stored), total)
-	}
-	keys, refused := map[string]bool{}, 0
-	for _, r := range stored {
-		if keys[r.Key] {
-			t.Fatalf("two stored trials share key %s (repeats must differ)", r.Key)
-		}
-		keys[r.Key] = true
-		if r.Kind == KindRefused {
-			refused++
-			if r.Spec.JVM != "jvmfit" || r.Spec.MemoryBytes >= 96*mi || r.Spec.JDKVersion != 17 || !strings.Contains(r.Failed[0], "too small") {
-				t.Fatalf("refused trial %+v", r.Spec)
-			}
+	for _, want := range []string{"the planner's floor", "--jvm jvmfit:footprint:", "96Mi is the smallest limit on the --step grid"} {
+		if !strings.Contains(o.Note, want) {
+			t.Errorf("note lacks %q: %s", want, o.Note)
 		}
 	}
-	if refused == 0 || ran != total-refused {
-		t.Fatalf("%d refused, %d run of %d: refused limits must not run", refused, ran, total)
+	if strings.Contains(o.Note, "--jvm jvmfit: ") {
+		t.Errorf("note names the mode as jvmfit: %s", o.Note)
 	}
+	rs := stored(t, st, s)
+	if len(o.Trials) != 2 || len(f.ran()) != 2 || len(rs) != 2 {
+		t.Fatalf("%d trials, %d run, %d stored; want the two runs at 96Mi only", len(o.Trials), len(f.ran()), len(rs))
+	}
+	for _, r := range rs {
+		if r.Spec.MemoryBytes != 96*mi || r.StartSeconds == 0 {
+			t.Errorf("stored trial at %s, %gs start", size.Format(r.Spec.MemoryBytes), r.StartSeconds)
+		}
+	}
+	if n := strings.Count(progress.String(), "refused by the planner"); n != 1 {
+		t.Errorf("%d refusals in the progress, want the one that found the floor:\n%s", n, progress.String())
+	}
+	// The floor is an edge: nothing below it is known to hold.
 	rec, err := Recommend(Candidates(res), nil)
-	if err != nil || rec.JVM != "jvmfit" || rec.MemoryBytes != 112*mi {
-		t.Fatalf("recommendation %+v, %v; want jvmfit at 112Mi", rec, err)
+	if err != nil || rec.MemoryBytes != 112*mi || rec.Tested {
+		t.Fatalf("recommendation %+v, %v; want 112Mi (96Mi + margin), untested", rec, err)
+	}
+	if md := MinMemMarkdown(res); !strings.Contains(md, "| 2 |") {
+		t.Errorf("the search table counts refusals as trials:\n%s", md)
 	}
 }
 
-// Only the launcher's refusal is a free KO: any other error preparing a
-// limit (a JDK gone, an option file deleted mid-run) stops the search
-// instead of being stored as a verdict on the app.
-func TestMinMemPlanPrepareErrorIsNotRefused(t *testing.T) {
-	st, err := store.Open(filepath.Join(t.TempDir(), "m.db"))
+// When the app fails at the floor, the search goes on above it as usual
+// and never asks for a refused limit again.
+func TestMinMemAboveTheFloor(t *testing.T) {
+	st := openStore(t)
+	f := &fake{}
+	s := newSession(t, st, f, store.KindMinMem)
+	res, err := MinMemPlan{CPUs: []float64{1}, JVMs: []string{"jvmfit"}, Search: DefaultSearch}.Run(context.Background(), s)
 	if err != nil {
 		t.Fatal(err)
 	}
-	t.Cleanup(func() { st.Close() })
-	expID, _ := st.NewExperiment("plan", store.KindMinMem, nil)
-	prepare := func(s trial.Spec) (trial.Spec, error) {
-		if s.MemoryBytes < 1*size.GiB {
-			return s, fmt.Errorf("java vanished")
+	o := res[0].Outcome
+	if o.MinOK != 144*mi || o.MaxKO != 136*mi || o.Floor != 96*mi || o.Note != "" {
+		t.Fatalf("min OK %s, max KO %s, floor %s, note %q", size.Format(o.MinOK), size.Format(o.MaxKO), size.Format(o.Floor), o.Note)
+	}
+	for _, r := range stored(t, st, s) {
+		if r.Spec.MemoryBytes < 96*mi {
+			t.Errorf("a trial at %s, below the floor", size.Format(r.Spec.MemoryBytes))
 		}
-		return s, nil
 	}
-	run := func(_ context.Context, s trial.Spec) (*trial.Result, error) {
-		t.Fatalf("no trial should run, got %s", size.Format(s.MemoryBytes))
-		return nil, nil
+}
+
+// A planner that refuses every limit in the range: no trial at all, and a
+// note that says so; the top of the range is refused before anything runs.
+func TestMinMemPlannerRefusesTheRange(t *testing.T) {
+	st := openStore(t)
+	f := &fake{}
+	s := newSession(t, st, f, store.KindMinMem)
+	p := MinMemPlan{CPUs: []float64{1}, JVMs: []string{"jvmfit:footprint"}, Search: Search{Min: 32 * mi, Max: 80 * mi, Step: 16 * mi}}
+	_, err := p.Run(context.Background(), s)
+	var pe *PrepareError
+	if !errors.As(err, &pe) || !strings.Contains(err.Error(), "--jvm jvmfit:footprint: the planner refuses a 80Mi limit") || len(f.ran()) != 0 {
+		t.Fatalf("err %v, %d run", err, len(f.ran()))
 	}
-	p := MinMemPlan{Base: trial.Spec{App: "a.yaml"}, CPUs: []float64{1}, JVMs: []string{"jvmfit"},
-		Search: DefaultSearch, Prepare: prepare, Trial: run, Store: st, ExperimentID: expID}
-	_, err = p.Run(context.Background())
-	if err == nil || !strings.Contains(err.Error(), "java vanished") {
-		t.Fatalf("err = %v; want the prepare error", err)
+	out, err := MinMem(context.Background(), p.Search, p.trialAt(s, 1, "jvmfit:footprint"))
+	if err != nil || len(out.Trials) != 0 || out.MinOK != 0 || !strings.Contains(out.Note, "the planner refuses every limit up to --max 80Mi") {
+		t.Fatalf("outcome %+v, %v", out, err)
 	}
-	stored, _ := st.Trials(store.Filter{ExperimentID: expID, Light: true})
-	if len(stored) != 0 {
-		t.Fatalf("%d trials stored for a prepare error; want none", len(stored))
+}
+
+// Only the planner's refusal is free: any other error preparing a limit
+// (a JDK gone, an option file deleted mid-run) stops the search, and
+// nothing is stored.
+func TestMinMemPrepareErrorIsNotRefused(t *testing.T) {
+	st := openStore(t)
+	s := newSession(t, st, &fake{}, store.KindMinMem)
+	s.Prepare = func(sp trial.Spec) (trial.Spec, error) {
+		if sp.MemoryBytes < 1*size.GiB {
+			return sp, errors.New("java vanished")
+		}
+		return fakePrepare(sp)
+	}
+	_, err := MinMemPlan{CPUs: []float64{1}, JVMs: []string{"jvmfit"}, Search: DefaultSearch}.Run(context.Background(), s)
+	if err == nil || !strings.Contains(err.Error(), "java vanished") || len(stored(t, st, s)) != 0 {
+		t.Fatalf("err = %v, %d stored; want the prepare error and nothing stored", err, len(stored(t, st, s)))
+	}
+}
+
+// A planner that refuses a limit above one it planned (its rules are not
+// monotone: C2 comes in above 300 MiB) cannot bound the search: it stops
+// with the refusal instead of reading it as the edge.
+func TestMinMemRefusalAboveAPlannedLimit(t *testing.T) {
+	fn := func(_ context.Context, mem int64) (*trial.Result, error) {
+		if mem == 128*mi {
+			return nil, &RefusedLimit{JVM: "jvmfit", LimitBytes: mem, Planner: &plan.RefusedError{LimitBytes: mem, MinBytes: 130 * mi, Why: "code cache"}}
+		}
+		return &trial.Result{Verdict: trial.KO}, nil
+	}
+	out, err := MinMem(context.Background(), DefaultSearch, fn)
+	var ref *RefusedLimit
+	if !errors.As(err, &ref) || !strings.Contains(err.Error(), "yet it planned 64Mi") || len(out.Trials) != 1 {
+		t.Fatalf("err %v, %d trials", err, len(out.Trials))
 	}
 }

@@ -2,104 +2,52 @@ package experiment
 
 import (
 	"fmt"
-	"io"
-	"os"
 	"time"
 
-	"github.com/schollz/progressbar/v3"
-	"golang.org/x/term"
+	"github.com/jvmfit/jvmfit/internal/size"
+	"github.com/jvmfit/jvmfit/internal/trial"
 )
 
-// Progress hears about a sweep's cells as they finish.
-type Progress interface {
-	Start(total int)
-	Done(cr CellResult, took time.Duration)
-	Finish()
-}
-
-// NewProgress draws a bar with an ETA when w is an interactive terminal,
-// and otherwise writes one line per cell (logs and CI keep a readable record).
-func NewProgress(w io.Writer) Progress {
-	if f, ok := w.(*os.File); ok && term.IsTerminal(int(f.Fd())) {
-		return &barProgress{w: w}
+// line writes one line of progress.
+func (s *Session) line(format string, a ...any) {
+	if s.Progress != nil {
+		fmt.Fprintf(s.Progress, format+"\n", a...)
 	}
-	return &lineProgress{w: w}
 }
 
-// eta estimates the time left from the cells actually run: reused cells
+// progressLine counts a finished trial and says so: "[3/10] cpus=1
+// memory=256Mi rate=100 jvm=default: OK (1.2s start, 100req/s) in 31s,
+// ETA 3m0s". A search does not know its total: "[3] ...".
+func (s *Session) progressLine(what string, r *trial.Result, reused bool, took time.Duration) {
+	c := &s.count
+	c.done++
+	tail := " in " + took.Round(100*time.Millisecond).String()
+	if reused {
+		c.reused++
+		tail = " (from the store: an identical trial)"
+	} else {
+		c.ran++
+		c.spent += took
+	}
+	n := fmt.Sprintf("[%d]", c.done)
+	if c.total > 0 {
+		n = fmt.Sprintf("[%d/%d]", c.done, c.total)
+		tail += ", ETA " + c.left()
+	}
+	heap := ""
+	if r.HeapMaxBytes > 0 {
+		heap = ", max heap " + size.Format(r.HeapMaxBytes)
+	}
+	s.line("%s %s: %s%s%s", n, what, resultText(r), heap, tail)
+}
+
+// left estimates the time left from the trials actually run: reused ones
 // take no time, so a plain items-per-second rate would be far too hopeful
 // right after a resume.
-type eta struct {
-	total, done, ran int
-	spent            time.Duration
-}
-
-func (e *eta) add(cr CellResult, took time.Duration) {
-	e.done++
-	if !cr.Reused {
-		e.ran++
-		e.spent += took
-	}
-}
-
-func (e *eta) left() string {
-	if e.ran == 0 {
+func (c *counter) left() string {
+	if c.ran == 0 {
 		return "?"
 	}
-	d := e.spent / time.Duration(e.ran) * time.Duration(e.total-e.done)
+	d := c.spent / time.Duration(c.ran) * time.Duration(max(c.total-c.done, 0))
 	return d.Round(time.Second).String()
-}
-
-func verdictLine(cr CellResult) string {
-	r := cr.Result
-	s := r.Verdict
-	if r.Kind != "" {
-		s += " (" + r.Kind + ")"
-	}
-	if cr.Reused {
-		s += " [from store]"
-	}
-	return s
-}
-
-type lineProgress struct {
-	w io.Writer
-	eta
-}
-
-func (p *lineProgress) Start(total int) { p.total = total }
-func (p *lineProgress) Finish()         {}
-func (p *lineProgress) Done(cr CellResult, took time.Duration) {
-	p.add(cr, took)
-	fmt.Fprintf(p.w, "[%d/%d] %s: %s in %s, ETA %s\n", p.done, p.total, cr.Cell, verdictLine(cr), took.Round(100*time.Millisecond), p.left())
-}
-
-type barProgress struct {
-	w   io.Writer
-	bar *progressbar.ProgressBar
-	eta
-}
-
-func (p *barProgress) Start(total int) {
-	p.total = total
-	p.bar = progressbar.NewOptions(total,
-		progressbar.OptionSetWriter(p.w),
-		progressbar.OptionSetDescription("sweep"),
-		progressbar.OptionShowCount(),
-		progressbar.OptionSetPredictTime(false), // our own ETA below
-		progressbar.OptionSetElapsedTime(true),
-		progressbar.OptionSetWidth(30),
-		progressbar.OptionShowDescriptionAtLineEnd(),
-	)
-}
-
-func (p *barProgress) Done(cr CellResult, took time.Duration) {
-	p.add(cr, took)
-	p.bar.Describe(fmt.Sprintf("%s: %s · ETA %s", cr.Cell, verdictLine(cr), p.left()))
-	_ = p.bar.Add(1)
-}
-
-func (p *barProgress) Finish() {
-	_ = p.bar.Finish()
-	fmt.Fprintln(p.w)
 }

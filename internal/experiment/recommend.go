@@ -5,7 +5,7 @@ import (
 	"strconv"
 	"strings"
 
-	"github.com/jvmfit/jvmfit/internal/report"
+	"github.com/jvmfit/jvmfit/internal/judge"
 	"github.com/jvmfit/jvmfit/internal/size"
 )
 
@@ -27,23 +27,25 @@ const (
 	marginRound = 16 * size.MiB
 )
 
-// Margin returns the margin over minOK and the reason in plain words.
-// precision is the search's bracket (MinOK-MaxKO); noiseBand is the width
-// of the range in which verdicts disagreed (0 if none).
+// Margin returns the margin over minOK and the rule that set it, in plain
+// words. precision is the search's bracket (MinOK-MaxKO); noiseBand is the
+// width of the range in which verdicts disagreed (0 if none). The rule
+// gives the least margin; the margin itself is what rounding the limit up
+// to 16 MiB makes of it, so the words name the rule, not a second size.
 func Margin(minOK, precision, noiseBand int64) (int64, string) {
 	share := int64(float64(minOK) * marginShare)
-	m, why := marginFloor, "16 MiB: two default grid steps, at least the search's precision"
+	m, why := marginFloor, "at least 16 MiB, two default grid steps, at least the search's precision"
 	if precision > m {
-		m, why = precision, fmt.Sprintf("%s: the search's precision (the edge lies somewhere in it)", size.Format(precision))
+		m, why = precision, fmt.Sprintf("at least %s, the search's precision (the edge lies somewhere in it)", size.Format(precision))
 	}
 	if share > m {
-		m, why = share, "10% of the minimum, for growth after a one-minute trial (code cache, metaspace, threads, page cache)"
+		m, why = share, "at least 10% of the minimum, for growth after a one-minute trial (code cache, metaspace, threads, page cache)"
 	}
 	if noiseBand > m {
-		m, why = noiseBand, fmt.Sprintf("%s: the band in which repeated trials disagreed", size.Format(noiseBand))
+		m, why = noiseBand, fmt.Sprintf("at least %s, the band in which repeated trials disagreed", size.Format(noiseBand))
 	}
 	limit := (minOK + m + marginRound - 1) / marginRound * marginRound
-	return limit - minOK, why + ", rounded up to a multiple of 16 MiB"
+	return limit - minOK, why + "; the limit then rounded up to a multiple of 16 MiB"
 }
 
 // Recommendation is the plain answer an experiment ends with.
@@ -104,7 +106,7 @@ func Recommend(cands []Candidate, opts OptionsAt) (*Recommendation, error) {
 		rec.MemoryBytes += rec.MarginBytes
 		rec.Tested = false
 	} else {
-		rec.MarginWhy = "none: this limit passed and no smaller one was tried, so it is not at the edge"
+		rec.MarginWhy = "no margin: this limit passed and no smaller one was tried, so it is not at the edge"
 	}
 	rec.Why = fmt.Sprintf("%s passed at %s with %s", best.JVM, size.Format(best.MinOK), cpuWord(best.CPUs))
 	if best.Where != "" {
@@ -173,14 +175,14 @@ func (r *Recommendation) Headline() string {
 
 // Summary is what the experiment stores for later reports
 // (store.SetSummary); details is extra Markdown such as minmem's search table.
-func (r *Recommendation) Summary(details string) report.Summary {
-	return report.Summary{Headline: r.Headline(), Text: r.Body(), Details: details}
+func (r *Recommendation) Summary(details string) judge.Summary {
+	return judge.Summary{Headline: r.Headline(), Text: r.Body(), Details: details}
 }
 
 // Body is Markdown without its heading, so a report can nest it.
 func (r *Recommendation) Body() string {
 	var b strings.Builder
-	fmt.Fprintf(&b, "- **Memory limit: %s** (minimum OK %s + margin %s; margin: %s)\n", size.Format(r.MemoryBytes), size.Format(r.MinOKBytes), size.Format(r.MarginBytes), r.MarginWhy)
+	fmt.Fprintf(&b, "- **Memory limit: %s** = minimum OK %s + margin %s (margin rule: %s)\n", size.Format(r.MemoryBytes), size.Format(r.MinOKBytes), size.Format(r.MarginBytes), r.MarginWhy)
 	b.WriteString(r.soakText())
 	fmt.Fprintf(&b, "- **CPUs: %s**\n", fmtCPUs(r.CPUs))
 	fmt.Fprintf(&b, "- **JVM options: %s** (%s)\n", r.optionsText(), r.Why)
@@ -224,8 +226,11 @@ func (r *Recommendation) entrypoint() string {
 		return "Start `java` as it is: the JDK defaults passed. (`jvmfit exec` would add jvmfit's own options, a configuration this run did not choose; compare it with `--jvm default,jvmfit`.)" +
 			fmt.Sprintf(df, quote([]string{"java", "-jar", "/app.jar"}))
 	default:
-		return "`jvmfit exec` as the entrypoint with these options: the user's options always win over the launcher's, so it adds only what they leave open." +
-			fmt.Sprintf(df, quote(append(append([]string{"/jvmfit", "exec", "--", "java"}, r.Options...), "-jar", "/app.jar")))
+		// An option set (or the user's own options) was tested as given on
+		// the java command line, not through jvmfit exec, which would add
+		// its own options for what they leave open: recommend what ran.
+		return fmt.Sprintf("`java` with exactly these options, as the trials ran them: `--jvm %s` put them on the java command line (after the descriptor's own jvm_options); this was not tested through `jvmfit exec`, which would add options of its own.", r.JVM) +
+			fmt.Sprintf(df, quote(append(append([]string{"java"}, r.Options...), "-jar", "/app.jar")))
 	}
 }
 

@@ -16,7 +16,7 @@ func TestMargin(t *testing.T) {
 		{100 * mi, 8 * mi, 0, 128 * mi, "16 MiB"}, // floor: 116 → 128
 		{208 * mi, 8 * mi, 0, 240 * mi, "10%"},    // 20.8 MiB → 228.8 → 240
 		{600 * mi, 8 * mi, 0, 672 * mi, "10%"},    // 60 MiB → 660 → 672
-		{144 * mi, 8 * mi, 40 * mi, 192 * mi, "40Mi: the band"},
+		{144 * mi, 8 * mi, 40 * mi, 192 * mi, "at least 40Mi, the band"},
 		{96 * mi, 32 * mi, 0, 128 * mi, "precision"},
 	}
 	for _, c := range cases {
@@ -66,6 +66,33 @@ func TestRecommendPicksSmallestAndExplains(t *testing.T) {
 
 	if _, err := Recommend([]Candidate{{JVM: "default", CPUs: 1}}, nil); err == nil {
 		t.Fatal("no passing candidate must be an error")
+	}
+}
+
+// An option set's answer says how its options ran (on the java command
+// line) and prints that entrypoint, not a jvmfit exec line it never tested.
+// The margin and the rule behind it read as two different things.
+func TestRecommendOptionSetAsTested(t *testing.T) {
+	rec, err := Recommend([]Candidate{{JVM: "set:B", CPUs: 1, MinOK: 104 * mi, Precision: 8 * mi, Edge: true}},
+		func(jvm, java string, mem int64, cpus float64) ([]string, error) {
+			return []string{"-XX:+UseSerialGC", "-Xss512k"}, nil
+		})
+	if err != nil {
+		t.Fatal(err)
+	}
+	md := rec.Markdown()
+	for _, want := range []string{
+		"`--jvm set:B` put them on the java command line",
+		"not tested through `jvmfit exec`",
+		`ENTRYPOINT ["java", "-XX:+UseSerialGC", "-Xss512k", "-jar", "/app.jar"]`,
+		"Memory limit: 128Mi** = minimum OK 104Mi + margin 24Mi (margin rule: at least 16 MiB",
+	} {
+		if !strings.Contains(md, want) {
+			t.Errorf("recommendation lacks %q:\n%s", want, md)
+		}
+	}
+	if strings.Contains(md, "/jvmfit") || strings.Contains(md, "margin: 16") {
+		t.Errorf("recommendation offers an untested jvmfit exec line or a second margin:\n%s", md)
 	}
 }
 

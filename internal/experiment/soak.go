@@ -35,27 +35,26 @@ type SoakRun struct {
 // of thumb until a run as long as d holds there. A KO raises the limit by
 // one rounding step and soaks again, at most soakTries times in all. The
 // recommendation is Tested when the last soak passed.
-func (p MinMemPlan) Soak(ctx context.Context, rec *Recommendation, d time.Duration, opts OptionsAt) error {
+func (p MinMemPlan) Soak(ctx context.Context, s *Session, rec *Recommendation, d time.Duration) error {
 	for i := 0; i < soakTries; i++ {
 		if i > 0 {
 			failed := rec.MemoryBytes
 			rec.MemoryBytes += marginRound
 			rec.MarginBytes += marginRound
 			rec.MarginWhy += fmt.Sprintf("; raised %s after the soak at %s failed", size.Format(marginRound), size.Format(failed))
-			if opts != nil {
-				o, err := opts(rec.JVM, rec.Java, rec.MemoryBytes, rec.CPUs)
-				if err != nil {
-					return fmt.Errorf("options for %s at %s: %w", rec.JVM, size.Format(rec.MemoryBytes), err)
-				}
-				rec.Options = o
+			o, err := s.OptionsAt(rec.JVM, rec.Java, rec.MemoryBytes, rec.CPUs)
+			if err != nil {
+				return fmt.Errorf("options for %s at %s: %w", rec.JVM, size.Format(rec.MemoryBytes), err)
 			}
+			rec.Options = o
 		}
-		spec := p.Base
-		spec.CPUs, spec.JVM, spec.MemoryBytes, spec.JVMOptions, spec.Duration, spec.Soak = rec.CPUs, rec.JVM, rec.MemoryBytes, nil, d, true
+		spec := p.spec(s, rec.CPUs, rec.JVM, rec.MemoryBytes)
+		spec.Duration, spec.Soak = d, true
 		if rec.Java != "" {
 			spec.Java = rec.Java
 		}
-		r, err := p.trial(ctx, spec, "soak")
+		what := fmt.Sprintf("soak %s cpus=%s jvm=%s memory=%s", d, fmtCPUs(rec.CPUs), rec.JVM, size.Format(rec.MemoryBytes))
+		r, _, err := s.Trial(ctx, spec, what)
 		if err != nil {
 			return err
 		}

@@ -3,7 +3,7 @@ package experiment
 import (
 	"bytes"
 	"context"
-	"path/filepath"
+	"fmt"
 	"slices"
 	"strings"
 	"testing"
@@ -31,54 +31,47 @@ func TestSoakProvesOrRaises(t *testing.T) {
 	}
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {
-			st, err := store.Open(filepath.Join(t.TempDir(), "s.db"))
-			if err != nil {
-				t.Fatal(err)
-			}
-			defer st.Close()
-			expID, _ := st.NewExperiment("soak", store.KindMinMem, nil)
+			st := openStore(t)
 			var ran []int64
-			run := func(_ context.Context, s trial.Spec) (*trial.Result, error) {
-				if s.Duration != time.Minute || !s.Soak || s.JVM != "jvmfit" || s.CPUs != 1 || s.Java != "/jdk/bin/java" {
-					t.Errorf("soak spec %+v: want a 1m soak, jvmfit, 1 CPU, the recommendation's java", s)
+			f := &fake{}
+			s := newSession(t, st, f, store.KindMinMem)
+			s.Base.Duration = 10 * time.Second
+			s.Run = func(_ context.Context, sp trial.Spec) (*trial.Result, error) {
+				if sp.Duration != time.Minute || !sp.Soak || sp.JVM != "jvmfit" || sp.CPUs != 1 || sp.Java != "/jdk/bin/java" {
+					t.Errorf("soak spec %+v: want a 1m soak, jvmfit, 1 CPU, the recommendation's java", sp)
 				}
-				ran = append(ran, s.MemoryBytes)
-				r := &trial.Result{Spec: s, Key: s.Key(), Verdict: trial.OK, MemoryPeakBytes: s.MemoryBytes - 20*mi}
-				if s.MemoryBytes < c.passAt {
+				ran = append(ran, sp.MemoryBytes)
+				r := &trial.Result{Spec: sp, Verdict: trial.OK, MemoryPeakBytes: sp.MemoryBytes - 20*mi}
+				if sp.MemoryBytes < c.passAt {
 					r.Verdict, r.Kind = trial.KO, trial.KindOOMKilled
 				}
 				return r, nil
 			}
 			var log bytes.Buffer
-			p := MinMemPlan{Base: trial.Spec{App: "a.yaml", Duration: 10 * time.Second}, Trial: run, Store: st, ExperimentID: expID, Log: &log}
-			rec, err := Recommend([]Candidate{{JVM: "jvmfit", Java: "/jdk/bin/java", CPUs: 1, MinOK: 104 * mi, Precision: 8 * mi, Edge: true}},
-				func(jvm, java string, mem int64, cpus float64) ([]string, error) {
-					return []string{"-Xmx" + size.Format(mem/2)}, nil
-				})
+			s.Progress = &log
+			rec, err := Recommend([]Candidate{{JVM: "jvmfit", Java: "/jdk/bin/java", CPUs: 1, MinOK: 104 * mi, Precision: 8 * mi, Edge: true}}, s.OptionsAt)
 			if err != nil || rec.MemoryBytes != 128*mi || rec.Tested {
 				t.Fatalf("recommendation %+v, %v: want 128Mi, untested", rec, err)
 			}
-			if err := p.Soak(context.Background(), rec, time.Minute, func(jvm, java string, mem int64, cpus float64) ([]string, error) {
-				return []string{"-Xmx" + size.Format(mem/2)}, nil
-			}); err != nil {
+			if err := (MinMemPlan{}).Soak(context.Background(), s, rec, time.Minute); err != nil {
 				t.Fatal(err)
 			}
 			if !slices.Equal(ran, c.want) || len(rec.Soak) != len(c.want) || rec.Tested != c.tested {
 				t.Fatalf("soaked at %v (%d recorded), tested %v; want %v, tested %v", ran, len(rec.Soak), rec.Tested, c.want, c.tested)
 			}
 			last := c.want[len(c.want)-1]
-			if rec.MemoryBytes != last || rec.MarginBytes != last-104*mi || rec.Options[0] != "-Xmx"+size.Format(last/2) {
+			if rec.MemoryBytes != last || rec.MarginBytes != last-104*mi || rec.Options[0] != fmt.Sprintf("-Xmx%dm", last/mi/2) {
 				t.Errorf("after the soak: limit %s, margin %s, options %v; want %s", size.Format(rec.MemoryBytes),
 					size.Format(rec.MarginBytes), rec.Options, size.Format(last))
 			}
 			if md := rec.Markdown(); !strings.Contains(md, c.text) || !strings.Contains(md, "Memory limit: "+size.Format(last)) {
 				t.Errorf("recommendation lacks %q:\n%s", c.text, md)
 			}
-			stored, _ := st.Trials(store.Filter{ExperimentID: expID, Light: true})
+			stored := stored(t, st, s)
 			if len(stored) != len(c.want) || rec.Soak[0].TrialID != stored[0].ID {
 				t.Errorf("%d soak trials stored, want %d, each with its id", len(stored), len(c.want))
 			}
-			if strings.Count(log.String(), "soak cpus=1 jvm=jvmfit") != len(c.want) {
+			if strings.Count(log.String(), "soak 1m0s cpus=1 jvm=jvmfit") != len(c.want) {
 				t.Errorf("log:\n%s", log.String())
 			}
 		})

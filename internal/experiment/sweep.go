@@ -2,36 +2,12 @@ package experiment
 
 import (
 	"context"
-	"fmt"
 	"strconv"
 	"strings"
-	"time"
 
 	"github.com/jvmfit/jvmfit/internal/size"
 	"github.com/jvmfit/jvmfit/internal/trial"
 )
-
-// RunFunc runs one fully specified trial.
-type RunFunc func(ctx context.Context, spec trial.Spec) (*trial.Result, error)
-
-// PrepareFunc fills a spec's derived fields (java path, JDK version, the
-// options its JVM mode resolves to at its limits) so that its Key is known
-// before it runs; trial.Prepare bound to the app. Nil keeps the spec as is.
-type PrepareFunc func(trial.Spec) (trial.Spec, error)
-
-func (f PrepareFunc) apply(s trial.Spec) (trial.Spec, error) {
-	if f == nil {
-		return s, nil
-	}
-	return f(s)
-}
-
-// Store is the part of the results database experiments use; the SQLite
-// store satisfies it.
-type Store interface {
-	FindTrial(key string) (*trial.Result, bool, error)
-	SaveTrial(expID int64, r *trial.Result) (int64, error)
-}
 
 // Axes are the sweep's dimensions. An empty axis keeps the base spec's value.
 type Axes struct {
@@ -106,18 +82,10 @@ func (c Cell) Spec(base trial.Spec) trial.Spec {
 	return s
 }
 
-// Sweep is a matrix of trials stored under one experiment.
+// Sweep is a matrix of trials, one per cell, run through a Session:
+// sweep's axes, or compare's option sets and limits.
 type Sweep struct {
-	Base         trial.Spec
-	Cells        []Cell
-	Prepare      PrepareFunc
-	Trial        RunFunc
-	Store        Store
-	ExperimentID int64
-	// Fresh runs every cell even when the store holds its trial.
-	Fresh bool
-	// Progress hears about every cell; nil = silent.
-	Progress Progress
+	Cells []Cell
 }
 
 // CellResult is a cell's trial, run now or taken from the store.
@@ -127,78 +95,34 @@ type CellResult struct {
 	Reused bool
 }
 
-// Specs prepares every cell, so a bad option set or JDK is reported before
-// an hour of trials, not after (and before anything is stored).
-func (sw Sweep) Specs() ([]trial.Spec, error) {
-	specs := make([]trial.Spec, len(sw.Cells))
-	for i, cell := range sw.Cells {
-		s, err := sw.Prepare.apply(cell.Spec(sw.Base))
-		if err != nil {
-			return nil, &PrepareError{Cell: cell, Err: err}
+// Check prepares every cell, so a bad option set, JDK or limit is reported
+// before an hour of trials, not after (and before anything is stored).
+func (sw Sweep) Check(s *Session) error {
+	for _, cell := range sw.Cells {
+		if _, err := s.Check(cell.Spec(s.Base)); err != nil {
+			return &PrepareError{Cell: cell, Err: err}
 		}
-		specs[i] = s
 	}
-	return specs, nil
+	return nil
 }
 
-// Run walks the cells in order. A cell whose trial (same Key) is in the
-// store is taken from there unless Fresh; a cell run now is saved before the
-// next one starts, so an interrupted sweep loses at most the cell in
-// progress. Reused trials are saved again under this experiment so that its
-// report is complete; they are not run again.
-func (sw Sweep) Run(ctx context.Context) ([]CellResult, error) {
-	specs, err := sw.Specs()
-	if err != nil {
+// Run walks the cells in order. The Session takes a cell whose identical
+// trial is stored instead of running it (unless Fresh) and stores each
+// cell before the next one starts, so an interrupted sweep loses at most
+// the cell in progress and the same command resumes it.
+func (sw Sweep) Run(ctx context.Context, s *Session) ([]CellResult, error) {
+	if err := sw.Check(s); err != nil {
 		return nil, err
 	}
+	s.Expect(len(sw.Cells))
 	out := make([]CellResult, 0, len(sw.Cells))
-	if sw.Progress != nil {
-		sw.Progress.Start(len(sw.Cells))
-		defer sw.Progress.Finish()
-	}
-	for i, cell := range sw.Cells {
-		if err := ctx.Err(); err != nil {
-			return out, err
+	for _, cell := range sw.Cells {
+		r, reused, err := s.Trial(ctx, cell.Spec(s.Base), cell.String())
+		if r != nil {
+			out = append(out, CellResult{Cell: cell, Result: r, Reused: reused})
 		}
-		spec := specs[i]
-		key := spec.Key()
-		cr := CellResult{Cell: cell}
-		if !sw.Fresh {
-			prev, found, err := sw.Store.FindTrial(key)
-			if err != nil {
-				return out, fmt.Errorf("looking up %s in the store: %w", cell, err)
-			}
-			if found && prev.Verdict != "" && prev.Kind != trial.KindError {
-				cr.Result, cr.Reused = prev, true
-			}
-		}
-		started := time.Now()
-		if cr.Result == nil {
-			r, err := sw.Trial(ctx, spec)
-			if err != nil {
-				return out, fmt.Errorf("trial %s: %w", cell, err)
-			}
-			if ctx.Err() != nil {
-				// An interrupted trial is no verdict on the cell: not stored,
-				// so a resumed sweep runs it again.
-				return out, ctx.Err()
-			}
-			cr.Result = r
-		}
-		// Resume looks trials up by the cell's key, whatever the runner
-		// derived from the options it resolved.
-		r := *cr.Result
-		r.ID = 0
-		r.Key = key
-		id, err := sw.Store.SaveTrial(sw.ExperimentID, &r)
 		if err != nil {
-			return out, fmt.Errorf("saving %s: %w", cell, err)
-		}
-		r.ID = id
-		cr.Result = &r
-		out = append(out, cr)
-		if sw.Progress != nil {
-			sw.Progress.Done(cr, time.Since(started))
+			return out, err
 		}
 	}
 	return out, nil

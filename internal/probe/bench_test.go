@@ -29,6 +29,13 @@ func BenchmarkSources(b *testing.B) {
 			r.read(&s, true)
 		}
 	})
+	b.Run("smaps", func(b *testing.B) {
+		for i := 0; i < b.N; i++ {
+			if _, err := readSmaps("", p.Pid); err != nil {
+				b.Fatal(err)
+			}
+		}
+	})
 	b.Run("hsperf", func(b *testing.B) {
 		for i := 0; i < b.N; i++ {
 			snap, err := hsperf.ReadFile(path)

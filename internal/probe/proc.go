@@ -47,6 +47,7 @@ func (r *procReader) read(s *Sample, withPSS bool) error {
 	s.RSS = int64(st.ResidentMemory())
 	if status, err := r.proc.NewStatus(); err == nil && status.VmRSS > 0 {
 		s.RSS = int64(status.VmRSS)
+		s.RSSAnon = int64(status.RssAnon)
 	}
 	if n, err := r.proc.FileDescriptorsLen(); err == nil {
 		s.FDs = n

@@ -24,6 +24,22 @@ type Target struct {
 	// for it, holding the target's mmap lock: 0.4 ms for a small JVM, 6-8 ms
 	// with 512 MiB of heap touched (the rest of a sample takes 0.15 ms).
 	PSSEvery int
+
+	// CgroupDir is the trial group's memory directory (v1: the memory
+	// controller's; v2: the group's), read for the working set; "" = none.
+	CgroupDir string
+	// NMT reads `VM.native_memory summary` and `Compiler.codecache` every
+	// NMTEvery (0 = DefaultNMTEvery) once the JVM is up, if it runs with
+	// -XX:NativeMemoryTracking=summary or detail (on its command line or in
+	// JAVA_TOOL_OPTIONS); a JVM without NMT is left alone. Jcmd is the jcmd
+	// to fall back on when the attach socket fails ("" = the one next to
+	// the process's executable).
+	NMT      bool
+	NMTEvery time.Duration
+	Jcmd     string
+	// FullGCAtEnd makes Stop run GC.run before its last sample, so that
+	// the live set after a full GC is measured even if the run had none.
+	FullGCAtEnd bool
 }
 
 // DefaultPSSEvery makes PSS a once-a-second reading at the usual 250 ms.
@@ -32,6 +48,7 @@ const DefaultPSSEvery = 4
 // Sampler reads a Target at a fixed period until stopped.
 type Sampler struct {
 	t      Target
+	parent context.Context // Start's: once it ends, Stop asks the JVM nothing more
 	cancel context.CancelFunc
 	done   chan struct{}
 	once   sync.Once
@@ -41,6 +58,7 @@ type Sampler struct {
 	last   Sample
 	errs   map[string]error // last error per source, for diagnostics
 
+	nmt     nmtState
 	proc    *procReader
 	t0      time.Time     // wall time of Start
 	ageAtT0 time.Duration // process age at Start
@@ -58,8 +76,13 @@ func Start(ctx context.Context, t Target, every time.Duration) *Sampler {
 	if t.PSSEvery <= 0 {
 		t.PSSEvery = DefaultPSSEvery
 	}
+	if t.NMTEvery <= 0 {
+		t.NMTEvery = DefaultNMTEvery
+	}
+	parent := ctx
 	ctx, cancel := context.WithCancel(ctx)
-	s := &Sampler{t: t, cancel: cancel, done: make(chan struct{}), errs: map[string]error{}, t0: time.Now()}
+	s := &Sampler{t: t, parent: parent, cancel: cancel, done: make(chan struct{}), errs: map[string]error{}, t0: time.Now()}
+	s.nmt.done = make(chan struct{})
 	if p, err := newProcReader(t.ProcRoot, t.Pid); err == nil {
 		s.proc = p
 		s.ageAtT0, _ = p.age(t.ProcRoot)
@@ -68,6 +91,11 @@ func Start(ctx context.Context, t Target, every time.Duration) *Sampler {
 	}
 	s.take()
 	go s.loop(ctx, every)
+	if t.NMT {
+		go s.nmtLoop(ctx, t.NMTEvery)
+	} else {
+		close(s.nmt.done)
+	}
 	return s
 }
 
@@ -91,6 +119,8 @@ func (s *Sampler) Stop() []Sample {
 	s.once.Do(func() {
 		s.cancel()
 		<-s.done
+		<-s.nmt.done
+		s.finish()
 		s.take()
 	})
 	s.mu.Lock()
@@ -132,6 +162,13 @@ func (s *Sampler) take() {
 			errs["proc"] = err
 		} else {
 			alive = true
+			if s.n%smapsEvery == 0 {
+				if m, err := readSmaps(s.t.ProcRoot, s.t.Pid); err != nil {
+					errs["smaps"] = err
+				} else {
+					smp.ArchiveRSS, smp.ArchiveAnon, smp.MappedFileRSS = m.Archive, m.ArchiveAnon, m.Mapped
+				}
+			}
 			s.n++
 		}
 	}
@@ -145,6 +182,7 @@ func (s *Sampler) take() {
 			errs["cgroup"] = err
 		} else {
 			fillCgroup(&smp, cg)
+			s.readWorkingSet(&smp, errs)
 		}
 	}
 	if snap, err := hsperf.ReadFile(s.t.PerfData); err != nil {
@@ -162,9 +200,26 @@ func (s *Sampler) record(errs map[string]error, smp *Sample) {
 		s.errs[k] = v
 	}
 	if smp != nil {
+		if r := s.nmt.pending; r != nil {
+			smp.NMT, smp.CodeCacheUsed = r.committed, r.codeUsed
+			s.nmt.pending = nil
+		}
 		s.series = append(s.series, *smp)
 		s.last = *smp
 	}
+}
+
+// readWorkingSet subtracts the group's inactive file pages from its usage.
+func (s *Sampler) readWorkingSet(smp *Sample, errs map[string]error) {
+	if s.t.CgroupDir == "" {
+		return
+	}
+	inactive, err := inactiveFile(s.t.CgroupDir)
+	if err != nil {
+		errs["working set"] = err
+		return
+	}
+	smp.WorkingSet = WorkingSet(smp.CgroupUsage, inactive)
 }
 
 func fillCgroup(s *Sample, cg CgroupStats) {

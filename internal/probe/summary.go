@@ -5,16 +5,19 @@ import "time"
 // Summary condenses a series; trial.Summary is this type, stored with every
 // trial.
 type Summary struct {
-	CgroupPeak    int64         `json:"cgroup_peak"`
-	RSSPeak       int64         `json:"rss_peak"`
-	PSSPeak       int64         `json:"pss_peak"`
-	HeapUsedPeak  int64         `json:"heap_used_peak"`
-	HeapCommPeak  int64         `json:"heap_committed_peak"`
-	MetaspacePeak int64         `json:"metaspace_peak"` // committed
-	ThreadsPeak   int           `json:"threads_peak"`
-	FDsPeak       int           `json:"fds_peak"`
-	CPUTime       time.Duration `json:"cpu_time"`
-	Throttled     time.Duration `json:"throttled"`
+	CgroupPeak    int64 `json:"cgroup_peak"`
+	RSSPeak       int64 `json:"rss_peak"`
+	PSSPeak       int64 `json:"pss_peak"`
+	HeapUsedPeak  int64 `json:"heap_used_peak"`
+	HeapCommPeak  int64 `json:"heap_committed_peak"`
+	MetaspacePeak int64 `json:"metaspace_peak"` // committed
+	ThreadsPeak   int   `json:"threads_peak"`
+	FDsPeak       int   `json:"fds_peak"`
+	// WorkingSetPeak is the highest usage minus inactive file pages
+	// (cAdvisor's working set) over the samples.
+	WorkingSetPeak int64         `json:"working_set_peak,omitempty"`
+	CPUTime        time.Duration `json:"cpu_time"`
+	Throttled      time.Duration `json:"throttled"`
 
 	LiveAvg     int64         `json:"live_avg"`
 	LivePeak    int64         `json:"live_peak"`
@@ -25,6 +28,10 @@ type Summary struct {
 	GCCount     int64         `json:"gc_count"`
 	GCTime      time.Duration `json:"gc_time"`
 	GCShare     float64       `json:"gc_share"`
+
+	// NMTPeak is the highest committed bytes per NMT category ("Total"
+	// included) over the readings taken during the run.
+	NMTPeak map[string]int64 `json:"nmt_peak,omitempty"`
 }
 
 // lastN is seed 001's short window: "the last 10 garbage collections".
@@ -46,7 +53,9 @@ func Summarise(series []Sample, wall time.Duration) Summary {
 		sum.CgroupPeak = max(sum.CgroupPeak, s.CgroupUsage, s.CgroupPeak)
 		sum.RSSPeak = max(sum.RSSPeak, s.RSS)
 		sum.PSSPeak = max(sum.PSSPeak, s.PSS)
+		sum.WorkingSetPeak = max(sum.WorkingSetPeak, s.WorkingSet)
 		sum.ThreadsPeak = max(sum.ThreadsPeak, s.Threads)
+		sum.NMTPeak = nmtPeak(sum.NMTPeak, s.NMT)
 		sum.FDsPeak = max(sum.FDsPeak, s.FDs)
 		// Cumulative counters: the largest seen, in case the last reading
 		// came from a source that had already gone.
@@ -86,6 +95,20 @@ func Summarise(series []Sample, wall time.Duration) Summary {
 		sum.GCShare = float64(sum.GCTime) / float64(wall)
 	}
 	return sum
+}
+
+// nmtPeak folds one NMT reading into the per-category peaks.
+func nmtPeak(peak, reading map[string]int64) map[string]int64 {
+	if len(reading) == 0 {
+		return peak
+	}
+	if peak == nil {
+		peak = make(map[string]int64, len(reading))
+	}
+	for k, v := range reading {
+		peak[k] = max(peak[k], v)
+	}
+	return peak
 }
 
 // stats gives the mean, the peak and the mean of the last ten values.

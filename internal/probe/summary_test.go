@@ -1,6 +1,7 @@
 package probe
 
 import (
+	"reflect"
 	"testing"
 	"time"
 )
@@ -36,7 +37,7 @@ func TestSummariseLiveSetAfterOldGCs(t *testing.T) {
 		MappedAvg: (64*mib + 80*mib + 100*mib + 1) / 3, MappedPeak: 100 * mib, Mapped10Avg: (64*mib + 80*mib + 100*mib + 1) / 3,
 		GCCount: 5, GCTime: 50 * time.Millisecond, GCShare: 0.005,
 	}
-	if got != want {
+	if !reflect.DeepEqual(got, want) {
 		t.Errorf("got  %+v\nwant %+v", got, want)
 	}
 }
@@ -76,7 +77,7 @@ func TestSummariseFirstReadingAfterStartupGCs(t *testing.T) {
 }
 
 func TestSummariseEmpty(t *testing.T) {
-	if got := Summarise(nil, time.Second); got != (Summary{}) {
+	if got := Summarise(nil, time.Second); !reflect.DeepEqual(got, Summary{}) {
 		t.Errorf("empty series: %+v", got)
 	}
 	noJVM := []Sample{{At: time.Second, RSS: 5 * mib}, {At: 2 * time.Second, RSS: 7 * mib}}

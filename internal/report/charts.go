@@ -161,17 +161,8 @@ func okGrid(ts []*trial.Result, vary map[dimension]bool) *chart {
 	}
 	c := &chart{Kind: "grid", Title: "OK/KO by memory limit", XName: "memory limit", YName: "configuration",
 		Note: "Green OK, red KO; a cell with repeats that disagree is amber (OK/KO). Point at a cell for why it failed."}
-	mems := map[int64]bool{}
-	for _, r := range limited {
-		mems[r.Spec.MemoryBytes] = true
-	}
-	var memList []int64
-	for m := range mems {
-		memList = append(memList, m)
-	}
-	sort.Slice(memList, func(i, j int) bool { return memList[i] < memList[j] })
 	xi := map[int64]int{}
-	for i, m := range memList {
+	for i, m := range memoryLimits(limited) {
 		xi[m] = i
 		c.XCats = append(c.XCats, mem(m))
 	}
@@ -184,43 +175,65 @@ func okGrid(ts []*trial.Result, vary map[dimension]bool) *chart {
 	}, specOrder(limited))
 	for y, g := range rows {
 		c.YCats = append(c.YCats, g.Label)
-		type tally struct {
-			ok, ko int
-			kinds  []string
-		}
-		cells := map[int]*tally{}
-		for _, r := range g.Trials {
-			x := xi[r.Spec.MemoryBytes]
-			if cells[x] == nil {
-				cells[x] = &tally{}
-			}
-			if r.Verdict == trial.OK {
-				cells[x].ok++
-			} else {
-				cells[x].ko++
-				cells[x].kinds = append(cells[x].kinds, r.Kind)
-			}
-		}
-		var xs []int
-		for x := range cells {
-			xs = append(xs, x)
-		}
-		sort.Ints(xs)
-		for _, x := range xs {
-			t := cells[x]
-			cell := gridCell{X: x, Y: y, Value: float64(t.ok) / float64(t.ok+t.ko)}
-			switch {
-			case t.ko == 0:
-				cell.Text = "OK"
-			case t.ok == 0:
-				cell.Text = "KO " + strings.Join(unique(t.kinds), ",")
-			default:
-				cell.Text = fmt.Sprintf("%d OK / %d KO", t.ok, t.ko)
-			}
-			c.Cells = append(c.Cells, cell)
-		}
+		c.Cells = append(c.Cells, gridRow(y, g.Trials, xi)...)
 	}
 	return c
+}
+
+// memoryLimits lists the trials' limits, smallest first, once each.
+func memoryLimits(ts []*trial.Result) []int64 {
+	seen := map[int64]bool{}
+	var out []int64
+	for _, r := range ts {
+		if !seen[r.Spec.MemoryBytes] {
+			seen[r.Spec.MemoryBytes] = true
+			out = append(out, r.Spec.MemoryBytes)
+		}
+	}
+	sort.Slice(out, func(i, j int) bool { return out[i] < out[j] })
+	return out
+}
+
+// gridRow is one configuration's cells: per limit, the share of its runs
+// that passed and what the failures were.
+func gridRow(y int, ts []*trial.Result, xi map[int64]int) []gridCell {
+	type tally struct {
+		ok, ko int
+		kinds  []string
+	}
+	cells := map[int]*tally{}
+	for _, r := range ts {
+		x := xi[r.Spec.MemoryBytes]
+		if cells[x] == nil {
+			cells[x] = &tally{}
+		}
+		if r.Verdict == trial.OK {
+			cells[x].ok++
+		} else {
+			cells[x].ko++
+			cells[x].kinds = append(cells[x].kinds, r.Kind)
+		}
+	}
+	var xs []int
+	for x := range cells {
+		xs = append(xs, x)
+	}
+	sort.Ints(xs)
+	var out []gridCell
+	for _, x := range xs {
+		t := cells[x]
+		cell := gridCell{X: x, Y: y, Value: float64(t.ok) / float64(t.ok+t.ko)}
+		switch {
+		case t.ko == 0:
+			cell.Text = "OK"
+		case t.ok == 0:
+			cell.Text = "KO " + strings.Join(unique(t.kinds), ",")
+		default:
+			cell.Text = fmt.Sprintf("%d OK / %d KO", t.ok, t.ko)
+		}
+		out = append(out, cell)
+	}
+	return out
 }
 
 func unique(ss []string) []string {

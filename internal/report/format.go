@@ -140,13 +140,14 @@ func successCell(r *trial.Result) string {
 	return strconv.FormatFloat(v, 'f', 2, 64) + "%"
 }
 
-// jvmLabel names an option mode the way users wrote it, without the
-// "set:" prefix that only the CLI needs.
+// jvmLabel names an option mode exactly as the user wrote it for --jvm
+// ("set:B", not "B"), so a table's column and the search's table and the
+// recommendation all say the same thing.
 func jvmLabel(mode string) string {
 	if mode == "" {
 		return "default"
 	}
-	return strings.TrimPrefix(mode, "set:")
+	return mode
 }
 
 func appLabel(r *trial.Result) string {

@@ -6,6 +6,8 @@ import (
 	"io"
 	"strconv"
 	"sync"
+
+	"github.com/jvmfit/jvmfit/internal/judge"
 )
 
 // The chart library is Apache ECharts (assets/echarts.LICENSE), embedded
@@ -56,7 +58,7 @@ type pageSection struct {
 	Header  []string
 	Charts  []chart
 	Tables  []Table
-	Summary *Summary
+	Summary *judge.Summary
 	// The summary's Markdown, rendered.
 	Details, Recommendation template.HTML
 	Empty                   bool

@@ -7,6 +7,7 @@ import (
 	"sort"
 	"time"
 
+	"github.com/jvmfit/jvmfit/internal/judge"
 	"github.com/jvmfit/jvmfit/internal/load/record"
 	"github.com/jvmfit/jvmfit/internal/probe"
 	"github.com/jvmfit/jvmfit/internal/trial"
@@ -25,7 +26,7 @@ type Meta struct {
 	Kind    string // run | minmem | sweep | compare
 	Created time.Time
 	Ended   time.Time
-	Summary *Summary // the stored recommendation; nil when none
+	Summary *judge.Summary // the stored recommendation; nil when none
 }
 
 // Input is what every renderer takes.

@@ -3,6 +3,7 @@ package report
 import (
 	"fmt"
 
+	"github.com/jvmfit/jvmfit/internal/judge"
 	"github.com/jvmfit/jvmfit/internal/trial"
 )
 
@@ -23,7 +24,7 @@ func MemoryTables(trials []*trial.Result) []Table {
 	var out []Table
 	for _, g := range groups {
 		t := Table{Title: "Memory limits: " + g.Label, Header: []string{"CPU", "Memory (heap)", "Result"}}
-		byCPU := map[float64]map[int64][]string{}
+		byCPU := map[float64]map[int64][]bool{}
 		var cpuOrder []float64
 		for _, r := range g.Trials {
 			cell := dimValue(r, dimMemory)
@@ -40,10 +41,10 @@ func MemoryTables(trials []*trial.Result) []Table {
 			}
 			c := r.Spec.CPUs
 			if byCPU[c] == nil {
-				byCPU[c] = map[int64][]string{}
+				byCPU[c] = map[int64][]bool{}
 				cpuOrder = append(cpuOrder, c)
 			}
-			byCPU[c][r.Spec.MemoryBytes] = append(byCPU[c][r.Spec.MemoryBytes], r.Verdict)
+			byCPU[c][r.Spec.MemoryBytes] = append(byCPU[c][r.Spec.MemoryBytes], r.Verdict == trial.OK)
 		}
 		for _, c := range cpuOrder {
 			if note := boundaryNote(byCPU[c]); note != "" {
@@ -60,8 +61,8 @@ func MemoryTables(trials []*trial.Result) []Table {
 
 // boundaryNote reads one CPU count's limits with minmem's rule (Boundary),
 // so the table's answer is the search's answer.
-func boundaryNote(runs map[int64][]string) string {
-	minOK, maxKO := Boundary(runs)
+func boundaryNote(runs map[int64][]bool) string {
+	minOK, maxKO := judge.Boundary(runs)
 	if minOK == 0 {
 		return ""
 	}
@@ -73,7 +74,7 @@ func boundaryNote(runs map[int64][]string) string {
 	for m, vs := range runs {
 		for _, v := range vs {
 			// A pass below the answer, or a limit that both passed and failed.
-			if (v == trial.OK && m < minOK) || v != vs[0] {
+			if (v && m < minOK) || v != vs[0] {
 				mixed = true
 			}
 		}

@@ -20,18 +20,7 @@ func CompareTables(trials []*trial.Result, always bool) []Table {
 	}, specOrder(ts))
 	var out []Table
 	for _, c := range cells {
-		var cols []*trial.Result
-		byMode := map[string]int{}
-		for _, r := range c.Trials {
-			if i, ok := byMode[r.Spec.JVM]; ok {
-				if r.ID > cols[i].ID {
-					cols[i] = r
-				}
-				continue
-			}
-			byMode[r.Spec.JVM] = len(cols)
-			cols = append(cols, r)
-		}
+		cols := latestPerMode(c.Trials)
 		if len(cols) < 2 && !always {
 			continue
 		}
@@ -43,56 +32,83 @@ func CompareTables(trials []*trial.Result, always bool) []Table {
 		for _, r := range cols {
 			t.Header = append(t.Header, jvmLabel(r.Spec.JVM))
 		}
-		row := func(name string, f func(*trial.Result) string) {
-			cells := []string{name}
+		for _, row := range compareRows {
+			cells := []string{row.name}
 			for _, r := range cols {
-				cells = append(cells, f(r))
+				cells = append(cells, row.cell(r))
 			}
 			t.Rows = append(t.Rows, cells)
 		}
-		row("Result", shortResult)
-		row("Start", startCell)
-		row("Upload / warm-up time (s)", func(r *trial.Result) string { return seconds(warmupTime(r)) })
-		row("Execute / measured time (s)", func(r *trial.Result) string { return seconds(measuredTime(r)) })
-		row("Total time (s)", func(r *trial.Result) string { return seconds(warmupTime(r) + measuredTime(r)) })
-		row("Total GC time (s)", func(r *trial.Result) string {
-			if r.Summary.GCTime <= 0 {
-				return dash
-			}
-			return seconds(r.Summary.GCTime) + " (" + percent2(r.Summary.GCShare) + ")"
-		})
-		sizeRow := func(name string, get func(trial.Summary) int64) {
-			row(name, func(r *trial.Result) string {
-				v := get(r.Summary)
-				if v <= 0 {
-					return dash
-				}
-				s := mib(v)
-				if r.HeapMaxBytes > 0 {
-					s += " (" + percent(float64(v)/float64(r.HeapMaxBytes)) + ")"
-				}
-				return s
-			})
-		}
-		sizeRow("Live avg (MiB, % max heap)", func(s trial.Summary) int64 { return s.LiveAvg })
-		sizeRow("Live peak", func(s trial.Summary) int64 { return s.LivePeak })
-		sizeRow("Live avg, last 10 GCs", func(s trial.Summary) int64 { return s.Live10Avg })
-		sizeRow("Phys avg (mapped heap)", func(s trial.Summary) int64 { return s.MappedAvg })
-		sizeRow("Phys peak", func(s trial.Summary) int64 { return s.MappedPeak })
-		sizeRow("Phys avg, last 10 GCs", func(s trial.Summary) int64 { return s.Mapped10Avg })
-		row("Max heap (MiB)", func(r *trial.Result) string { return mib(r.HeapMaxBytes) })
-		row("Container peak (MiB)", func(r *trial.Result) string { return mib(r.MemoryPeakBytes) })
-		row("RSS peak (MiB)", func(r *trial.Result) string { return mib(r.Summary.RSSPeak) })
-		row("Throughput (req/s)", func(r *trial.Result) string { return oneDecimal(throughput(r)) })
-		row("p99", func(r *trial.Result) string {
-			if r.Load == nil {
-				return dash
-			}
-			return ms(r.Load.Latencies.P99)
-		})
 		out = append(out, t)
 	}
 	return out
+}
+
+// latestPerMode is one column per option mode, in order of appearance:
+// with repeats, the latest trial stands.
+func latestPerMode(ts []*trial.Result) []*trial.Result {
+	var cols []*trial.Result
+	byMode := map[string]int{}
+	for _, r := range ts {
+		if i, ok := byMode[r.Spec.JVM]; ok {
+			if r.ID > cols[i].ID {
+				cols[i] = r
+			}
+			continue
+		}
+		byMode[r.Spec.JVM] = len(cols)
+		cols = append(cols, r)
+	}
+	return cols
+}
+
+// compareRows are seed 001's rows, in its order.
+var compareRows = []struct {
+	name string
+	cell func(*trial.Result) string
+}{
+	{"Result", shortResult},
+	{"Start", startCell},
+	{"Upload / warm-up time (s)", func(r *trial.Result) string { return seconds(warmupTime(r)) }},
+	{"Execute / measured time (s)", func(r *trial.Result) string { return seconds(measuredTime(r)) }},
+	{"Total time (s)", func(r *trial.Result) string { return seconds(warmupTime(r) + measuredTime(r)) }},
+	{"Total GC time (s)", func(r *trial.Result) string {
+		if r.Summary.GCTime <= 0 {
+			return dash
+		}
+		return seconds(r.Summary.GCTime) + " (" + percent2(r.Summary.GCShare) + ")"
+	}},
+	{"Live avg (MiB, % max heap)", heapShare(func(s trial.Summary) int64 { return s.LiveAvg })},
+	{"Live peak", heapShare(func(s trial.Summary) int64 { return s.LivePeak })},
+	{"Live avg, last 10 GCs", heapShare(func(s trial.Summary) int64 { return s.Live10Avg })},
+	{"Phys avg (mapped heap)", heapShare(func(s trial.Summary) int64 { return s.MappedAvg })},
+	{"Phys peak", heapShare(func(s trial.Summary) int64 { return s.MappedPeak })},
+	{"Phys avg, last 10 GCs", heapShare(func(s trial.Summary) int64 { return s.Mapped10Avg })},
+	{"Max heap (MiB)", func(r *trial.Result) string { return mib(r.HeapMaxBytes) }},
+	{"Container peak (MiB)", func(r *trial.Result) string { return mib(r.MemoryPeakBytes) }},
+	{"RSS peak (MiB)", func(r *trial.Result) string { return mib(r.Summary.RSSPeak) }},
+	{"Throughput (req/s)", func(r *trial.Result) string { return oneDecimal(throughput(r)) }},
+	{"p99", func(r *trial.Result) string {
+		if r.Load == nil {
+			return dash
+		}
+		return ms(r.Load.Latencies.P99)
+	}},
+}
+
+// heapShare is a size in MiB with its share of the maximum heap.
+func heapShare(get func(trial.Summary) int64) func(*trial.Result) string {
+	return func(r *trial.Result) string {
+		v := get(r.Summary)
+		if v <= 0 {
+			return dash
+		}
+		s := mib(v)
+		if r.HeapMaxBytes > 0 {
+			s += " (" + percent(float64(v)/float64(r.HeapMaxBytes)) + ")"
+		}
+		return s
+	}
 }
 
 // warmupTime is the time spent in phases before the measured one (seed

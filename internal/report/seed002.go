@@ -3,6 +3,7 @@ package report
 import (
 	"fmt"
 
+	"github.com/jvmfit/jvmfit/internal/judge"
 	"github.com/jvmfit/jvmfit/internal/trial"
 )
 
@@ -17,7 +18,7 @@ func SweepTables(trials []*trial.Result) []Table {
 		Title:  "Where it breaks (knee)",
 		Header: []string{"Configuration", "Knee", "Last good rate", "Throughput breaks", "p99 breaks", "Success breaks", "Max throughput"},
 		Notes: []string{fmt.Sprintf("A rate breaks when throughput < %.0f%% of the rate, p99 > %dx the p99 at the lowest rate, or success < %.0f%%. %s means it held at every rate tried.",
-			KneeThroughputRatio*100, KneeLatencyFactor, KneeMinSuccess*100, dash)},
+			judge.KneeThroughputRatio*100, judge.KneeLatencyFactor, judge.KneeMinSuccess*100, dash)},
 	}
 	var out []Table
 	var words []string
@@ -39,10 +40,10 @@ func SweepTables(trials []*trial.Result) []Table {
 			}
 			t.Rows = append(t.Rows, append(row, shortResult(r)))
 		}
-		k := Knee(ratePoints(g.Trials))
+		k := judge.Knee(ratePoints(g.Trials))
 		summary.Rows = append(summary.Rows, []string{g.Label, rateCell(k.Rate), rateCell(k.LastGood),
 			rateCell(k.Throughput), rateCell(k.Latency), rateCell(k.Success), oneDecimal(k.MaxThroughput)})
-		words = append(words, k.Words(g.Label))
+		words = append(words, kneeWords(k, g.Label))
 		out = append(out, t)
 	}
 	summary.Notes = append(words, summary.Notes...)
@@ -62,13 +63,13 @@ func sweepGroups(ts []*trial.Result, vary map[dimension]bool) []group {
 	}, specOrder(ts))
 }
 
-func ratePoints(trials []*trial.Result) []RatePoint {
-	var ps []RatePoint
+func ratePoints(trials []*trial.Result) []judge.RatePoint {
+	var ps []judge.RatePoint
 	for _, r := range trials {
 		if r.Kind == trial.KindError {
 			continue
 		}
-		p := RatePoint{Rate: rate(r), Throughput: throughput(r), Success: success(r)}
+		p := judge.RatePoint{Rate: rate(r), Throughput: throughput(r), Success: success(r)}
 		if r.Load != nil {
 			p.P99 = r.Load.Latencies.P99
 		}
@@ -85,12 +86,12 @@ func rateCell(v float64) string {
 }
 
 // Knees computes the knee of each sweep group, labelled like SweepTables.
-func Knees(trials []*trial.Result) map[string]KneeResult {
+func Knees(trials []*trial.Result) map[string]judge.KneeResult {
 	ts := sortedBySpec(sorted(trials))
-	out := map[string]KneeResult{}
+	out := map[string]judge.KneeResult{}
 	for _, g := range sweepGroups(ts, varying(ts)) {
-		k := Knee(ratePoints(g.Trials))
-		k.Text = k.Words(g.Label)
+		k := judge.Knee(ratePoints(g.Trials))
+		k.Text = kneeWords(k, g.Label)
 		out[g.Label] = k
 	}
 	return out

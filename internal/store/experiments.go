@@ -25,9 +25,13 @@ type Experiment struct {
 	Kind    string          `json:"kind"`
 	Args    json.RawMessage `json:"args"`
 	Created time.Time       `json:"created"`
-	Ended   time.Time       `json:"ended,omitzero"` // zero while running or if interrupted
-	Trials  int             `json:"trials"`
-	OK      int             `json:"ok"`
+	// Started is when the experiment began: Created, except for a run,
+	// which is recorded only once its trial has ended, so it began when
+	// that trial started.
+	Started time.Time `json:"started"`
+	Ended   time.Time `json:"ended,omitzero"` // zero while running or if interrupted
+	Trials  int       `json:"trials"`
+	OK      int       `json:"ok"`
 	// Summary is what the experiment concluded (SetSummary), as JSON; nil
 	// when it stored none.
 	Summary json.RawMessage `json:"summary,omitempty"`
@@ -98,12 +102,13 @@ func (s *Store) SetSummary(id int64, summary any) error {
 
 const experimentColumns = `e.id, e.name, e.kind, e.args, e.created, COALESCE(e.ended, ''), e.summary,
 	(SELECT COUNT(*) FROM trials t WHERE t.experiment_id = e.id),
-	(SELECT COUNT(*) FROM trials t WHERE t.experiment_id = e.id AND t.verdict = 'OK')`
+	(SELECT COUNT(*) FROM trials t WHERE t.experiment_id = e.id AND t.verdict = 'OK'),
+	COALESCE((SELECT MIN(t.started_at) FROM trials t WHERE t.experiment_id = e.id), '')`
 
 func scanExperiment(row interface{ Scan(...any) error }) (Experiment, error) {
 	var e Experiment
-	var args, created, ended, summary string
-	if err := row.Scan(&e.ID, &e.Name, &e.Kind, &args, &created, &ended, &summary, &e.Trials, &e.OK); err != nil {
+	var args, created, ended, summary, firstTrial string
+	if err := row.Scan(&e.ID, &e.Name, &e.Kind, &args, &created, &ended, &summary, &e.Trials, &e.OK, &firstTrial); err != nil {
 		return e, err
 	}
 	if summary != "" {
@@ -112,6 +117,12 @@ func scanExperiment(row interface{ Scan(...any) error }) (Experiment, error) {
 	e.Args = json.RawMessage(args)
 	e.Created = parseTime(created)
 	e.Ended = parseTime(ended)
+	e.Started = e.Created
+	// Only a run's trial began before its record; other experiments are
+	// recorded first, and the trials they reuse began long before them.
+	if t := parseTime(firstTrial); e.Kind == KindRun && !t.IsZero() && t.Before(e.Created) {
+		e.Started = t
+	}
 	return e, nil
 }
 

@@ -6,8 +6,10 @@ import (
 	"os"
 	"path/filepath"
 	"reflect"
+	"strconv"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/jvmfit/jvmfit/internal/trial"
 )
@@ -61,7 +63,7 @@ func TestRoundTrip(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if len(light) != 4 || light[0].Series != nil || light[0].Histograms != nil || light[0].Summary != want[0].Summary {
+	if len(light) != 4 || light[0].Series != nil || light[0].Histograms != nil || !reflect.DeepEqual(light[0].Summary, want[0].Summary) {
 		t.Errorf("light read: want figures without series/histograms, got %d trials, series %d", len(light), len(light[0].Series))
 	}
 	var env string
@@ -275,5 +277,27 @@ func TestSchemaUpgradeFromVersion1(t *testing.T) {
 	}
 	if e, _ := s.Experiment("old"); string(e.Summary) != `"done"` {
 		t.Fatalf("summary after upgrade %q", e.Summary)
+	}
+}
+
+// A run is recorded once its trial has ended: it started when its trial
+// did. Other experiments start when recorded, even when they store a
+// trial (reused from an earlier one) that began long before.
+func TestExperimentStarted(t *testing.T) {
+	s, _ := openTemp(t)
+	old := fixtureResult(0, 0)
+	old.StartedAt = time.Now().Add(-3 * time.Minute).UTC()
+	run, _ := s.NewExperiment("run-a", KindRun, nil)
+	s.SaveTrial(run, old)
+	sweep, _ := s.NewExperiment("sweep-a", KindSweep, nil)
+	s.SaveTrial(sweep, old)
+	for id, wantTrial := range map[int64]bool{run: true, sweep: false} {
+		e, err := s.Experiment(strconv.FormatInt(id, 10))
+		if err != nil {
+			t.Fatal(err)
+		}
+		if got := e.Started.Equal(old.StartedAt); got != wantTrial || (!wantTrial && !e.Started.Equal(e.Created)) {
+			t.Errorf("%s: started %v, created %v, trial started %v", e.Kind, e.Started, e.Created, old.StartedAt)
+		}
 	}
 }

@@ -12,11 +12,20 @@ import (
 // samplePeriod is the "about every 250 ms".
 const samplePeriod = 250 * time.Millisecond
 
-type realProber struct{}
+// realProber samples with the real probe. NMT is read through the series
+// whenever the JVM runs with it (--nmt); fullGCAtEnd forces a full GC at the
+// end of the run so that the live set is measured (--profile-out).
+type realProber struct{ fullGCAtEnd bool }
 
-func (realProber) Start(ctx context.Context, p Process) Sampling {
-	t := probe.Target{Pid: p.Pid()}
+// ProfileProber is the real prober for a trial whose profile is wanted: it
+// also forces a full GC after the load, so the live set after full GC is
+// known even if the run had none.
+func ProfileProber() Prober { return realProber{fullGCAtEnd: true} }
+
+func (rp realProber) Start(ctx context.Context, p Process) Sampling {
+	t := probe.Target{Pid: p.Pid(), NMT: true, FullGCAtEnd: rp.fullGCAtEnd}
 	if rp, ok := p.(realProcess); ok && rp.p.CgroupPath() != "" {
+		t.CgroupDir = rp.p.CgroupPath()
 		t.CgroupStats = func() (probe.CgroupStats, error) {
 			st, err := rp.p.Stats()
 			return probe.CgroupStats{
@@ -28,9 +37,17 @@ func (realProber) Start(ctx context.Context, p Process) Sampling {
 	return realSampling{probe.Start(ctx, t, samplePeriod)}
 }
 
+// NMT reads the summary over the attach socket (milliseconds), and with a
+// jcmd process (half a second of CPU) only if that fails.
 func (realProber) NMT(ctx context.Context, jcmd string, pid int) (map[string]NMT, error) {
 	ctx, cancel := context.WithTimeout(ctx, 30*time.Second)
 	defer cancel()
+	actx, acancel := context.WithTimeout(ctx, 5*time.Second)
+	text, err := probe.Jcmd(actx, "", pid, "VM.native_memory summary")
+	acancel()
+	if err == nil {
+		return probe.ParseNMT(text)
+	}
 	return probe.NMT(ctx, jcmd, pid)
 }
 

@@ -87,7 +87,10 @@ type Result struct {
 
 	StartSeconds    float64 `json:"start_seconds"`
 	MemoryPeakBytes int64   `json:"memory_peak_bytes"`
-	HeapMaxBytes    int64   `json:"heap_max_bytes,omitempty"`
+	// WorkingSetPeakBytes is the peak of usage minus inactive file pages,
+	// the figure Kubernetes evicts on and kubectl top shows.
+	WorkingSetPeakBytes int64 `json:"working_set_peak_bytes"`
+	HeapMaxBytes        int64 `json:"heap_max_bytes,omitempty"`
 
 	Load       *record.Report   `json:"load"`                 // measured phase
 	Phases     []*record.Report `json:"phases,omitempty"`     // every phase, warm-up included

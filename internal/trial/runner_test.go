@@ -149,6 +149,10 @@ func TestDyingUnderLoadIsOOMKilled(t *testing.T) {
 	if r.ExitSignal != "SIGKILL" || r.OutputTail == "" {
 		t.Errorf("signal %q, tail %q", r.ExitSignal, r.OutputTail)
 	}
+	// The kernel's high-water mark, at the limit, not the last sample's.
+	if r.Summary.CgroupPeak != r.MemoryPeakBytes || r.MemoryPeakBytes < 126*size.MiB {
+		t.Errorf("summary cgroup peak %d, kernel's %d, limit %d", r.Summary.CgroupPeak, r.MemoryPeakBytes, 128*size.MiB)
+	}
 	if time.Since(start) > 15*time.Second {
 		t.Errorf("the load went on after the app died: %s", time.Since(start))
 	}
@@ -230,6 +234,17 @@ func TestJvmfitOptionsAndNMT(t *testing.T) {
 	heap, total := r.NMT["Java Heap"], r.NMT["Total"]
 	if heap.Reserved <= 0 || total.Committed <= heap.Committed || len(r.Notes) != 0 {
 		t.Fatalf("NMT %+v notes %q", r.NMT, r.Notes)
+	}
+	// NMT is also in the series (every 2 s and at the end; this run is
+	// about 3 s long), and the working set on every sample.
+	readings := 0
+	for _, x := range r.Series {
+		if x.NMT != nil {
+			readings++
+		}
+	}
+	if readings < 1 || r.Summary.NMTPeak["Total"] <= 0 || r.WorkingSetPeakBytes <= 0 || r.WorkingSetPeakBytes > r.MemoryPeakBytes {
+		t.Errorf("%d NMT readings, peaks %v, working set peak %d of %d", readings, r.Summary.NMTPeak, r.WorkingSetPeakBytes, r.MemoryPeakBytes)
 	}
 	// The plan's -Xmx is what the JVM reports as its heap maximum.
 	for _, o := range spec.JVMOptions {

@@ -136,6 +136,9 @@ func (t *trialRun) sample(ctx context.Context) error {
 	if perr != nil || peak == 0 {
 		r.MemoryPeakBytes = t.summary.CgroupPeak
 	}
+	// The kernel's high-water mark: an OOM kill's last sample misses it.
+	r.Summary.CgroupPeak = max(r.Summary.CgroupPeak, r.MemoryPeakBytes)
+	r.WorkingSetPeakBytes = t.summary.WorkingSetPeak
 	t.died = died
 	return nil
 }

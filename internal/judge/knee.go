@@ -1,9 +1,7 @@
-package report
+package judge
 
 import (
-	"fmt"
 	"sort"
-	"strings"
 	"time"
 )
 
@@ -36,7 +34,7 @@ type KneeResult struct {
 	Success       float64       `json:"success"`    // lowest rate at which success < 99%
 	BaseP99       time.Duration `json:"base_p99"`
 	MaxThroughput float64       `json:"max_throughput"` // best throughput seen at any rate
-	Text          string        `json:"text,omitempty"` // the same in one sentence (Knees fills it)
+	Text          string        `json:"text,omitempty"` // the same in one sentence (the report words it)
 }
 
 // Knee finds the rates at which throughput, latency and success break.
@@ -84,36 +82,4 @@ func Knee(points []RatePoint) KneeResult {
 		}
 	}
 	return k
-}
-
-// Words says where a sweep group breaks in one plain line, e.g. "1 CPU:
-// good up to 200 req/s, breaks at 300 req/s (throughput below 95% of the
-// rate from 300 req/s); best 201 req/s served."
-func (k KneeResult) Words(who string) string {
-	best := ""
-	if k.MaxThroughput > 0 {
-		best = fmt.Sprintf("; best %s req/s served", oneDecimal(k.MaxThroughput))
-	}
-	if k.Rate == 0 {
-		return fmt.Sprintf("%s: held at every rate tried%s.", who, best)
-	}
-	var why []string
-	if k.Throughput > 0 {
-		why = append(why, fmt.Sprintf("throughput below %.0f%% of the rate from %s req/s", KneeThroughputRatio*100, num(k.Throughput)))
-	}
-	if k.Latency > 0 {
-		p := ""
-		if k.BaseP99 > 0 {
-			p = " (" + ms(k.BaseP99) + ")"
-		}
-		why = append(why, fmt.Sprintf("p99 over %dx its lowest-rate value%s from %s req/s", KneeLatencyFactor, p, num(k.Latency)))
-	}
-	if k.Success > 0 {
-		why = append(why, fmt.Sprintf("success below %.0f%% from %s req/s", KneeMinSuccess*100, num(k.Success)))
-	}
-	head := fmt.Sprintf("%s: breaks already at the lowest rate tried, %s req/s", who, num(k.Rate))
-	if k.LastGood > 0 {
-		head = fmt.Sprintf("%s: good up to %s req/s, breaks at %s req/s", who, num(k.LastGood), num(k.Rate))
-	}
-	return head + " (" + strings.Join(why, "; ") + ")" + best + "."
 }

@@ -1,0 +1,126 @@
+package experiment
+
+import (
+	"context"
+	"fmt"
+	"io"
+	"os"
+	"path/filepath"
+	"strconv"
+	"time"
+
+	"github.com/jvmfit/jvmfit/internal/app"
+	"github.com/jvmfit/jvmfit/internal/store"
+	"github.com/jvmfit/jvmfit/internal/trial"
+)
+
+// RunFunc runs one fully prepared trial.
+type RunFunc func(ctx context.Context, spec trial.Spec) (*trial.Result, error)
+
+// PrepareFunc fills a spec's derived fields (java path, JDK version, the
+// options its JVM mode resolves to at its limits) so that its Key is known
+// before it runs.
+type PrepareFunc func(trial.Spec) (trial.Spec, error)
+
+// Session is one experiment's life, and the only way an experiment runs a
+// trial (Trial). It prepares every trial before it runs, so bad input is
+// refused before anything starts; takes a stored identical trial (same
+// Key) instead of running it again unless Fresh; stores every trial it ran
+// before the next one starts; writes the one progress stream; and treats a
+// cancelled context (SIGINT, SIGTERM: see cmd/jvmfit/main.go) as an
+// interruption whose trial is not stored, so the same command resumes.
+// Strategies (minmem's search and soak, sweep, compare) only choose specs.
+type Session struct {
+	App        *app.App
+	OptionSets string       // overrides the descriptor's option-sets file
+	Base       trial.Spec   // what every trial shares (java, load, SLO, NMT)
+	Store      *store.Store // nil = keep nothing, reuse nothing
+	Fresh      bool         // run every trial even when the store holds it
+	KeepLogs   bool         // keep OK trials' app logs too
+	// LogRoot holds the app logs, one directory per experiment ("" = the
+	// trial's temporary directory).
+	LogRoot string
+	// Deps are the real trial's collaborators; Begin points LogDir and
+	// Progress at this experiment.
+	Deps trial.Deps
+	// Prepare and Run default to trial.Prepare and trial.Run bound to App,
+	// so tests can drive a Session without JVMs.
+	Prepare PrepareFunc
+	Run     RunFunc
+	// Progress receives one line per trial and the trials' own steps; nil =
+	// silent. ProgressWriter makes it plain lines when it is not a terminal.
+	Progress io.Writer
+
+	ID   int64  // the experiment's id in Store, set by Begin
+	Name string // the experiment's name ("" = KIND-APP-TIME)
+
+	count counter
+}
+
+// Begin records a new experiment of that kind; args (the command's flags)
+// are kept for the report. Call it once every input is checked.
+func (s *Session) Begin(kind string, args any) error {
+	if s.Name == "" {
+		appName := "app"
+		if s.App != nil {
+			appName = s.App.Name
+		}
+		s.Name = fmt.Sprintf("%s-%s-%s", kind, appName, time.Now().Format("20060102-150405"))
+	}
+	s.Deps.Progress = s.Progress
+	if s.Store == nil {
+		return nil
+	}
+	id, err := s.Store.NewExperiment(s.Name, kind, args)
+	if err != nil {
+		return err
+	}
+	s.ID = id
+	if s.LogRoot != "" {
+		s.Deps.LogDir = s.logDir()
+		if err := os.MkdirAll(s.Deps.LogDir, 0o755); err != nil {
+			return fmt.Errorf("cannot make the log directory: %w", err)
+		}
+	}
+	return nil
+}
+
+func (s *Session) logDir() string { return filepath.Join(s.LogRoot, strconv.FormatInt(s.ID, 10)) }
+
+// End stores what a finished experiment concluded (nil = nothing) and
+// marks it complete. An experiment that failed or was interrupted is never
+// ended, so reports say it was cut short, and has no final answer.
+func (s *Session) End(rec *Recommendation, details string) error {
+	if s.Store == nil {
+		return nil
+	}
+	if rec != nil {
+		if err := s.Store.SetSummary(s.ID, rec.Summary(details)); err != nil {
+			return fmt.Errorf("the trials are stored, but the recommendation was not: %w", err)
+		}
+	}
+	return s.Store.EndExperiment(s.ID)
+}
+
+// Close removes the log directories when no log was kept in them.
+func (s *Session) Close() {
+	if s.LogRoot != "" && s.ID != 0 && os.Remove(s.logDir()) == nil {
+		os.Remove(s.LogRoot)
+	}
+}
+
+// Counts says how many trials this Session ran and how many it took from
+// the store.
+func (s *Session) Counts() (ran, reused int) { return s.count.ran, s.count.reused }
+
+// OptionsAt gives the options a mode resolves to at a limit (the launcher's
+// plan for jvmfit modes): what a recommendation tells the user to apply.
+func (s *Session) OptionsAt(jvm, java string, mem int64, cpus float64) ([]string, error) {
+	sp := s.Base
+	sp.JVM, sp.Java, sp.MemoryBytes, sp.CPUs, sp.NMT = jvm, java, mem, cpus, false
+	sp, err := s.prepare(sp)
+	if err != nil {
+		return nil, err
+	}
+	return sp.JVMOptions, nil
+}
