@@ -183,6 +183,9 @@ JAVA_TOOL_OPTIONS, JDK_JAVA_OPTIONS) win, and the rest is planned around them.`,
 				return asUsage(err)
 			}
 			if style != "jvmfit" {
+				if cmd.Flags().Changed("goal") || f.profile != "" {
+					return usagef("--goal and --profile plan jvmfit's options: drop them with --style %s", style)
+				}
 				o, err := f.styleOptions(style, jar, env, args)
 				if err != nil {
 					return err

@@ -92,6 +92,7 @@ func TestFlagsStyleBadInputExit2(t *testing.T) {
 		"no jar to count classes in":                            {"--style", "paketo"},
 		"so the heap would be negative":                         {"--style", "paketo", "--jar", jar, "--memory", "256Mi"},
 		"JAVA_MAX_MEM_RATIO":                                    {"--style", "ubi", "--memory", "1G", "--format", "yaml"},
+		"drop them with --style ubi":                            {"--style", "ubi", "--goal", "footprint"},
 	}
 	for want, args := range cases {
 		env := []string(nil)
