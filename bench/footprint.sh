@@ -8,6 +8,7 @@
 # (below 1: jvmfit needs less memory than any of them).
 # Needs root (real cgroups). About 15-25 minutes per app on 2 cores.
 #   APPS="filecache sort" STEP=8Mi REPEATS=1 bash bench/footprint.sh
+# KEEP=DIR keeps the database, the minmem JSON and logs there.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
@@ -28,7 +29,7 @@ done
 [[ -x $JVMFIT ]] || go build -o "$JVMFIT" ./cmd/jvmfit
 
 work=$(mktemp -d)
-trap 'rm -rf "$work"' EXIT
+trap 'if [[ -n ${KEEP:-} ]]; then mkdir -p "$KEEP" && cp -r "$work"/. "$KEEP"/; fi; rm -rf "$work"' EXIT
 
 # Every app at the same short load: 5 s warm-up, 10 s measured, its own rate
 # and SLO; filecache scaled down as in the demo.
