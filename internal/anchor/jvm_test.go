@@ -128,3 +128,28 @@ func TestFindingsTheJDKRejects(t *testing.T) {
 		}
 	}
 }
+
+// Below about 250 MiB HotSpot takes MinRAMPercentage (50%) for the heap and
+// ignores UBI's MaxRAMPercentage=80, as the style warns (measured on
+// filecache: UBI's heap at 192Mi was 96Mi, at 256Mi 206Mi).
+func TestUBIBelowSmallRAMGetsHalf(t *testing.T) {
+	const java = "/usr/lib/jvm/java-17-openjdk-amd64/bin/java"
+	if _, err := os.Stat(java); err != nil {
+		t.Skip("no JDK 17")
+	}
+	for _, limit := range []int64{192 * size.MiB, 224 * size.MiB, 256 * size.MiB} {
+		o, err := Compute("ubi", Input{LimitBytes: limit, CPUs: 1, JDK: 17})
+		if err != nil {
+			t.Fatal(err)
+		}
+		out, err := exec.Command(java, append(append([]string{fmt.Sprintf("-XX:MaxRAM=%d", limit)}, o.Args...), "-XX:+PrintFlagsFinal", "-version")...).Output()
+		if err != nil {
+			t.Fatal(err)
+		}
+		heap, _ := strconv.ParseInt(maxHeapLine.FindStringSubmatch(string(out))[1], 10, 64)
+		half := heap <= limit/2+size.MiB
+		if half != (len(o.Warnings) > 0) {
+			t.Errorf("%s: MaxHeapSize %s, warnings %q: the warning should be there exactly when the heap is half", size.Format(limit), size.Format(heap), o.Warnings)
+		}
+	}
+}

@@ -5,6 +5,8 @@ import (
 	"math"
 	"strconv"
 	"strings"
+
+	"github.com/jvmfit/jvmfit/internal/size"
 )
 
 // UBI is Red Hat's UBI OpenJDK images (jboss-container-images/openjdk,
@@ -43,6 +45,7 @@ func ubiHeap(o *Options, in Input) error {
 		return nil
 	case "":
 		o.add("-XX:MaxRAMPercentage=80.0", "80% of the container's memory for the heap (the image's default)")
+		smallMemoryWarning(o, in)
 		return nil
 	}
 	v, err := strconv.ParseFloat(s, 64)
@@ -51,7 +54,20 @@ func ubiHeap(o *Options, in Input) error {
 	}
 	// printf "%.0f" rounds half to even.
 	o.add(fmt.Sprintf("-XX:MaxRAMPercentage=%.0f.0", math.RoundToEven(v)), "JAVA_MAX_MEM_RATIO, rounded to a whole percentage")
+	smallMemoryWarning(o, in)
 	return nil
+}
+
+// smallRAM is about where HotSpot stops applying MaxRAMPercentage: when
+// MinRAMPercentage (50%) of the memory is below its default MaxHeapSize
+// (about 125 MiB on 64-bit Linux), it takes that 50% as the heap instead.
+const smallRAM = 250 * size.MiB
+
+func smallMemoryWarning(o *Options, in Input) {
+	if in.LimitBytes > 0 && in.LimitBytes < smallRAM {
+		o.Warnings = append(o.Warnings, fmt.Sprintf("below about %s the JVM ignores MaxRAMPercentage and gives the heap MinRAMPercentage (50%%) of the limit: %s here, not 80%%",
+			size.Format(smallRAM), size.Format(in.LimitBytes/2)))
+	}
 }
 
 func ubiGC(o *Options, in Input) error {
