@@ -63,7 +63,7 @@ Exit status: 0 OK, 1 KO (or jvmfit failed), 2 bad input, 130 interrupted
 	fl.StringVar(&f.memory, "memory", "", "memory limit, swap forbidden, e.g. 300Mi (required unless --no-limits)")
 	fl.Float64Var(&f.cpus, "cpus", 1, "CPU quota in CPUs, fractions allowed; 0 = no quota")
 	fl.StringVar(&f.cpuset, "cpuset", "", `CPUs the app may run on, e.g. "0" or "0-1"`)
-	fl.StringVar(&f.jvm, "jvm", "default", `JVM options: default | jvmfit[:footprint|balanced|throughput] | set:NAME | "-Xmx... options"`)
+	fl.StringVar(&f.jvm, "jvm", "default", `JVM options: default | jvmfit[:footprint|balanced|throughput] | runjava | paketo | ubi | set:NAME | "-Xmx... options"`)
 	fl.StringVar(&f.java, "java", "", "java binary (default: $JAVA_HOME/bin/java, then PATH)")
 	fl.StringVar(&f.optionSets, "option-sets", "", "option-sets file for --jvm set:NAME (default: the descriptor's)")
 	fl.Float64Var(&f.rate, "rate", 0, "measured rate in req/s for open phases (default: descriptor's, then scenario's)")
