@@ -2,11 +2,11 @@ package main
 
 import (
 	"encoding/json"
-	"os"
 	"path/filepath"
 	"strings"
 	"testing"
 
+	"github.com/jvmfit/jvmfit/internal/prereq"
 	"github.com/jvmfit/jvmfit/internal/store"
 )
 
@@ -16,9 +16,7 @@ func needFilecache(t *testing.T) string {
 	t.Helper()
 	needJava(t)
 	needRootRun(t)
-	if _, err := os.Stat("../../workloads/filecache/target/filecache.jar"); err != nil {
-		t.Skip("workloads/filecache is not built: make build workloads")
-	}
+	prereq.Built(t, "../../workloads/filecache/target/filecache.jar")
 	abs, _ := filepath.Abs("../../workloads/filecache/app.yaml")
 	return abs
 }

@@ -12,6 +12,7 @@ import (
 
 	"github.com/jvmfit/jvmfit/internal/jdk"
 	"github.com/jvmfit/jvmfit/internal/plan"
+	"github.com/jvmfit/jvmfit/internal/prereq"
 	"github.com/jvmfit/jvmfit/internal/size"
 )
 
@@ -101,9 +102,10 @@ func lastLines(s string, n int) string {
 // collector of yours after its ParallelGC.
 func TestFindingsTheJDKRejects(t *testing.T) {
 	const java = "/usr/lib/jvm/java-17-openjdk-amd64/bin/java"
+	prereq.Java(t, java)
 	j, err := jdk.Inspect(java)
 	if err != nil {
-		t.Skipf("no JDK 17: %v", err)
+		t.Fatalf("JDK 17: %v", err)
 	}
 	in := Input{LimitBytes: 256 * size.MiB, CPUs: 1, JDK: j.Version, JavaHome: j.Home, Jar: emptyJar(t)}
 	_, err = Paketo(in)
@@ -134,9 +136,7 @@ func TestFindingsTheJDKRejects(t *testing.T) {
 // filecache: UBI's heap at 192Mi was 96Mi, at 256Mi 206Mi).
 func TestUBIBelowSmallRAMGetsHalf(t *testing.T) {
 	const java = "/usr/lib/jvm/java-17-openjdk-amd64/bin/java"
-	if _, err := os.Stat(java); err != nil {
-		t.Skip("no JDK 17")
-	}
+	prereq.Java(t, java)
 	for _, limit := range []int64{192 * size.MiB, 224 * size.MiB, 256 * size.MiB} {
 		o, err := Compute("ubi", Input{LimitBytes: limit, CPUs: 1, JDK: 17})
 		if err != nil {

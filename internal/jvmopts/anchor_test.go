@@ -10,13 +10,16 @@ import (
 	"github.com/jvmfit/jvmfit/internal/app"
 	"github.com/jvmfit/jvmfit/internal/jdk"
 	"github.com/jvmfit/jvmfit/internal/plan"
+	"github.com/jvmfit/jvmfit/internal/prereq"
 	"github.com/jvmfit/jvmfit/internal/size"
 )
 
 func jdk17(t *testing.T) jdk.JDK {
-	j, err := jdk.Inspect("/usr/lib/jvm/java-17-openjdk-amd64/bin/java")
+	const java = "/usr/lib/jvm/java-17-openjdk-amd64/bin/java"
+	prereq.Java(t, java)
+	j, err := jdk.Inspect(java)
 	if err != nil {
-		t.Skipf("no JDK 17: %v", err)
+		t.Fatalf("JDK 17: %v", err)
 	}
 	return j
 }
