@@ -63,7 +63,7 @@ func judge(r *Result, slo SLO, o outcome) {
 		if rate == 0 && r.Load != nil {
 			rate = r.Load.TargetRate
 		}
-		failed := slo.Failed(Facts{Load: r.Load, Rate: rate, StartSeconds: r.StartSeconds, MemoryPeak: r.MemoryPeakBytes})
+		failed := slo.Failed(Facts{Load: r.Load, Rate: rate, StartSeconds: r.StartSeconds, MemoryPeak: r.MemoryPeakBytes, WorkingSetPeak: r.WorkingSetPeakBytes})
 		if len(failed) > 0 {
 			r.Verdict, r.Kind, r.Failed = KO, KindSLO, failed
 		}
