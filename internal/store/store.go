@@ -36,6 +36,11 @@ func Open(path string) (*Store, error) {
 	if path == "" {
 		return nil, errors.New("store: empty database path")
 	}
+	// Checked before SQLite opens it: a damaged file is refused, never
+	// "repaired" or migrated.
+	if err := checkFile(path); err != nil {
+		return nil, err
+	}
 	q := url.Values{}
 	// synchronous=FULL: SaveTrial promises durability when it returns, and
 	// in WAL mode NORMAL may lose the last commits on power loss.
@@ -56,6 +61,9 @@ func Open(path string) (*Store, error) {
 		db.Close()
 		if strings.Contains(err.Error(), "not a database") {
 			return nil, fmt.Errorf("%s is not a jvmfit database (not SQLite): give another --db path", path)
+		}
+		if damaged(err) {
+			return nil, fmt.Errorf("database %s is damaged (%v); jvmfit left it as it is: restore it from a copy or give another --db path", path, err)
 		}
 		return nil, fmt.Errorf("open database %s: %w", path, err)
 	}
