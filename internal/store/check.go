@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"io"
 	"os"
+	"path/filepath"
 	"strings"
 )
 
@@ -65,6 +66,21 @@ func headerSize(h [100]byte) int64 {
 func hasWAL(path string) bool {
 	st, err := os.Stat(path + "-wal")
 	return err == nil && st.Size() > 0
+}
+
+// diskFull says the error came from a full disk under path: SQLite's own
+// SQLITE_FULL, or an I/O error (it cannot size the shared-memory file) on a
+// file system with no block left.
+func diskFull(path string, err error) bool {
+	s := err.Error()
+	if strings.Contains(s, "disk is full") || strings.Contains(s, "(13)") {
+		return true
+	}
+	if !strings.Contains(s, "I/O error") {
+		return false
+	}
+	free, ok := freeSpace(filepath.Dir(path))
+	return ok && free == 0
 }
 
 // damaged says the error is SQLite finding the file corrupt.
