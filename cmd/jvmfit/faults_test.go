@@ -6,9 +6,11 @@ import (
 	"crypto/rand"
 	"database/sql"
 	"errors"
+	"fmt"
 	"os"
 	"os/exec"
 	"path/filepath"
+	"strconv"
 	"strings"
 	"syscall"
 	"testing"
@@ -233,4 +235,197 @@ func runUntil(t *testing.T, args []string, marker string, at func()) (string, in
 		t.Fatal(err)
 	}
 	return errb.String(), code
+}
+
+// wrappedDescriptor is the fixture server's descriptor with its java
+// command line run through sh -c script (which ends in exec "$@").
+func wrappedDescriptor(t *testing.T, script string) string {
+	t.Helper()
+	plain := runFixture(t, "serve", "30s")
+	dir := filepath.Dir(plain)
+	desc := fmt.Sprintf(`name: fixture
+command: ["/bin/sh", "-c", %q, "sh", "${java}", "${jvm_options}", "-cp", %q, "Server", "serve", "${port}"]
+ready: http://127.0.0.1:${port}/health
+ready_timeout: 30s
+scenario: light.yaml
+`, script, dir)
+	p := filepath.Join(dir, "wrapped.yaml")
+	os.WriteFile(p, []byte(desc), 0o644)
+	return p
+}
+
+// An app that ignores SIGTERM, and one whose child left its process group
+// (setsid), are killed at the trial's end: the trial is OK, and no process
+// and no cgroup is left.
+func TestAppThatWillNotGo(t *testing.T) {
+	needRootRun(t)
+	for _, c := range []struct {
+		name, script string
+	}{
+		// The ignored TERM is inherited through exec; HotSpot leaves an
+		// ignored SIGTERM ignored.
+		{"ignores SIGTERM", `trap '' TERM; exec "$@"`},
+		{"child in its own session", `setsid sleep 1000.MARK & exec "$@"`},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			mark := strconv.FormatInt(time.Now().UnixNano()%1000000, 10)
+			desc := wrappedDescriptor(t, strings.ReplaceAll(c.script, "MARK", mark))
+			marker := "-Djvmfit.faulttest=" + mark
+			db := filepath.Join(t.TempDir(), "t.db")
+			args := []string{"run", "--app", desc, "--memory", "256Mi", "--java", java17, "--db", db, "--duration", "2s", "--jvm", marker}
+			var pids []int
+			var group string
+			t0 := time.Now()
+			var tMeasure time.Time
+			stderr, code := runUntil(t, args, "measure", func() {
+				tMeasure = time.Now()
+				pids = append(pidsWith(marker), pidsWith("1000."+mark)...)
+				group = trialGroup()
+				if c.name == "ignores SIGTERM" {
+					// Proof that it ignores TERM: it is still there after one.
+					for _, pid := range pidsWith(marker) {
+						syscall.Kill(pid, syscall.SIGTERM)
+						time.Sleep(300 * time.Millisecond)
+						if !alive(pid) {
+							t.Errorf("the app died of SIGTERM: the fixture does not ignore it")
+						}
+					}
+				}
+			})
+			total := time.Since(t0)
+			if code != 0 {
+				t.Fatalf("exit %d, want 0 (OK):\n%s", code, stderr)
+			}
+			want := 1
+			if c.name == "child in its own session" {
+				want = 2
+			}
+			if len(pids) != want || group == "" {
+				t.Fatalf("while measuring: pids %v (want %d), trial group %q", pids, want, group)
+			}
+			// On a pipe the measured phase's progress line comes at its end.
+			stop := time.Since(tMeasure)
+			t.Logf("%s: OK, jvmfit exited %v after the load (%v in all)", c.name,
+				stop.Round(10*time.Millisecond), total.Round(10*time.Millisecond))
+			if ignores := c.name == "ignores SIGTERM"; ignores != (stop >= trialStopGrace) {
+				t.Errorf("jvmfit exited %v after the load, with a %v grace for an app that ignores SIGTERM (%v)", stop, trialStopGrace, ignores)
+			}
+			for _, pid := range pids {
+				if alive(pid) {
+					t.Errorf("process %d is left", pid)
+				}
+			}
+			if _, err := os.Stat(group); !os.IsNotExist(err) {
+				t.Errorf("trial cgroup %s is left (%v)", group, err)
+			}
+			st := openStore(t, db)
+			if rs, err := st.Trials(store.Filter{}); err != nil || len(rs) != 1 || rs[0].Verdict != trial.OK {
+				t.Errorf("stored %d trials (%v), want one OK", len(rs), err)
+			}
+		})
+	}
+}
+
+// trialStopGrace is the runner's grace between SIGTERM and SIGKILL.
+const trialStopGrace = 3 * time.Second
+
+// trialGroup is the one trial cgroup under this test's jvmfit children
+// ("" if none): <own memory cgroup>/jvmfit-<pid>/<trial>.
+func trialGroup() string {
+	self, _ := os.ReadFile("/proc/self/cgroup")
+	for _, line := range strings.Split(string(self), "\n") {
+		if p := strings.SplitN(line, ":", 3); len(p) == 3 && p[1] == "memory" {
+			m, _ := filepath.Glob(filepath.Join("/sys/fs/cgroup/memory", p[2], "jvmfit-*", "*-trial-*"))
+			if len(m) == 1 {
+				return m[0]
+			}
+		}
+	}
+	return ""
+}
+
+func alive(pid int) bool {
+	b, err := os.ReadFile(fmt.Sprintf("/proc/%d/stat", pid))
+	return err == nil && !strings.Contains(string(b), ") Z ")
+}
+
+// SIGKILL of jvmfit mid-sweep: the app dies with it (Pdeathsig), the
+// trials stored stay, and the same sweep run again takes them from the
+// store, runs the rest, and sweeps away the killed run's cgroup tree.
+func TestSweepSurvivesSIGKILL(t *testing.T) {
+	needRootRun(t)
+	desc := runFixture(t, "serve", "30s")
+	db := filepath.Join(t.TempDir(), "k.db")
+	mark := strconv.FormatInt(time.Now().UnixNano()%1000000, 10)
+	marker := "-Djvmfit.killtest=" + mark
+	args := []string{"sweep", "--app", desc, "--java", java17, "--db", db, "--cpus", "1", "--memory", "256Mi",
+		"--rate", "10,20,30", "--duration", "1s", "--jvm", "'" + marker + "'", "--experiment", "killed"}
+	cmd := jvmfitCmd(t, []string{"TMPDIR=" + t.TempDir()}, args...)
+	var errb bytes.Buffer
+	cmd.Stderr = &errb
+	if err := cmd.Start(); err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { cmd.Process.Kill() })
+	stored := func() int {
+		st, err := store.Open(db)
+		if err != nil {
+			return 0
+		}
+		defer st.Close()
+		rs, _ := st.Trials(store.Filter{Experiment: "killed", Light: true})
+		return len(rs)
+	}
+	// Kill it once a trial is stored and the next one's JVM runs.
+	var java []int
+	for deadline := time.Now().Add(120 * time.Second); ; time.Sleep(50 * time.Millisecond) {
+		if time.Now().After(deadline) {
+			t.Fatalf("no trial stored with the next one running in 120 s:\n%s", errb.String())
+		}
+		if java = pidsWith(marker); stored() >= 1 && len(java) == 1 {
+			break
+		}
+	}
+	groups := filepath.Join(ownMemoryCgroup(t), "jvmfit-"+strconv.Itoa(cmd.Process.Pid))
+	if err := cmd.Process.Signal(syscall.SIGKILL); err != nil {
+		t.Fatal(err)
+	}
+	cmd.Wait()
+	for deadline := time.Now().Add(5 * time.Second); alive(java[0]); time.Sleep(20 * time.Millisecond) {
+		if time.Now().After(deadline) {
+			t.Fatalf("the JVM %d outlived jvmfit's SIGKILL by 5 s", java[0])
+		}
+	}
+	// Rerun: the stored trials come from the store, the rest run.
+	args[len(args)-1] = "resumed"
+	out, stderr, code := run(t, []string{"TMPDIR=" + t.TempDir()}, args...)
+	if code != 0 || !strings.Contains(out, "## Recommendation") {
+		t.Fatalf("rerun exit %d:\n%s\n%s", code, out, stderr)
+	}
+	st := openStore(t, db)
+	killed, _ := st.Trials(store.Filter{Experiment: "killed", Light: true})
+	resumed, err := st.Trials(store.Filter{Experiment: "resumed", Light: true})
+	if err != nil || len(resumed) != 3 {
+		t.Fatalf("resumed sweep has %d trials (%v), want 3", len(resumed), err)
+	}
+	// A reused trial is stored again under the new experiment, unchanged.
+	reused := 0
+	for _, k := range killed {
+		for _, r := range resumed {
+			if r.StartedAt.Equal(k.StartedAt) && r.Key == k.Key {
+				reused++
+			}
+		}
+	}
+	t.Logf("killed after %d stored trials; the rerun reused %d, and said %d times \"from the store\"",
+		len(killed), reused, strings.Count(stderr, "from the store"))
+	if reused != len(killed) || strings.Count(stderr, "from the store") != len(killed) {
+		t.Errorf("the rerun reused %d of the %d stored trials:\n%s", reused, len(killed), stderr)
+	}
+	if left := pidsWith(marker); len(left) != 0 {
+		t.Errorf("processes left: %v", left)
+	}
+	if _, err := os.Stat(groups); !os.IsNotExist(err) {
+		t.Errorf("the killed jvmfit's cgroup tree %s is still there after the rerun (%v)", groups, err)
+	}
 }
