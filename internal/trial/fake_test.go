@@ -98,6 +98,8 @@ type fakeSandbox struct {
 	procs  []*fakeProcess
 	launch Launch
 	fail   error // Start fails with it, as on a cgroup tree jvmfit cannot use
+	// handler serves the app's requests; nil answers 200 to everything.
+	handler http.Handler
 }
 
 func (s *fakeSandbox) Start(ctx context.Context, l Launch) (Process, error) {
@@ -110,7 +112,11 @@ func (s *fakeSandbox) Start(ctx context.Context, l Launch) (Process, error) {
 		return nil, err
 	}
 	p := &fakeProcess{out: l.Stdout, done: make(chan struct{}), stalled: make(chan struct{})}
-	p.srv = &http.Server{Handler: http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {})}
+	h := s.handler
+	if h == nil {
+		h = http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {})
+	}
+	p.srv = &http.Server{Handler: h}
 	go p.srv.Serve(ln)
 	s.mu.Lock()
 	s.procs, s.launch = append(s.procs, p), l
