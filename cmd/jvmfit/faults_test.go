@@ -147,7 +147,7 @@ func TestFullDiskUnderTheDatabase(t *testing.T) {
 	}
 	// The disk fills while a trial runs: it cannot be stored at its end.
 	var filler string
-	stderr, code := runUntil(t, base, "measure", func() { filler = fillDisk(t, disk) })
+	stderr, code := runUntil(t, base, "measure", func(int) { filler = fillDisk(t, disk) })
 	lines := errorLines(stderr)
 	t.Logf("disk filled during the trial: exit %d: %q", code, lines)
 	if code != 1 || len(lines) != 1 || !strings.Contains(lines[0], "could not be stored in "+db) || !strings.Contains(lines[0], "full") {
@@ -198,9 +198,9 @@ func TestFullDiskUnderTheDatabase(t *testing.T) {
 	}
 }
 
-// runUntil runs jvmfit with args, calls at() once a progress line starts
+// runUntil runs jvmfit with args, calls at(its pid) once a progress line starts
 // with marker, and returns its stderr and exit code.
-func runUntil(t *testing.T, args []string, marker string, at func()) (string, int) {
+func runUntil(t *testing.T, args []string, marker string, at func(jvmfitPid int)) (string, int) {
 	t.Helper()
 	cmd := jvmfitCmd(t, nil, args...)
 	pr, pw, _ := os.Pipe()
@@ -221,7 +221,7 @@ func runUntil(t *testing.T, args []string, marker string, at func()) (string, in
 			errb.WriteString(sc.Text() + "\n")
 			if !seen && strings.HasPrefix(strings.TrimLeft(sc.Text(), "\x1b[K"), marker) {
 				seen = true
-				at()
+				at(cmd.Process.Pid)
 			}
 		}
 	}()
@@ -277,10 +277,10 @@ func TestAppThatWillNotGo(t *testing.T) {
 			var group string
 			t0 := time.Now()
 			var tMeasure time.Time
-			stderr, code := runUntil(t, args, "measure", func() {
+			stderr, code := runUntil(t, args, "measure", func(jvmfitPid int) {
 				tMeasure = time.Now()
 				pids = append(pidsWith(marker), pidsWith("1000."+mark)...)
-				group = trialGroup()
+				group = trialGroup(jvmfitPid)
 				if c.name == "ignores SIGTERM" {
 					// Proof that it ignores TERM: it is still there after one.
 					for _, pid := range pidsWith(marker) {
@@ -329,13 +329,13 @@ func TestAppThatWillNotGo(t *testing.T) {
 // trialStopGrace is the runner's grace between SIGTERM and SIGKILL.
 const trialStopGrace = 3 * time.Second
 
-// trialGroup is the one trial cgroup under this test's jvmfit children
-// ("" if none): <own memory cgroup>/jvmfit-<pid>/<trial>.
-func trialGroup() string {
+// trialGroup is the one trial cgroup of the jvmfit process pid ("" if
+// none): <own memory cgroup>/jvmfit-<pid>/<trial>.
+func trialGroup(pid int) string {
 	self, _ := os.ReadFile("/proc/self/cgroup")
 	for _, line := range strings.Split(string(self), "\n") {
 		if p := strings.SplitN(line, ":", 3); len(p) == 3 && p[1] == "memory" {
-			m, _ := filepath.Glob(filepath.Join("/sys/fs/cgroup/memory", p[2], "jvmfit-*", "*-trial-*"))
+			m, _ := filepath.Glob(filepath.Join("/sys/fs/cgroup/memory", p[2], "jvmfit-"+strconv.Itoa(pid), "*-trial-*"))
 			if len(m) == 1 {
 				return m[0]
 			}
