@@ -6,7 +6,7 @@ export CGO_ENABLED := 0
 BIN := bin/jvmfit
 MVN ?= mvn -B -q -Dstyle.color=never
 
-.PHONY: all build workloads test test-go test-java bench demo clean
+.PHONY: all build workloads test test-go test-java bench demo clean prereqs prereqs-test prereqs-demo prereqs-bench
 
 all: build
 
@@ -17,18 +17,39 @@ build:
 workloads:
 	cd workloads && $(MVN) -DskipTests package
 
-test: build workloads test-go test-java
+# What test, demo and bench need on a fresh machine of this kind (Debian,
+# root): .ci/install installs what is missing, one line per thing, and is a
+# no-op of a few milliseconds once everything is there.
+prereqs:
+	@bash .ci/install all
+prereqs-test:
+	@bash .ci/install test
+prereqs-demo:
+	@bash .ci/install demo
+prereqs-bench:
+	@bash .ci/install bench
 
-test-go:
-	$(GO) test -count=1 -timeout 25m ./...
+# Both runners always run, so both summaries show (go test's per-package
+# "ok" lines, Surefire's "Tests run:"); a failure in either fails the target.
+GO_TEST := $(GO) test -count=1 -timeout 25m ./...
+JAVA_TEST := mvn -B -Dstyle.color=never --fail-at-end test
 
-test-java:
-	cd workloads && mvn -B -Dstyle.color=never test
+test: prereqs-test build workloads
+	@status=0; \
+	echo "$(GO_TEST)"; $(GO_TEST) || status=1; \
+	echo "cd workloads && $(JAVA_TEST)"; (cd workloads && $(JAVA_TEST)) || status=1; \
+	exit $$status
 
-bench: build workloads
+test-go: prereqs-test
+	$(GO_TEST)
+
+test-java: prereqs-test
+	cd workloads && $(JAVA_TEST)
+
+bench: prereqs-bench build workloads
 	bash bench/run.sh
 
-demo: build workloads
+demo: prereqs-demo build workloads
 	bash demo/run.sh
 
 clean:

@@ -29,9 +29,13 @@ SWEEP_CPUS=${DEMO_SWEEP_CPUS:-1,2}
 SWEEP_RATES=${DEMO_SWEEP_RATES:-100,300,600}
 SWEEP_MEMORY=${DEMO_SWEEP_MEMORY:-512Mi}
 
-for f in "$JVMFIT" "$APP"; do
-  [ -e "$f" ] || { echo "demo: $f is missing; run 'make demo' (it builds everything first)" >&2; exit 2; }
+# What `make demo` provides (.ci/install demo, the build, the workloads);
+# run directly, the script names the first thing missing and stops.
+jar=$(sed -n 's/^jar: *//p' "$APP" 2>/dev/null || true)
+for f in "$JVMFIT" "$APP" ${jar:+"$(dirname "$APP")/$jar"}; do
+  [ -e "$f" ] || { echo "demo: $f is missing; run 'make demo' (it installs and builds everything first)" >&2; exit 2; }
 done
+command -v java >/dev/null || { echo "demo: no java on PATH; run 'make demo' (it installs OpenJDK 17)" >&2; exit 2; }
 if [ "$(id -u)" != 0 ]; then
   echo "demo: jvmfit sets real cgroup limits and needs root (or a delegated cgroup)" >&2
   exit 2

@@ -11,6 +11,8 @@ import (
 	"syscall"
 	"testing"
 	"time"
+
+	"github.com/jvmfit/jvmfit/internal/prereq"
 )
 
 // Running the test binary with JVMFIT_LAUNCHER_TEST_MAIN=1 makes it jvmfit.
@@ -53,9 +55,8 @@ func run(t *testing.T, env []string, args ...string) (string, string, int) {
 }
 
 func needJava(t *testing.T) {
-	if _, err := os.Stat(java17); err != nil {
-		t.Skip("JDK 17 not installed")
-	}
+	t.Helper()
+	prereq.Java(t, java17)
 }
 
 func TestFlagsBadInputExit2(t *testing.T) {

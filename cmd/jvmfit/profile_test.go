@@ -9,6 +9,7 @@ import (
 	"testing"
 
 	"github.com/jvmfit/jvmfit/internal/plan"
+	"github.com/jvmfit/jvmfit/internal/prereq"
 )
 
 func TestProfileBadInputExit2(t *testing.T) {
@@ -55,7 +56,7 @@ func TestRunProfileOutFilecache(t *testing.T) {
 	desc, _ := filepath.Abs("../../workloads/filecache/app.yaml")
 	jars, _ := filepath.Glob(filepath.Join(filepath.Dir(desc), "target", "*.jar"))
 	if len(jars) == 0 {
-		t.Skip("filecache jar not built (make workloads)")
+		prereq.Built(t, filepath.Join(filepath.Dir(desc), "target", "filecache.jar"))
 	}
 	dir := t.TempDir()
 	db, out := filepath.Join(dir, "t.db"), filepath.Join(dir, "filecache.json")

@@ -17,6 +17,7 @@ func newRoot() *cobra.Command {
   minmem        smallest memory limit that passes
   sweep         CPUs x rates x option sets x JDKs
   compare       option sets side by side
+  tune          memory limit and JVM options together, proven by a soak
   report        Markdown, HTML, CSV, JSON from the results database`,
 		Version:       version,
 		SilenceUsage:  true,

@@ -15,6 +15,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/jvmfit/jvmfit/internal/prereq"
 	"github.com/jvmfit/jvmfit/internal/store"
 	"github.com/jvmfit/jvmfit/internal/trial"
 )
@@ -27,7 +28,7 @@ func runFixture(t *testing.T, mode, readyTimeout string) string {
 	dir := t.TempDir()
 	javac := filepath.Join(filepath.Dir(java17), "javac")
 	if out, err := exec.Command(javac, "--release", "11", "-d", dir, "../../internal/trial/testdata/Server.java").CombinedOutput(); err != nil {
-		t.Skipf("cannot compile the fixture: %v %s", err, out)
+		t.Fatalf("cannot compile the fixture: %v %s", err, out)
 	}
 	sc, err := os.ReadFile("../../internal/trial/testdata/light.yaml")
 	if err != nil {
@@ -46,9 +47,8 @@ scenario: light.yaml
 }
 
 func needRootRun(t *testing.T) {
-	if os.Geteuid() != 0 {
-		t.Skip("needs root to create cgroups")
-	}
+	t.Helper()
+	prereq.Root(t)
 }
 
 func TestRunBadInputExit2(t *testing.T) {

@@ -1,3 +1,5 @@
+//go:build linux
+
 package cgroup
 
 import (
@@ -9,17 +11,17 @@ import (
 	"syscall"
 	"testing"
 	"time"
+
+	"github.com/jvmfit/jvmfit/internal/prereq"
 )
 
-// grpRealManager gives a manager on this machine's cgroups, or skips.
+// grpRealManager gives a manager on this machine's cgroups, or fails.
 func grpRealManager(t *testing.T) *Manager {
 	t.Helper()
-	if os.Geteuid() != 0 {
-		t.Skip("needs root to create cgroups")
-	}
+	prereq.Root(t)
 	m, err := NewManager("/")
 	if err != nil {
-		t.Skipf("no writable cgroups here: %v", err)
+		t.Fatalf("no writable cgroups here as root: %v", err)
 	}
 	return m
 }

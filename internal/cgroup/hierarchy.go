@@ -1,3 +1,5 @@
+//go:build linux
+
 // Package cgroup reads container limits (v1 and v2) and manages the cgroups
 // jvmfit creates for its trials. Every reader takes a filesystem root, so
 // tests run against fixture trees.

@@ -9,6 +9,7 @@ import (
 	"time"
 
 	"github.com/jvmfit/jvmfit/internal/app"
+	"github.com/jvmfit/jvmfit/internal/prereq"
 	"github.com/jvmfit/jvmfit/internal/size"
 	"github.com/jvmfit/jvmfit/internal/store"
 	"github.com/jvmfit/jvmfit/internal/trial"
@@ -23,21 +24,17 @@ func TestMinMemFilecache(t *testing.T) {
 	if testing.Short() {
 		t.Skip("-short: skipping the real-JVM search")
 	}
-	if os.Geteuid() != 0 {
-		t.Skip("needs root to create cgroups")
-	}
+	prereq.Root(t)
 	desc := os.Getenv("JVMFIT_FILECACHE_APP")
 	if desc == "" {
 		desc = filepath.Join("..", "..", "workloads", "filecache", "app.yaml")
 	}
 	a, err := app.Load(desc)
 	if err != nil {
-		t.Skipf("no filecache descriptor (%v); run 'make workloads'", err)
+		t.Fatalf("filecache descriptor: %v", err)
 	}
 	if a.Jar != "" {
-		if _, err := os.Stat(a.Jar); err != nil {
-			t.Skipf("filecache jar missing (%v); run 'make workloads'", err)
-		}
+		prereq.Built(t, a.Jar)
 	}
 	st, err := store.Open(filepath.Join(t.TempDir(), "e2e.db"))
 	if err != nil {

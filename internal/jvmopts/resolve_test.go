@@ -2,6 +2,7 @@ package jvmopts
 
 import (
 	"github.com/jvmfit/jvmfit/internal/launch"
+	"github.com/jvmfit/jvmfit/internal/prereq"
 	"os"
 	"path/filepath"
 	"strings"
@@ -62,9 +63,10 @@ func TestModes(t *testing.T) {
 
 func TestJvmfitPlansForTheTrialsLimitsNotOurs(t *testing.T) {
 	const java = "/usr/lib/jvm/java-17-openjdk-amd64/bin/java"
+	prereq.Java(t, java)
 	j, err := jdk.Inspect(java)
 	if err != nil {
-		t.Skipf("no JDK 17: %v", err)
+		t.Fatal(err)
 	}
 	small, err := Resolve(Request{Mode: "jvmfit", JDK: j, MemoryBytes: 192 << 20, CPUs: 1})
 	if err != nil {

@@ -8,6 +8,8 @@ import (
 	"strings"
 	"sync/atomic"
 	"testing"
+
+	"github.com/jvmfit/jvmfit/internal/prereq"
 )
 
 var limGroupSeq atomic.Int64
@@ -17,9 +19,7 @@ var limGroupSeq atomic.Int64
 // returns a shell prefix that moves the shell into both before exec.
 func limTestGroup(t *testing.T, mem int64, cpus float64) string {
 	t.Helper()
-	if os.Geteuid() != 0 {
-		t.Skip("needs root to create cgroups")
-	}
+	prereq.Root(t)
 	own := ownCgroup(t, "memory")
 	name := fmt.Sprintf("jvmfit-test-launcher-%d-%d", os.Getpid(), limGroupSeq.Add(1))
 	memDir := filepath.Join("/sys/fs/cgroup/memory", own, name)
@@ -29,7 +29,7 @@ func limTestGroup(t *testing.T, mem int64, cpus float64) string {
 			t.Skipf("no cgroup v1 hierarchy at %s", filepath.Dir(d))
 		}
 		if err := os.Mkdir(d, 0o755); err != nil {
-			t.Skipf("cannot create cgroup %s: %v", d, err)
+			t.Fatalf("cannot create cgroup %s: %v", d, err)
 		}
 		d := d
 		t.Cleanup(func() {

@@ -10,6 +10,7 @@ import (
 	"testing"
 
 	"github.com/jvmfit/jvmfit/internal/jdk"
+	"github.com/jvmfit/jvmfit/internal/prereq"
 	"github.com/jvmfit/jvmfit/internal/size"
 )
 
@@ -39,9 +40,7 @@ func TestRealJVMUnderCgroup(t *testing.T) {
 	for _, path := range jvms {
 		for _, c := range cases {
 			t.Run(fmt.Sprintf("%s/%s/%gcpu/%s", strings.Split(path, "/")[2], size.Format(c.mem), c.cpus, c.goal), func(t *testing.T) {
-				if _, err := os.Stat(path); err != nil {
-					t.Skipf("JDK %s not installed", path)
-				}
+				prereq.Java(t, path)
 				j, err := jdk.Inspect(path)
 				if err != nil {
 					t.Fatal(err)

@@ -1,3 +1,5 @@
+//go:build linux
+
 package probe
 
 import (
@@ -8,6 +10,7 @@ import (
 	"time"
 
 	"github.com/jvmfit/jvmfit/internal/hsperf/jvmtest"
+	"github.com/jvmfit/jvmfit/internal/prereq"
 )
 
 const kib = 1 << 10
@@ -82,7 +85,7 @@ func TestNMTRealJVMs(t *testing.T) {
 			jvmtest.Need(t, java)
 			jcmd := JcmdFor(java)
 			if jcmd == "" {
-				t.Skipf("no jcmd next to %s", java)
+				prereq.Fail(t, "jcmd next to "+java, prereq.Installer)
 			}
 			p := jvmtest.Start(t, java, "-Xmx80m", "-XX:NativeMemoryTracking=summary")
 			p.Do(t, "threads 20")
@@ -114,7 +117,7 @@ func TestNMTErrors(t *testing.T) {
 	jvmtest.Need(t, jvmtest.Java17)
 	jcmd := JcmdFor(jvmtest.Java17)
 	if jcmd == "" {
-		t.Skip("no jcmd")
+		prereq.Fail(t, "jcmd next to "+jvmtest.Java17, prereq.Installer)
 	}
 	if JcmdFor("/nonexistent/bin/java") != "" {
 		t.Errorf("jcmd found for a java that does not exist")

@@ -10,6 +10,7 @@ import (
 	"time"
 
 	"github.com/jvmfit/jvmfit/internal/cgroup"
+	"github.com/jvmfit/jvmfit/internal/prereq"
 )
 
 func TestInactiveFileFixtures(t *testing.T) {
@@ -62,12 +63,10 @@ func TestSamplerWorkingSetFixture(t *testing.T) {
 // TestWorkingSetRealCgroup charges page cache to a real trial group and
 // checks the reader against the kernel's own figures.
 func TestWorkingSetRealCgroup(t *testing.T) {
-	if os.Geteuid() != 0 {
-		t.Skip("needs root to make a cgroup")
-	}
+	prereq.Root(t)
 	m, err := cgroup.NewManager("/")
 	if err != nil {
-		t.Skipf("no cgroups: %v", err)
+		t.Fatalf("no cgroups: %v", err)
 	}
 	g, err := m.Create("probe-ws-"+strconv.Itoa(os.Getpid()), cgroup.Spec{MemoryBytes: 256 * mib})
 	if err != nil {

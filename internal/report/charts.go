@@ -29,11 +29,38 @@ type chart struct {
 	Cells []gridCell `json:"cells,omitempty"`
 	Bars  []bars     `json:"bars,omitempty"`
 	Stack bool       `json:"stack,omitempty"`
+	Wide  bool       `json:"-"` // the whole width of the page (a legend row per configuration)
+	// Horizontal draws one labelled bar per category across (Bars[0]).
+	Horizontal bool `json:"horizontal,omitempty"`
+	// xy over time: legend rows, one per configuration, and which
+	// trials (legend names) are drawn when the page opens.
+	Groups   []legendGroup   `json:"groups,omitempty"`
+	Selected map[string]bool `json:"selected,omitempty"`
+	// area (NMT over time): one stack per trial to choose from, the one
+	// drawn first, and every category of the experiment's NMT charts,
+	// biggest first (a category keeps its colour across charts and
+	// choices).
+	Choices []nmtChoice `json:"choices,omitempty"`
+	Default int         `json:"default,omitempty"`
+	Cats    []string    `json:"cats,omitempty"`
+}
+
+// legendGroup is one configuration's row of the legend.
+type legendGroup struct {
+	Name  string   `json:"name"`
+	Items []string `json:"items"`
 }
 
 type xySeries struct {
-	Name   string       `json:"name"`
-	Dashed bool         `json:"dashed,omitempty"`
+	Name   string `json:"name"`
+	Dashed bool   `json:"dashed,omitempty"`
+	Dotted bool   `json:"dotted,omitempty"`
+	// Over time, a trial's lines share its legend name; Line says which
+	// figure each one is, Group its configuration, Limit its memory
+	// limit (MiB, drawn as a thin line).
+	Line   string       `json:"line,omitempty"`
+	Group  string       `json:"group,omitempty"`
+	Limit  float64      `json:"limit,omitempty"`
 	Points [][2]float64 `json:"points"`
 }
 
@@ -51,6 +78,7 @@ func (c gridCell) MarshalJSON() ([]byte, error) {
 type bars struct {
 	Name   string    `json:"name"`
 	Values []float64 `json:"values"`
+	Text   []string  `json:"text,omitempty"` // a label per bar, drawn on it
 }
 
 // maxLines keeps time-series charts readable; maxPoints keeps the page
@@ -77,12 +105,14 @@ func buildCharts(in Input) []chart {
 	}
 	if vary[dimMemory] || in.Meta.Kind == "minmem" {
 		add(okGrid(ts, vary))
+		add(styleChart(ts))
 	}
 	add(compareChart(ts, vary))
-	add(timeChart(ts, "Memory over time", "Container memory (cgroup usage, solid) and process RSS (dashed)", "cgroup", "RSS",
-		func(s sampleT) (float64, float64) { return mibf(s.CgroupUsage), mibf(s.RSS) }))
-	add(timeChart(ts, "Heap over time", "Heap used (solid) and committed (dashed)", "used", "committed",
-		func(s sampleT) (float64, float64) { return mibf(s.HeapUsed), mibf(s.HeapCommitted) }))
+	add(memoryChart(ts))
+	add(heapChart(ts))
+	for _, c := range nmtTimeCharts(ts) {
+		add(c)
+	}
 	add(nmtChart(ts))
 	return out
 }
@@ -298,48 +328,6 @@ func round1(v float64) float64 {
 	return f
 }
 
-// timeChart plots two figures per trial over time (solid and dashed).
-func timeChart(ts []*trial.Result, title, note, aName, bName string, get func(sampleT) (float64, float64)) *chart {
-	vary := varying(ts)
-	c := &chart{Kind: "xy", Title: title, XName: "time since start (s)", YName: "MiB", Note: note + "."}
-	n := 0
-	for _, r := range sorted(ts) {
-		if len(r.Series) == 0 {
-			continue
-		}
-		if n == maxLines {
-			c.Note += fmt.Sprintf(" Only the first %d trials with samples are drawn.", maxLines)
-			break
-		}
-		name := trialLabel(r, vary)
-		a, b := xySeries{Name: name + " " + aName}, xySeries{Name: name + " " + bName, Dashed: true}
-		step := (len(r.Series) + maxPoints - 1) / maxPoints
-		any := false
-		for i := 0; i < len(r.Series); i += step {
-			s := r.Series[i]
-			x := round1(s.At.Seconds())
-			va, vb := get(s)
-			if va > 0 {
-				a.Points = append(a.Points, [2]float64{x, round1(va)})
-				any = true
-			}
-			if vb > 0 {
-				b.Points = append(b.Points, [2]float64{x, round1(vb)})
-				any = true
-			}
-		}
-		if !any {
-			continue
-		}
-		c.Series = append(c.Series, a, b)
-		n++
-	}
-	if n == 0 {
-		return nil
-	}
-	return c
-}
-
 // nmtChart stacks each trial's committed native memory by NMT category.
 func nmtChart(ts []*trial.Result) *chart {
 	vary := varying(ts)
@@ -370,7 +358,7 @@ func nmtChart(ts []*trial.Result) *chart {
 		}
 		return names[i] < names[j]
 	})
-	c := &chart{Kind: "bars", Stack: true, Title: "Native memory by region (NMT, committed)", YName: "MiB",
+	c := &chart{Kind: "bars", Stack: true, Title: "Native memory at the end of each trial (NMT, committed)", YName: "MiB",
 		Note: "From jcmd VM.native_memory summary at the end of each trial run with --nmt."}
 	for _, r := range with {
 		c.XCats = append(c.XCats, trialLabel(r, vary))

@@ -55,10 +55,11 @@ func (s synth) result(n int) *trial.Result {
 		r.Spec.JVMOptions = []string{"-XX:+UseSerialGC", fmt.Sprintf("-Xmx%dm", s.heapMiB)}
 	}
 	switch s.kind {
-	case trial.KindOOMKilled, trial.KindNotReady, trial.KindExited:
+	case trial.KindOOMKilled, trial.KindJavaOOM, trial.KindNotReady, trial.KindExited:
 		r.Verdict, r.Kind = trial.KO, s.kind
 		r.Failed = []string{s.kind}
 		r.MemoryPeakBytes = s.memMiB * mb
+		s.addSeries(r, s.memMiB*mb)
 		return r
 	}
 	r.Load = &record.Report{Phase: "measure", Model: "open", Requests: int64(s.rate * 30), Rate: s.rate, TargetRate: s.rate,
@@ -84,12 +85,7 @@ func (s synth) result(n int) *trial.Result {
 	if len(r.Failed) > 0 {
 		r.Verdict, r.Kind = trial.KO, trial.KindSLO
 	}
-	for i := 0; i < s.samples; i++ {
-		t := float64(i) / 4
-		r.Series = append(r.Series, probe.Sample{At: time.Duration(t * float64(time.Second)),
-			CgroupUsage: int64(float64(peak) * (0.5 + 0.5*math.Min(1, t/20))), RSS: int64(float64(peak) * 0.85 * (0.5 + 0.5*math.Min(1, t/25))),
-			HeapUsed: s.heapMiB * mb / 4 * int64(1+i%4), HeapCommitted: s.heapMiB * mb * 3 / 4, Threads: 30})
-	}
+	s.addSeries(r, peak)
 	if s.nmt {
 		r.NMT = map[string]trial.NMT{
 			"Java Heap": {Reserved: s.heapMiB * mb, Committed: s.heapMiB * mb * 3 / 4},
@@ -99,6 +95,53 @@ func (s synth) result(n int) *trial.Result {
 		}
 	}
 	return r
+}
+
+// addSeries gives the trial s.samples samples 250 ms apart rising to peak:
+// cgroup usage, RSS, a working set below usage (inactive page cache left
+// out) and anonymous memory below RSS; with nmt, an NMT reading every 8th
+// sample (2 s) with a compiler burst 2-6 s after start, as measured on
+// filecache. The peaks go into the result as the probe would put them.
+func (s synth) addSeries(r *trial.Result, peak int64) {
+	for i := 0; i < s.samples; i++ {
+		t := float64(i) / 4
+		use := int64(float64(peak) * (0.5 + 0.5*math.Min(1, t/20)))
+		rss := int64(float64(peak) * 0.85 * (0.5 + 0.5*math.Min(1, t/25)))
+		smp := probe.Sample{At: time.Duration(t * float64(time.Second)), CgroupUsage: use, RSS: rss,
+			WorkingSet: use * 8 / 10, RSSAnon: rss * 9 / 10,
+			HeapUsed: s.heapMiB * mb / 4 * int64(1+i%4), HeapCommitted: s.heapMiB * mb * 3 / 4, Threads: 30}
+		if s.nmt && i%8 == 0 {
+			smp.NMT = s.nmtReading(t)
+		}
+		r.Series = append(r.Series, smp)
+		r.WorkingSetPeakBytes = max(r.WorkingSetPeakBytes, smp.WorkingSet)
+		r.Summary.WorkingSetPeak = r.WorkingSetPeakBytes
+		for k, v := range smp.NMT {
+			if r.Summary.NMTPeak == nil {
+				r.Summary.NMTPeak = map[string]int64{}
+			}
+			r.Summary.NMTPeak[k] = max(r.Summary.NMTPeak[k], v)
+		}
+	}
+}
+
+// nmtReading is committed bytes per NMT category t seconds after start.
+func (s synth) nmtReading(t float64) map[string]int64 {
+	burst := int64(0)
+	if t >= 2 && t <= 6 {
+		burst = 13 * mb
+	}
+	m := map[string]int64{
+		"Java Heap": s.heapMiB * mb * 3 / 4, "Class": int64(8+min(t, 10)*0.6) * mb, "Thread": 3 * mb,
+		"Code": int64(4+min(t, 20)*0.3) * mb, "GC": 2 * mb, "Compiler": mb/2 + burst, "Arena Chunk": mb/4 + burst/2,
+		"Symbol": 5 * mb, "Internal": mb / 2, "Other": mb / 4, "Logging": 1 << 10,
+	}
+	var total int64
+	for _, v := range m {
+		total += v
+	}
+	m["Total"] = total
+	return m
 }
 
 // sweepPoint models a service that keeps up to a capacity per CPU count,
@@ -216,7 +259,45 @@ func fixtureDB(t *testing.T) string {
 		save(cp, r)
 	}
 	// left without EndExperiment: an interrupted experiment still reports
+	st, _ := s.NewExperiment("minmem-styles", store.KindMinMem, map[string]any{"cpus": 1, "jvm": "default,jvmfit,runjava,paketo,ubi", "nmt": true})
+	for i, sy := range styleTrials() {
+		save(st, sy.result(200+i))
+	}
+	s.EndExperiment(st)
 	return path
+}
+
+// styleTrials are a minmem over five modes (issue 14's side by side), every
+// trial run with --nmt and sampled: default passes from 184Mi, jvmfit from
+// 104Mi, runjava from 144Mi, ubi from 224Mi (a lucky pass at 208Mi below a
+// failure at 216Mi does not count), and paketo never (its metaspace cap:
+// back-to-back full GCs). The trials at each mode's minimum OK limit have
+// their own start and p99, for the chart's labels.
+func styleTrials() []synth {
+	var out []synth
+	add := func(jvm string, memMiB int64, kind string, start float64, p99 time.Duration) {
+		out = append(out, synth{app: "filecache", cpus: 1, memMiB: memMiB, jvm: jvm, jdk: 17, rate: 100, thr: 99.9, success: 1,
+			p50: 4 * time.Millisecond, p99: p99, start: start, heapMiB: memMiB / 2, kind: kind, samples: 120, nmt: true})
+	}
+	ms := time.Millisecond
+	add("default", 160, trial.KindOOMKilled, 0, 0)
+	add("default", 192, "", 7.2, 45*ms)
+	add("default", 176, trial.KindOOMKilled, 0, 0)
+	add("default", 184, "", 7.5, 52*ms)
+	add("jvmfit", 96, trial.KindOOMKilled, 0, 0)
+	add("jvmfit", 112, "", 3.9, 36*ms)
+	add("jvmfit", 104, "", 4.1, 38*ms)
+	add("runjava", 128, trial.KindJavaOOM, 0, 0)
+	add("runjava", 160, "", 5.5, 60*ms)
+	add("runjava", 144, "", 5.8, 70*ms)
+	add("paketo", 512, "", 6.1, 900*ms)
+	add("paketo", 1024, "", 6.0, 850*ms)
+	add("ubi", 192, trial.KindOOMKilled, 0, 0)
+	add("ubi", 256, "", 6.4, 44*ms)
+	add("ubi", 208, "", 7.0, 51*ms)
+	add("ubi", 216, trial.KindOOMKilled, 0, 0)
+	add("ubi", 224, "", 6.9, 48*ms)
+	return out
 }
 
 // loadInput reads an experiment back the way `jvmfit report` does, with

@@ -10,6 +10,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/jvmfit/jvmfit/internal/prereq"
 	"github.com/jvmfit/jvmfit/internal/trial"
 )
 
@@ -25,7 +26,7 @@ const (
 func hostileInput(t *testing.T) Input {
 	db := fixtureDB(t)
 	var in Input
-	for _, ref := range []string{"minmem-filecache", "sweep-filecache", "compare-seed001"} {
+	for _, ref := range []string{"minmem-filecache", "sweep-filecache", "compare-seed001", "minmem-styles"} {
 		in.Trials = append(in.Trials, loadInput(t, db, ref).Trials...)
 	}
 	for i, r := range in.Trials {
@@ -35,6 +36,11 @@ func hostileInput(t *testing.T) Input {
 		}
 		if r.NMT != nil {
 			r.NMT[evilNMT] = trial.NMT{Committed: 3 << 20}
+		}
+		for j := range r.Series {
+			if r.Series[j].NMT != nil {
+				r.Series[j].NMT[evilNMT] = 3 << 20
+			}
 		}
 		r.Failed = []string{"</td></tr></table><b>broken</b>"}
 	}
@@ -73,19 +79,28 @@ func TestHTMLEscapesHostileNames(t *testing.T) {
 	}
 	var data struct {
 		Charts []struct {
-			Bars []bars `json:"bars"`
+			Bars    []bars      `json:"bars"`
+			Choices []nmtChoice `json:"choices"`
 		} `json:"charts"`
 	}
 	if err := json.Unmarshal([]byte(m[1]), &data); err != nil {
 		t.Fatalf("data block is not JSON: %v", err)
 	}
-	found := false
+	found, inSeries := false, false
 	for _, c := range data.Charts {
 		for _, b := range c.Bars {
 			if b.Name == evilNMT {
 				found = true
 			}
 		}
+		for _, ch := range c.Choices {
+			for _, s := range ch.Series {
+				inSeries = inSeries || s.Name == evilNMT
+			}
+		}
+	}
+	if !inSeries {
+		t.Error("the hostile NMT name did not survive into the NMT-over-time data")
 	}
 	if !found {
 		t.Error("the hostile NMT name did not survive into the chart data (escaping must not mangle data)")
@@ -123,8 +138,13 @@ func TestChartsPerKind(t *testing.T) {
 	}
 	want := map[string][]string{
 		"sweep-filecache":  {"Throughput against rate", "Latency against rate", "Success against rate", "Memory over time", "Heap over time"},
-		"minmem-filecache": {"OK/KO by memory limit"},
-		"compare-seed001":  {"Live set and mapped heap by configuration", "Memory over time", "Heap over time", "Native memory by region (NMT, committed)"},
+		"minmem-filecache": {"OK/KO by memory limit", "Minimum OK limit per mode"},
+		"compare-seed001": {"Live set and mapped heap by configuration", "Memory over time", "Heap over time",
+			"Native memory over time (NMT, committed): set:pardef", "Native memory over time (NMT, committed): set:paropt", "Native memory at the end of each trial (NMT, committed)"},
+		"minmem-styles": {"OK/KO by memory limit", "Minimum OK limit per mode", "Memory over time", "Heap over time",
+			"Native memory over time (NMT, committed): default", "Native memory over time (NMT, committed): jvmfit",
+			"Native memory over time (NMT, committed): runjava", "Native memory over time (NMT, committed): paketo",
+			"Native memory over time (NMT, committed): ubi", "Native memory at the end of each trial (NMT, committed)"},
 	}
 	for ref, w := range want {
 		if got := titles(ref); strings.Join(got, "|") != strings.Join(w, "|") {
@@ -146,12 +166,12 @@ func TestChartsPerKind(t *testing.T) {
 // must initialise, the console must stay clean, and the hostile names must
 // not run. The screenshot is kept in testdata/out for a human to look at.
 func TestHTMLInChromium(t *testing.T) {
-	bin := chromium()
-	if bin == "" {
-		t.Skip("no chromium: /usr/bin/chromium absent")
-	}
 	if testing.Short() {
 		t.Skip("-short: skipping the browser")
+	}
+	bin := chromium()
+	if bin == "" {
+		prereq.Fail(t, "chromium (/usr/bin/chromium)", prereq.Installer)
 	}
 	dir := t.TempDir()
 	db := fixtureDB(t)
@@ -161,60 +181,121 @@ func TestHTMLInChromium(t *testing.T) {
 	}{
 		{"sweep", []Input{loadInput(t, db, "sweep-filecache")}},
 		{"minmem", []Input{loadInput(t, db, "minmem-filecache")}},
+		{"styles", []Input{loadInput(t, db, "minmem-styles")}},
 		{"hostile-all", []Input{hostileInput(t)}},
 		{"book", bookInputs(t, db)},
 	}
 	for _, c := range cases {
-		t.Run(c.name, func(t *testing.T) {
-			file := filepath.Join(dir, c.name+".html")
-			var page bytes.Buffer
-			if err := HTMLAll(&page, c.ins, "test"); err != nil {
-				t.Fatal(err)
-			}
-			if err := os.WriteFile(file, page.Bytes(), 0o644); err != nil {
-				t.Fatal(err)
-			}
-			charts := 0
-			for _, in := range c.ins {
-				charts += len(buildCharts(in))
-			}
-			dom := runChromium(t, bin, "--dump-dom", "file://"+file)
-			body := regexp.MustCompile(`<body[^>]*>`).FindString(dom)
-			if body == "" {
-				t.Fatalf("no <body> in the dumped DOM:\n%.2000s", dom)
-			}
-			if strings.Contains(body, "data-errors") {
-				t.Errorf("page reported errors: %s", body)
-			}
-			if strings.Contains(body, "data-pwned") {
-				t.Errorf("hostile markup ran: %s", body)
-			}
-			if want := `data-charts-ready="` + itoa(charts) + `"`; !strings.Contains(body, want) || charts < 1 {
-				t.Errorf("want %s (%d charts), body is %s", want, charts, body)
-			}
-			// ECharts draws each chart into a canvas inside its div.
-			if n := strings.Count(dom, "<canvas"); n < charts {
-				t.Errorf("%d canvases for %d charts", n, charts)
-			}
-			png := filepath.Join(dir, c.name+".png")
-			runChromium(t, bin, "--screenshot="+png, "--window-size=1400,3000", "file://"+file)
-			st, err := os.Stat(png)
-			if err != nil {
-				t.Fatalf("no screenshot: %v", err)
-			}
-			// A blank 1400x3000 page compresses to a few KB; charts and
-			// tables make it far larger.
-			if st.Size() < 60_000 {
-				t.Errorf("screenshot is only %d bytes: page blank?", st.Size())
-			}
-			keep := filepath.Join("testdata", "out")
-			os.MkdirAll(keep, 0o755)
-			if b, err := os.ReadFile(png); err == nil {
-				os.WriteFile(filepath.Join(keep, c.name+".png"), b, 0o644)
-			}
-			t.Logf("%s: %d charts, screenshot %d bytes", c.name, charts, st.Size())
-		})
+		t.Run(c.name, func(t *testing.T) { checkPage(t, bin, dir, c.name, c.ins) })
 	}
+}
+
+// checkPage renders the inputs as one page, opens it in Chromium with
+// #exercise and checks what the page reports on <body>; it keeps the page
+// and a screenshot in testdata/out.
+func checkPage(t *testing.T, bin, dir, name string, ins []Input) {
+	file := filepath.Join(dir, name+".html")
+	var page bytes.Buffer
+	if err := HTMLAll(&page, ins, "test"); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(file, page.Bytes(), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	charts := 0
+	for _, in := range ins {
+		charts += len(buildCharts(in))
+	}
+	// #exercise tries every menu choice and draws every trial
+	// (report.js): the paths a reader's clicks take.
+	dom := runChromium(t, bin, "--dump-dom", "file://"+file+"#exercise")
+	body := regexp.MustCompile(`<body[^>]*>`).FindString(dom)
+	if body == "" {
+		t.Fatalf("no <body> in the dumped DOM:\n%.2000s", dom)
+	}
+	if strings.Contains(body, "data-errors") {
+		t.Errorf("page reported errors: %s", body)
+	}
+	if strings.Contains(body, "data-pwned") {
+		t.Errorf("hostile markup ran: %s", body)
+	}
+	if want := `data-charts-ready="` + itoa(charts) + `"`; !strings.Contains(body, want) || charts < 1 {
+		t.Errorf("want %s (%d charts), body is %s", want, charts, body)
+	}
+	if want := `data-shown-lines="` + itoa(shownLines(ins)) + `"`; !strings.Contains(body, want) {
+		t.Errorf("want %s (the lines of the trials each chart opens on), body is %s", want, body)
+	}
+	if want := `data-exercised="` + itoa(exercises(ins)) + `"`; !strings.Contains(body, want) {
+		t.Errorf("want %s, body is %s", want, body)
+	}
+	if n, want := strings.Count(dom, `class="chooser"`), choosers(ins); n != want {
+		t.Errorf("%d trial menus, want %d", n, want)
+	}
+	// ECharts draws each chart into a canvas inside its div.
+	if n := strings.Count(dom, "<canvas"); n < charts {
+		t.Errorf("%d canvases for %d charts", n, charts)
+	}
+	png := filepath.Join(dir, name+".png")
+	runChromium(t, bin, "--screenshot="+png, "--window-size=1400,3000", "file://"+file)
+	st, err := os.Stat(png)
+	if err != nil {
+		t.Fatalf("no screenshot: %v", err)
+	}
+	// A blank 1400x3000 page compresses to a few KB; charts and
+	// tables make it far larger.
+	if st.Size() < 60_000 {
+		t.Errorf("screenshot is only %d bytes: page blank?", st.Size())
+	}
+	keep := filepath.Join("testdata", "out")
+	os.MkdirAll(keep, 0o755)
+	if b, err := os.ReadFile(png); err == nil {
+		os.WriteFile(filepath.Join(keep, name+".png"), b, 0o644)
+	}
+	os.WriteFile(filepath.Join(keep, name+".html"), page.Bytes(), 0o644)
+	t.Logf("%s: %d charts, page %d bytes, screenshot %d bytes", name, charts, page.Len(), st.Size())
+}
+
+func choosers(ins []Input) int {
+	n := 0
+	for _, in := range ins {
+		for _, c := range buildCharts(in) {
+			if len(c.Choices) > 1 {
+				n++
+			}
+		}
+	}
+	return n
+}
+
+// shownLines counts the lines of the trials the grouped time charts open
+// on.
+func shownLines(ins []Input) int {
+	n := 0
+	for _, in := range ins {
+		for _, c := range buildCharts(in) {
+			for _, s := range c.Series {
+				if len(c.Groups) > 0 && c.Selected[s.Name] {
+					n++
+				}
+			}
+		}
+	}
+	return n
+}
+
+func exercises(ins []Input) int {
+	n := 0
+	for _, in := range ins {
+		for _, c := range buildCharts(in) {
+			if len(c.Choices) > 1 {
+				n += len(c.Choices)
+			}
+			if len(c.Groups) > 0 {
+				n++
+			}
+		}
+	}
+	return n
 }
 
 func chromium() string {

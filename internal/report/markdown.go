@@ -30,6 +30,9 @@ func Sections(in Input) []Table {
 	if k := in.Meta.Kind; k != "minmem" && k != "sweep" {
 		out = append(out, CompareTables(ts, k == "compare")...)
 	}
+	if t := NMTPeakTable(ts); t != nil {
+		out = append(out, *t)
+	}
 	return append(out, TrialTable(ts))
 }
 

@@ -12,7 +12,7 @@ var update = flag.Bool("update", false, "rewrite the golden files in testdata")
 
 func TestMarkdownGolden(t *testing.T) {
 	db := fixtureDB(t)
-	for _, name := range []string{"minmem-filecache", "sweep-filecache", "compare-seed001"} {
+	for _, name := range []string{"minmem-filecache", "sweep-filecache", "compare-seed001", "minmem-styles"} {
 		t.Run(name, func(t *testing.T) {
 			var buf bytes.Buffer
 			if err := Markdown(&buf, loadInput(t, db, name)); err != nil {

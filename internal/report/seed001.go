@@ -86,7 +86,9 @@ var compareRows = []struct {
 	{"Phys avg, last 10 GCs", heapShare(func(s trial.Summary) int64 { return s.Mapped10Avg })},
 	{"Max heap (MiB)", func(r *trial.Result) string { return mib(r.HeapMaxBytes) }},
 	{"Container peak (MiB)", func(r *trial.Result) string { return mib(r.MemoryPeakBytes) }},
+	{"Working set peak (MiB)", func(r *trial.Result) string { return mib(workingSetPeak(r)) }},
 	{"RSS peak (MiB)", func(r *trial.Result) string { return mib(r.Summary.RSSPeak) }},
+	{"RSS anon peak (MiB)", func(r *trial.Result) string { return mib(anonPeak(r)) }},
 	{"Throughput (req/s)", func(r *trial.Result) string { return oneDecimal(throughput(r)) }},
 	{"p99", func(r *trial.Result) string {
 		if r.Load == nil {

@@ -11,7 +11,7 @@ import (
 func TrialTable(trials []*trial.Result) Table {
 	ts := sorted(trials)
 	t := Table{Title: "All trials", Header: []string{"#", "App", "CPUs", "Memory", "JVM", "JDK", "Rate", "Result",
-		"Start", "req/s", "p99", "Success", "Peak mem", "Heap max", "GC"}}
+		"Start", "req/s", "p99", "Success", "Peak mem", "Working set", "RSS anon", "Heap max", "GC"}}
 	svcs := serviceNames(ts)
 	for _, n := range svcs {
 		t.Header = append(t.Header, n+" limit", n+" peak")
@@ -28,7 +28,7 @@ func TrialTable(trials []*trial.Result) Table {
 		row := []string{
 			strconv.FormatInt(r.ID, 10), appLabel(r), cpus(r.Spec.CPUs), dimValue(r, dimMemory), jvmLabel(r.Spec.JVM),
 			strconv.Itoa(r.Spec.JDKVersion), rateCell(rate(r)), res, startCell(r),
-			oneDecimal(throughput(r)), p99, successCell(r), mem(r.MemoryPeakBytes), mem(r.HeapMaxBytes),
+			oneDecimal(throughput(r)), p99, successCell(r), mem(r.MemoryPeakBytes), mem(workingSetPeak(r)), mem(anonPeak(r)), mem(r.HeapMaxBytes),
 			gcCell(r),
 		}
 		for _, n := range svcs {
@@ -36,8 +36,13 @@ func TrialTable(trials []*trial.Result) Table {
 		}
 		t.Rows = append(t.Rows, row)
 	}
+	t.Notes = append(t.Notes, memoryNote)
 	return t
 }
+
+// memoryNote says what the three memory columns count.
+const memoryNote = "Peak mem: the cgroup's peak usage, page cache included. Working set: usage minus inactive file pages, what the kubelet evicts on and kubectl top shows. " +
+	"RSS anon: the JVM's anonymous resident memory (heap, metaspace, malloc, stacks), the highest of the stored samples; the summary keeps no such peak, so a trial stored without samples shows —."
 
 // serviceNames are the services (a database) the trials started, in the
 // order they first appear.

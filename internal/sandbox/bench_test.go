@@ -1,11 +1,13 @@
+//go:build linux
+
 package sandbox
 
 import (
 	"context"
-	"os"
 	"testing"
 
 	"github.com/jvmfit/jvmfit/internal/cgroup"
+	"github.com/jvmfit/jvmfit/internal/prereq"
 )
 
 // BenchmarkStartStop is the sandbox's own cost per trial: make the group,
@@ -17,8 +19,8 @@ func BenchmarkStartStop(b *testing.B) {
 			name = "no-limits"
 		}
 		b.Run(name, func(b *testing.B) {
-			if !noLimits && os.Geteuid() != 0 {
-				b.Skip("needs root")
+			if !noLimits {
+				prereq.Root(b)
 			}
 			for i := 0; i < b.N; i++ {
 				p, err := Start(context.Background(), Spec{Name: "bench", Argv: []string{"true"}, NoLimits: noLimits,

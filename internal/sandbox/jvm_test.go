@@ -1,14 +1,16 @@
+//go:build linux
+
 package sandbox
 
 import (
 	"context"
-	"os"
 	"regexp"
 	"strconv"
 	"testing"
 	"time"
 
 	"github.com/jvmfit/jvmfit/internal/cgroup"
+	"github.com/jvmfit/jvmfit/internal/prereq"
 )
 
 // testJDKs are the JDKs of this machine; missing ones are skipped.
@@ -21,9 +23,7 @@ var testJDKs = []struct{ name, java string }{
 
 func needJava(t *testing.T, java string) {
 	t.Helper()
-	if _, err := os.Stat(java); err != nil {
-		t.Skipf("JDK missing: %s", java)
-	}
+	prereq.Java(t, java)
 }
 
 func flagValue(t *testing.T, out, name string) string {

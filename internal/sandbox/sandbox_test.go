@@ -1,3 +1,5 @@
+//go:build linux
+
 package sandbox
 
 import (
@@ -12,6 +14,7 @@ import (
 	"time"
 
 	"github.com/jvmfit/jvmfit/internal/cgroup"
+	"github.com/jvmfit/jvmfit/internal/prereq"
 )
 
 func TestMain(m *testing.M) {
@@ -21,14 +24,12 @@ func TestMain(m *testing.M) {
 	os.Exit(m.Run())
 }
 
-// needCgroups skips unless this process can create trial groups.
+// needCgroups fails unless this process can create trial groups.
 func needCgroups(t *testing.T) {
 	t.Helper()
-	if os.Geteuid() != 0 {
-		t.Skip("needs root to create cgroups")
-	}
+	prereq.Root(t)
 	if _, err := cgroup.NewManager(cgroupRoot); err != nil {
-		t.Skipf("cgroups not writable: %v", err)
+		t.Fatalf("cgroups not writable as root: %v", err)
 	}
 }
 

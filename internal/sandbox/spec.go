@@ -1,3 +1,5 @@
+//go:build linux
+
 // Package sandbox runs one process under a trial's cgroup limits, from its
 // first instruction to its last, and always cleans up after it: the process
 // group, anything left in the cgroup, and the cgroup itself.

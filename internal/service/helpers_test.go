@@ -1,3 +1,5 @@
+//go:build linux
+
 package service
 
 import (
@@ -8,22 +10,23 @@ import (
 	"strconv"
 	"strings"
 	"testing"
+
+	"github.com/jvmfit/jvmfit/internal/prereq"
 )
 
 func needPostgres(t *testing.T) string {
 	t.Helper()
+	prereq.Postgres(t)
 	bin, err := postgresBin()
 	if err != nil {
-		t.Skip(err.Error())
+		t.Fatal(err)
 	}
 	return bin
 }
 
 func needRoot(t *testing.T) {
 	t.Helper()
-	if os.Geteuid() != 0 {
-		t.Skip("needs root to create cgroups")
-	}
+	prereq.Root(t)
 }
 
 // leftovers lists what this test process's services left: server

@@ -1,3 +1,5 @@
+//go:build linux
+
 // Package service runs the services an app declares in its descriptor
 // (services:, docs/app.md), such as a throwaway PostgreSQL cluster, each in
 // its own cgroup with its own limits. A service exists for one trial: it is

@@ -4,12 +4,12 @@ package trial
 
 import (
 	"context"
-	"os"
 	"path/filepath"
 	"testing"
 	"time"
 
 	"github.com/jvmfit/jvmfit/internal/app"
+	"github.com/jvmfit/jvmfit/internal/prereq"
 	"github.com/jvmfit/jvmfit/internal/size"
 )
 
@@ -21,11 +21,9 @@ func filecache(t *testing.T) *app.App {
 	desc, _ := filepath.Abs("../../workloads/filecache/app.yaml")
 	a, err := app.Load(desc)
 	if err != nil {
-		t.Skipf("no filecache descriptor: %v", err)
+		t.Fatalf("filecache descriptor: %v", err)
 	}
-	if _, err := os.Stat(a.Jar); err != nil {
-		t.Skipf("filecache jar not built (make workloads): %v", err)
-	}
+	prereq.Built(t, a.Jar)
 	return a
 }
 

@@ -10,6 +10,7 @@ import (
 	"time"
 
 	"github.com/jvmfit/jvmfit/internal/app"
+	"github.com/jvmfit/jvmfit/internal/prereq"
 )
 
 // fixtureClasses holds the compiled testdata/Server.java ("" when no javac).
@@ -37,15 +38,14 @@ func TestMain(m *testing.M) {
 func needFixture(t *testing.T) {
 	t.Helper()
 	if fixtureClasses == "" {
-		t.Skip("no JDK 17 javac at " + filepath.Dir(java17) + ": fixture server not compiled")
+		prereq.File(t, "JDK 17's javac, which compiles the fixture server", filepath.Join(filepath.Dir(java17), "javac"), prereq.Installer)
+		t.Fatal("the fixture server did not compile (TestMain printed why)")
 	}
 }
 
 func needRoot(t *testing.T) {
 	t.Helper()
-	if os.Geteuid() != 0 {
-		t.Skip("needs root to create cgroups")
-	}
+	prereq.Root(t)
 }
 
 // fixtureApp is a descriptor for the fixture server in the given mode;
@@ -82,9 +82,7 @@ func prepared(t *testing.T, a *app.App, s Spec) Spec {
 	if s.Java == "" {
 		s.Java = java17
 	}
-	if _, err := os.Stat(s.Java); err != nil {
-		t.Skipf("no JDK at %s", s.Java)
-	}
+	prereq.Java(t, s.Java)
 	s, err := Prepare(s, a, "")
 	if err != nil {
 		t.Fatal(err)

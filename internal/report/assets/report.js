@@ -31,16 +31,86 @@
     if (c.y_max) { o.yAxis.max = c.y_max; }
     o.tooltip.trigger = "axis";
     o.series = c.series.map(function (s) {
-      var key = s.name.replace(/ (p50|p99|RSS|cgroup|used|committed)$/, "").trim();
+      var key = c.groups ? s.name : s.name.replace(/ (p50|p99|RSS|cgroup|used|committed)$/, "").trim();
       if (!(key in colour)) { colour[key] = palette[next++ % palette.length]; }
       if (s.name === "rate asked") { colour[key] = "#9aa3b2"; }
-      return {
+      var line = {
         name: s.name, type: "line", data: s.points, showSymbol: s.points.length < 40,
-        lineStyle: { type: s.dashed ? "dashed" : "solid", width: s.dashed ? 1.5 : 2 },
+        lineStyle: { type: s.dotted ? "dotted" : s.dashed ? "dashed" : "solid", width: s.dashed || s.dotted ? 1.5 : 2 },
         itemStyle: { color: colour[key] }
       };
+      if (s.limit) {
+        line.markLine = { silent: true, symbol: "none", label: { show: false },
+          lineStyle: { type: "solid", width: 1, opacity: 0.55, color: colour[key] }, data: [{ yAxis: s.limit }] };
+      }
+      return line;
+    });
+    if (c.groups) { groupLegends(c, o); }
+    return o;
+  }
+
+  // groupLegends gives each configuration its own legend row, its name
+  // drawn at the left, and opens with only the chosen trials drawn. The
+  // tooltip names each line's figure, since a trial's lines share a name.
+  var rowHeight = 24;
+  function groupLegends(c, o) {
+    var longest = 0;
+    c.groups.forEach(function (g) { longest = Math.max(longest, g.name.length); });
+    var nameWidth = Math.max(60, Math.min(240, 7.5 * longest));
+    o.legend = c.groups.map(function (g, i) {
+      return { type: "scroll", top: 4 + rowHeight * i, left: nameWidth + 16, right: 8, data: g.items, selected: c.selected };
+    });
+    o.graphic = c.groups.map(function (g, i) {
+      return { type: "text", left: 8, top: 8 + rowHeight * i, silent: true,
+        style: { text: g.name, width: nameWidth, overflow: "truncate", font: "bold 12px sans-serif", fill: "#1d2430" } };
+    });
+    o.grid.top = rowHeight * c.groups.length + 28;
+    o.tooltip.formatter = function (ps) {
+      var out = [escape(ps[0].axisValue) + " s"];
+      ps.forEach(function (p) {
+        var s = c.series[p.seriesIndex];
+        out.push(p.marker + escape(s.group) + " " + escape(s.name) + ", " + escape(s.line) + ": " + escape(p.value[1]) + " " + escape(c.y_name));
+      });
+      return out.join("<br>");
+    };
+  }
+
+  // area draws one trial's NMT categories stacked; a select above the
+  // chart (text set through textContent) switches trials.
+  function area(c, choice) {
+    var o = base(c);
+    var colours = {};
+    c.cats.forEach(function (k, i) { colours[k] = palette[i % palette.length]; });
+    // A category axis of the reading times: ECharts stacks a value x
+    // axis on x itself, and every band has a point at every reading.
+    var series = c.choices[choice].series;
+    o.xAxis = { type: "category", boundaryGap: false, name: c.x_name, nameLocation: "middle", nameGap: 28,
+      data: series.length ? series[0].points.map(function (p) { return p[0]; }) : [] };
+    o.yAxis = { type: "value", name: c.y_name, min: 0 };
+    o.tooltip.trigger = "axis";
+    o.series = series.map(function (s) {
+      return { name: s.name, type: "line", stack: "nmt", data: s.points.map(function (p) { return p[1]; }), showSymbol: false,
+        areaStyle: { opacity: 0.85 }, lineStyle: { width: 0.5 }, itemStyle: { color: colours[s.name] }, emphasis: { focus: "series" } };
     });
     return o;
+  }
+
+  function chooser(c, el, chart) {
+    if (c.choices.length < 2) { return; }
+    var label = document.createElement("label");
+    label.className = "chooser";
+    label.textContent = "Trial: ";
+    var sel = document.createElement("select");
+    c.choices.forEach(function (ch, i) {
+      var opt = document.createElement("option");
+      opt.value = String(i);
+      opt.textContent = ch.label;
+      sel.appendChild(opt);
+    });
+    sel.value = String(c["default"] || 0);
+    sel.addEventListener("change", function () { chart.setOption(area(c, Number(sel.value)), true); });
+    label.appendChild(sel);
+    el.parentNode.insertBefore(label, el);
   }
 
   function grid(c) {
@@ -69,6 +139,7 @@
   }
 
   function barChart(c) {
+    if (c.horizontal) { return labelledBars(c); }
     var o = base(c);
     o.tooltip.trigger = "axis";
     o.xAxis = { type: "category", data: c.x_cats, axisLabel: { interval: 0, rotate: c.x_cats.length > 4 ? 20 : 0 } };
@@ -79,22 +150,81 @@
     return o;
   }
 
-  var kinds = { xy: xy, grid: grid, bars: barChart };
-  var ready = 0;
+  // labelledBars: one bar per category, drawn across so that any number of
+  // modes and any name length read, each with its label (e.g. "104Mi ·
+  // 4.1s start · p99 38.0ms") on the canvas after the bar.
+  function labelledBars(c) {
+    var o = base(c);
+    var b = c.bars[0];
+    o.legend = undefined;
+    o.grid.top = 16;
+    o.grid.right = 210;
+    o.xAxis = { type: "value", name: c.y_name, nameLocation: "middle", nameGap: 28, min: 0 };
+    o.yAxis = { type: "category", data: c.x_cats, inverse: true, axisLabel: { width: 200, overflow: "truncate" } };
+    o.series = [{ name: b.name, type: "bar", data: b.values, barMaxWidth: 34,
+      label: { show: true, position: "right", fontSize: 12, color: "#1d2430",
+        formatter: function (p) { return b.text[p.dataIndex]; } } }];
+    return o;
+  }
+
+  var kinds = { xy: xy, grid: grid, bars: barChart, area: function (c) { return area(c, c["default"] || 0); } };
+  var ready = 0, drawn = [];
   data.charts.forEach(function (c) {
     var el = document.getElementById(c.id);
     if (c.kind === "grid") {
       // Rows of a comfortable height, not one row stretched over the box.
       el.style.height = Math.max(160, Math.min(900, 90 + 46 * c.y_cats.length)) + "px";
     }
+    if (c.horizontal) {
+      el.style.height = Math.max(160, Math.min(900, 80 + 44 * c.x_cats.length)) + "px";
+    }
+    if (c.groups) {
+      // Room for a legend row per configuration above the plot.
+      el.style.height = (380 + rowHeight * Math.max(0, c.groups.length - 1)) + "px";
+    }
     try {
       var chart = echarts.init(el, null, { renderer: "canvas" });
       chart.setOption(kinds[c.kind](c));
+      if (c.kind === "area") { chooser(c, el, chart); }
       window.addEventListener("resize", function () { chart.resize(); });
+      drawn.push({ c: c, chart: chart, el: el });
       ready++;
     } catch (e) {
       console.error("chart " + c.id + ": " + e);
     }
   });
   document.body.setAttribute("data-charts-ready", String(ready));
+
+  // Opened as page.html#exercise (the browser test does), the page tries
+  // what a reader would click: every trial of every menu, and every legend
+  // entry drawn at once. Errors land in data-errors like any other.
+  if (location.hash === "#exercise") {
+    var tried = 0, shown = 0;
+    // First, how many lines the grouped charts draw when the page opens
+    // (series the legends leave visible), for the test to compare with the
+    // trials chosen to open on.
+    drawn.forEach(function (d) {
+      if (d.c.groups) { d.chart.getModel().eachSeries(function () { shown++; }); }
+    });
+    document.body.setAttribute("data-shown-lines", String(shown));
+    drawn.forEach(function (d) {
+      try {
+        var sel = d.el.parentNode.querySelector("select");
+        if (sel) {
+          for (var i = 0; i < sel.options.length; i++) {
+            sel.value = String(i);
+            sel.dispatchEvent(new Event("change"));
+            tried++;
+          }
+        }
+        if (d.c.groups) {
+          d.chart.dispatchAction({ type: "legendAllSelect" });
+          tried++;
+        }
+      } catch (e) {
+        console.error("exercise " + d.c.id + ": " + e);
+      }
+    });
+    document.body.setAttribute("data-exercised", String(tried));
+  }
 })();

@@ -1,3 +1,5 @@
+//go:build linux
+
 package e2e
 
 import (
@@ -11,6 +13,8 @@ import (
 	"strings"
 	"sync"
 	"testing"
+
+	"github.com/jvmfit/jvmfit/internal/prereq"
 )
 
 // repo is the module root, three levels up from this package.
@@ -23,22 +27,16 @@ func repo(t *testing.T) string {
 	return r
 }
 
-// prerequisites skips unless root, PostgreSQL and the inventory jar are here.
+// prerequisites fails unless root, PostgreSQL and the inventory jar are here
+// (-short skips the sweep).
 func prerequisites(t *testing.T) (appYAML string) {
 	t.Helper()
 	if testing.Short() {
 		t.Skip("end-to-end sweep skipped in -short mode")
 	}
-	if os.Geteuid() != 0 {
-		t.Skip("needs root to create cgroups")
-	}
-	if _, err := os.Stat("/usr/lib/postgresql"); err != nil {
-		t.Skip("no PostgreSQL server installed (apt-get install postgresql)")
-	}
-	jar := filepath.Join(repo(t), "workloads/inventory/target/inventory.jar")
-	if _, err := os.Stat(jar); err != nil {
-		t.Skipf("no %s: build it with `make workloads`", jar)
-	}
+	prereq.Root(t)
+	prereq.Postgres(t)
+	prereq.Built(t, filepath.Join(repo(t), "workloads/inventory/target/inventory.jar"))
 	return filepath.Join(repo(t), "workloads/inventory/app.yaml")
 }
 

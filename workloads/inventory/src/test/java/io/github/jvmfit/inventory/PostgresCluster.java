@@ -46,7 +46,8 @@ final class PostgresCluster implements AutoCloseable {
     static PostgresCluster start() throws Exception {
         Path bin = serverBin();
         if (bin == null) {
-            throw new IllegalStateException("no PostgreSQL server under " + ROOT + ": apt-get install postgresql");
+            throw new IllegalStateException("missing prerequisite: PostgreSQL server (" + ROOT
+                    + "/<version>/bin/postgres): install it with `bash .ci/install` (make test runs it)");
         }
         Path dir = Files.createTempDirectory("jvmfit-test-pg-");
         int port;

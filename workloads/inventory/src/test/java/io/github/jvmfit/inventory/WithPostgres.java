@@ -1,7 +1,6 @@
 package io.github.jvmfit.inventory;
 
 import org.junit.jupiter.api.AfterAll;
-import org.junit.jupiter.api.Assumptions;
 import org.junit.jupiter.api.BeforeAll;
 import org.springframework.test.context.DynamicPropertyRegistry;
 import org.springframework.test.context.DynamicPropertySource;
@@ -12,7 +11,6 @@ abstract class WithPostgres {
 
     @BeforeAll
     static void database() throws Exception {
-        Assumptions.assumeTrue(PostgresCluster.serverBin() != null, "no PostgreSQL server installed");
         db = PostgresCluster.start();
     }
 

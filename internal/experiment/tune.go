@@ -1,0 +1,81 @@
+package experiment
+
+import (
+	"context"
+	"fmt"
+	"time"
+
+	"github.com/jvmfit/jvmfit/internal/plan"
+	"github.com/jvmfit/jvmfit/internal/size"
+)
+
+// What a tune trial is for. The purpose is part of the point, so a
+// session that stores trials by their inputs never mistakes a training
+// run for a search trial at the same limit.
+const (
+	TuneProfile  = "profile"  // the first trial: measure the app at a generous limit
+	TuneTraining = "training" // write a CDS archive or AOT cache for a candidate
+	TuneSearch   = "search"   // one limit of one candidate
+	TuneSoak     = "soak"     // the proof, run exactly as recommended
+)
+
+// TunePoint is one trial tune asks for: a memory limit and a candidate's
+// options at a CPU count. Options are user options on top of the
+// launcher's plan (the planner fills in every region they leave open);
+// the profile trial has none and runs the JDK's defaults.
+type TunePoint struct {
+	Purpose     string
+	MemoryBytes int64
+	CPUs        float64
+	Candidate   string   // the candidate's name; "" for the profile trial
+	Options     []string // the candidate's own options, user options to the planner
+	// Profile is the measured profile the planner sizes the other regions
+	// with (nil for the profile trial itself).
+	Profile *plan.Profile `json:"-"`
+	// Soak is the measured length of a soak; 0 for other trials.
+	Soak time.Duration
+}
+
+func (p TunePoint) String() string {
+	s := p.Purpose
+	if p.Candidate != "" {
+		s += " " + p.Candidate
+	}
+	s += fmt.Sprintf(" at %s, %g CPU", size.Format(p.MemoryBytes), p.CPUs)
+	if p.Soak > 0 {
+		s += fmt.Sprintf(" for %s", p.Soak)
+	}
+	return s
+}
+
+// TuneOutcome is what tune reads from a finished trial.
+type TuneOutcome struct {
+	Verdict      string // trial.OK or trial.KO
+	Kind         string // the KO kind (oom-killed, slo, java-oom, refused, ...)
+	P99          time.Duration
+	StartSeconds float64
+	// Throttling is CPU throttled seconds per second of the trial.
+	Throttling float64
+	PeakBytes  int64 // the cgroup's peak memory
+	// Profile is the measured profile; only the profile trial has one.
+	Profile *plan.Profile
+	TrialID int64 // the stored trial, when the session stores them
+	// Notes are caveats about the outcome (a profile without a full GC).
+	Notes []string
+}
+
+// TuneTrials is how tune asks for trials: the one seam between the search
+// and whatever runs them (a Session with its store, progress and signals;
+// a simulation in tests). The same TunePoint always means the same trial,
+// so a session that reuses stored identical trials makes tune resumable:
+// the search asks for the same points in the same order and gets the same
+// answers without running them again.
+//
+// Run runs a profile, training or search point. Soak runs the point the
+// way tune recommends it (through `jvmfit exec --profile` or the
+// JAVA_TOOL_OPTIONS form), for point.Soak. A KO is an outcome, not an
+// error; an error (including a cancelled ctx) stops the search.
+type TuneTrials interface {
+	Run(ctx context.Context, p TunePoint) (TuneOutcome, error)
+	Soak(ctx context.Context, p TunePoint) (TuneOutcome, error)
+}

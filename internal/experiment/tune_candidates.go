@@ -1,0 +1,166 @@
+package experiment
+
+import (
+	"fmt"
+	"math"
+	"path/filepath"
+	"strings"
+
+	"github.com/jvmfit/jvmfit/internal/plan"
+	"github.com/jvmfit/jvmfit/internal/size"
+)
+
+// TuneCandidate is one set of JVM options tune tries. Its options are user
+// options on top of the launcher's plan: they win for the regions they
+// name, and the planner sizes the rest from the limit and the profile, so
+// a candidate states only its knobs.
+type TuneCandidate struct {
+	Name    string   `json:"name"`
+	Options []string `json:"options"`
+	// Training, when set, is the run that writes the archive Options read
+	// (a CDS archive or an AOT cache): it runs once, at the generous limit,
+	// before the candidate's first search trial, and counts in the budget.
+	Training []string `json:"training,omitempty"`
+}
+
+// tuneKnobs are the goal's choices for the knobs that do not depend on
+// the GC or the compiler.
+type tuneKnobs struct {
+	heapFactor, altHeapFactor float64 // -Xmx as a multiple of the live set
+	stackSize                 string  // -Xss; "" keeps the JVM's
+	freeRatios                [2]int  // Min/MaxHeapFreeRatio; zero keeps the JVM's
+	gcOrder, jitOrder         []string
+}
+
+var tuneGoalKnobs = map[string]tuneKnobs{
+	plan.Footprint:  {heapFactor: 1.5, altHeapFactor: 2.5, stackSize: "256k", freeRatios: [2]int{10, 20}, gcOrder: []string{"serial", "parallel", "g1"}, jitOrder: []string{"c1", "tiered"}},
+	plan.Balanced:   {heapFactor: 2, altHeapFactor: 3, stackSize: "512k", freeRatios: [2]int{20, 40}, gcOrder: []string{"serial", "parallel", "g1"}, jitOrder: []string{"tiered", "c1"}},
+	plan.Throughput: {heapFactor: 3, altHeapFactor: 2, gcOrder: []string{"parallel", "g1", "serial"}, jitOrder: []string{"tiered", "c1"}},
+}
+
+// TuneCandidates generates the candidates for a goal, in the order the
+// search tries them (the goal's most likely first). The first GC and
+// compiler pair also gets the variants of the knobs that matter less:
+// another heap size, the planner's own regions, and the class-data
+// archives (none, an app archive, and on JDK 25 an AOT cache).
+func TuneCandidates(goal string, cpus float64, jdkVersion int, prof *plan.Profile, archiveDir string) ([]TuneCandidate, error) {
+	g, err := plan.ParseGoal(goal)
+	if err != nil {
+		return nil, err
+	}
+	k := tuneGoalKnobs[g]
+	if prof == nil {
+		prof = &plan.Profile{}
+	}
+	regions := tuneRegions(k, prof, k.heapFactor, true)
+	var out []TuneCandidate
+	for _, gc := range k.gcOrder {
+		if gc == "g1" && cpus < 2 {
+			continue // G1's concurrent threads need a second CPU to pay off
+		}
+		for _, jit := range k.jitOrder {
+			name := gc + "-" + jit
+			out = append(out, TuneCandidate{Name: name, Options: tuneJoin(tuneGC(gc, cpus), tuneJIT(jit), regions)})
+		}
+	}
+	first := out[0]
+	gcJIT := first.Options[:len(first.Options)-len(regions)]
+	if prof.LiveHeapBytes > 0 {
+		out = append(out, TuneCandidate{Name: fmt.Sprintf("%s-heap%gx", first.Name, k.altHeapFactor),
+			Options: tuneJoin(gcJIT, tuneRegions(k, prof, k.altHeapFactor, true))})
+	}
+	out = append(out, TuneCandidate{Name: first.Name + "-planner", Options: tuneJoin(gcJIT)})
+	// Without the CDS archive the JDK's own classes load into metaspace,
+	// which the profile measured with them mapped from the archive: leave
+	// metaspace and class space to the planner.
+	out = append(out, TuneCandidate{Name: first.Name + "-noshare",
+		Options: tuneJoin(gcJIT, tuneRegions(k, prof, k.heapFactor, false), []string{"-Xshare:off"})})
+	jsa := filepath.Join(archiveDir, first.Name+".jsa")
+	out = append(out, TuneCandidate{Name: first.Name + "-appcds",
+		Options:  tuneJoin(first.Options, []string{"-XX:SharedArchiveFile=" + jsa}),
+		Training: tuneJoin(first.Options, []string{"-XX:ArchiveClassesAtExit=" + jsa})})
+	if jdkVersion >= 25 {
+		aot := filepath.Join(archiveDir, first.Name+".aot")
+		out = append(out, TuneCandidate{Name: first.Name + "-aot",
+			Options:  tuneJoin(first.Options, []string{"-XX:AOTCache=" + aot}),
+			Training: tuneJoin(first.Options, []string{"-XX:AOTCacheOutput=" + aot})})
+	}
+	return tuneDistinct(out), nil
+}
+
+// tuneDistinct drops a candidate whose options equal an earlier one's
+// (a heap variant rounds to the same -Xmx on a small live set): the same
+// options are the same trials.
+func tuneDistinct(cs []TuneCandidate) []TuneCandidate {
+	seen := map[string]bool{}
+	var out []TuneCandidate
+	for _, c := range cs {
+		k := strings.Join(c.Options, "\x00")
+		if !seen[k] {
+			seen[k] = true
+			out = append(out, c)
+		}
+	}
+	return out
+}
+
+func tuneGC(gc string, cpus float64) []string {
+	n := max(1, int(math.Ceil(cpus)))
+	switch gc {
+	case "serial":
+		return []string{"-XX:+UseSerialGC"}
+	case "parallel":
+		return []string{"-XX:+UseParallelGC", fmt.Sprintf("-XX:ParallelGCThreads=%d", n)}
+	}
+	return []string{"-XX:+UseG1GC", fmt.Sprintf("-XX:ParallelGCThreads=%d", n), fmt.Sprintf("-XX:ConcGCThreads=%d", max(1, n/4))}
+}
+
+// tuneJIT: C1 alone needs one compiler thread; tiered needs two (one C1,
+// one C2), which is also its minimum. Tiered is said explicitly: the
+// launcher would otherwise choose C1 only in a small container.
+func tuneJIT(jit string) []string {
+	if jit == "c1" {
+		return []string{"-XX:TieredStopAtLevel=1", "-XX:CICompilerCount=1"}
+	}
+	return []string{"-XX:TieredStopAtLevel=4", "-XX:CICompilerCount=2"}
+}
+
+// tuneRegions caps the regions the profile measured, each with a margin
+// over the peak it saw: a cap below the app's need is a Java OOM, which a
+// trial finds; one far above it wastes what tune is looking for. Regions
+// the profile did not measure are left to the planner.
+func tuneRegions(k tuneKnobs, p *plan.Profile, heapFactor float64, metaspace bool) []string {
+	var o []string
+	if p.LiveHeapBytes > 0 {
+		o = append(o, "-Xmx"+size.JVM(roundMiB(max(float64(p.LiveHeapBytes)*heapFactor, float64(8*size.MiB)))))
+	}
+	if m := p.MetaspaceUsedBytes + p.ClassSpaceUsedBytes; metaspace && m > 0 {
+		// MaxMetaspaceSize bounds class space too.
+		o = append(o, "-XX:MaxMetaspaceSize="+size.JVM(roundMiB(float64(m)*1.25+float64(4*size.MiB))))
+	}
+	if metaspace && p.ClassSpaceUsedBytes > 0 {
+		o = append(o, "-XX:CompressedClassSpaceSize="+size.JVM(roundMiB(max(float64(p.ClassSpaceUsedBytes)*2, float64(8*size.MiB)))))
+	}
+	if p.CodeCacheUsedBytes > 0 {
+		o = append(o, "-XX:ReservedCodeCacheSize="+size.JVM(roundMiB(max(float64(p.CodeCacheUsedBytes)*1.5, float64(8*size.MiB)))))
+	}
+	if k.stackSize != "" {
+		o = append(o, "-Xss"+k.stackSize)
+	}
+	if k.freeRatios[1] > 0 {
+		o = append(o, fmt.Sprintf("-XX:MinHeapFreeRatio=%d", k.freeRatios[0]), fmt.Sprintf("-XX:MaxHeapFreeRatio=%d", k.freeRatios[1]))
+	}
+	return o
+}
+
+func roundMiB(b float64) int64 {
+	return int64(math.Ceil(b/float64(size.MiB))) * size.MiB
+}
+
+func tuneJoin(parts ...[]string) []string {
+	var o []string
+	for _, p := range parts {
+		o = append(o, p...)
+	}
+	return o
+}

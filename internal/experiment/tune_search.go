@@ -1,0 +1,222 @@
+package experiment
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"math"
+	"sort"
+
+	"github.com/jvmfit/jvmfit/internal/judge"
+	"github.com/jvmfit/jvmfit/internal/plan"
+	"github.com/jvmfit/jvmfit/internal/size"
+	"github.com/jvmfit/jvmfit/internal/trial"
+)
+
+// tuneCand is a candidate during the search.
+type tuneCand struct {
+	*TuneCandidateResult
+	ko      int64 // highest limit known to fail: a KO, or one step below the floor
+	misses  int   // KOs (and refusals) so far: how far the next gallop jumps
+	trained bool
+	oks     []int // indexes of its OK search trials in the result
+}
+
+// tuneSearch is one run of Tune.
+type tuneSearch struct {
+	cfg    TuneConfig
+	w      TuneWeights
+	trials TuneTrials
+	res    *TuneResult
+	ref    TuneOutcome // the profile trial: the zero of every cost
+	top    int64       // the highest limit on the grid
+	cands  []*tuneCand
+}
+
+// Tune measures a profile, generates candidates, bisects the limit of the
+// most promising ones and soaks the chosen point, within cfg.Budget trials
+// in all. docs/tune.md explains the search. On error (a cancelled ctx
+// among them) the result so far is returned with the error.
+func Tune(ctx context.Context, cfg TuneConfig, trials TuneTrials) (*TuneResult, error) {
+	if cfg.Planner == nil && cfg.JDK <= 0 {
+		return nil, errors.New("tune: the JDK's feature version is needed to plan: inspect the java first")
+	}
+	cfg = cfg.withDefaults()
+	if err := cfg.Validate(); err != nil {
+		return nil, err
+	}
+	w, _ := tuneWeights(cfg.Goal)
+	goal, _ := plan.ParseGoal(cfg.Goal)
+	s := &tuneSearch{cfg: cfg, w: w, trials: trials, top: cfg.Generous / cfg.Step * cfg.Step,
+		res: &TuneResult{Goal: goal, CPUs: cfg.CPUs, Budget: cfg.Budget, Chosen: -1, Verdict: TuneNone}}
+	err := s.profile(ctx)
+	if err == nil && s.res.Profile != nil {
+		if err = s.candidates(); err == nil {
+			err = s.search(ctx)
+		}
+	}
+	s.collect()
+	if err == nil {
+		err = s.soak(ctx)
+	}
+	s.answer()
+	return s.res, err
+}
+
+// run asks for one trial and records it; every call counts in the budget.
+func (s *tuneSearch) run(ctx context.Context, p TunePoint) (TuneOutcome, error) {
+	if err := ctx.Err(); err != nil {
+		return TuneOutcome{}, err
+	}
+	var o TuneOutcome
+	var err error
+	if p.Purpose == TuneSoak {
+		o, err = s.trials.Soak(ctx, p)
+	} else {
+		o, err = s.trials.Run(ctx, p)
+	}
+	if err != nil {
+		return o, fmt.Errorf("tune: %s: %w", p, err)
+	}
+	if o.Verdict != trial.OK {
+		o.Verdict = trial.KO
+	}
+	s.res.Trials = append(s.res.Trials, TuneTrial{Point: p, Outcome: o})
+	return o, nil
+}
+
+// room says whether n more trials fit, keeping one for the soak.
+func (s *tuneSearch) room(n int) bool {
+	reserve := 0
+	if s.cfg.Soak > 0 {
+		reserve = 1
+	}
+	return s.res.Used()+n+reserve <= s.cfg.Budget
+}
+
+func (s *tuneSearch) profile(ctx context.Context) error {
+	o, err := s.run(ctx, TunePoint{Purpose: TuneProfile, MemoryBytes: s.cfg.Generous, CPUs: s.cfg.CPUs})
+	if err != nil {
+		return err
+	}
+	if o.Verdict != trial.OK {
+		s.note("the profile trial failed at %s with the JDK's defaults (%s): tune needs a limit where the app holds; fix the app or raise the generous limit", size.Format(s.cfg.Generous), o.Kind)
+		return nil
+	}
+	s.ref, s.res.Profile = o, o.Profile
+	for _, n := range o.Notes {
+		s.note("profile: %s", n)
+	}
+	if s.res.Profile == nil {
+		s.res.Profile = &plan.Profile{}
+		s.note("the profile trial measured no profile; candidates leave every region to the planner")
+	}
+	return nil
+}
+
+func (s *tuneSearch) note(format string, a ...any) {
+	s.res.Notes = append(s.res.Notes, fmt.Sprintf(format, a...))
+}
+
+// candidates generates the candidates and finds each one's floor: the
+// lowest grid limit the planner accepts its options at. Below it a trial
+// would be refused, so it costs nothing to know it fails there.
+func (s *tuneSearch) candidates() error {
+	cs, err := TuneCandidates(s.cfg.Goal, s.cfg.CPUs, s.cfg.JDK, s.res.Profile, s.cfg.ArchiveDir)
+	if err != nil {
+		return err
+	}
+	low := s.gridUp(s.cfg.Min)
+	for _, c := range cs {
+		tc := &tuneCand{TuneCandidateResult: &TuneCandidateResult{TuneCandidate: c, FloorBytes: low}}
+		_, err := s.cfg.Planner(s.point(tc, TuneSearch, low))
+		var ref *plan.RefusedError
+		switch {
+		case errors.As(err, &ref) && ref.MinBytes > 0:
+			tc.FloorBytes = s.gridUp(ref.MinBytes)
+		case err != nil:
+			tc.Dropped = "the launcher cannot plan its options: " + err.Error()
+		}
+		if tc.Dropped == "" && tc.FloorBytes > s.top {
+			tc.Dropped = fmt.Sprintf("the launcher accepts its options only from %s, above the generous limit", size.Format(tc.FloorBytes))
+		}
+		tc.ko = tc.FloorBytes - s.cfg.Step
+		s.cands = append(s.cands, tc)
+	}
+	return nil
+}
+
+func (s *tuneSearch) point(c *tuneCand, purpose string, mem int64) TunePoint {
+	return TunePoint{Purpose: purpose, MemoryBytes: mem, CPUs: s.cfg.CPUs, Candidate: c.Name,
+		Options: c.Options, Profile: s.res.Profile}
+}
+
+func (s *tuneSearch) gridUp(v int64) int64 { return (v + s.cfg.Step - 1) / s.cfg.Step * s.cfg.Step }
+
+// cost prices a search trial for the goal; lower is better.
+func (s *tuneSearch) cost(t TuneTrial) float64 {
+	return tuneCost(s.w, s.ref, t.Outcome, t.Point.MemoryBytes, s.cfg.Generous)
+}
+
+// collect fills each candidate's summary and the front.
+func (s *tuneSearch) collect() {
+	s.res.Candidates = nil
+	for _, c := range s.cands {
+		c.Converged = c.MinOKBytes > 0 && c.MinOKBytes-c.ko <= s.cfg.Step
+		s.res.Candidates = append(s.res.Candidates, *c.TuneCandidateResult)
+	}
+	s.res.front()
+	s.res.Chosen = s.choose()
+}
+
+// bestOK is the index of a candidate's cheapest OK trial, or -1.
+func (s *tuneSearch) bestOK(c *tuneCand) int {
+	best := -1
+	for _, i := range c.oks {
+		if best < 0 || s.cost(s.res.Trials[i]) < s.cost(s.res.Trials[best]) {
+			best = i
+		}
+	}
+	return best
+}
+
+// optimistic is the best point a candidate could still reach: one step
+// above its highest KO, as fast as its fastest OK trial. It assumes less
+// memory never makes the app faster, which holds for heap and GC (less
+// room, more collections) and is the premise of dropping early.
+func (s *tuneSearch) optimistic(c *tuneCand) judge.ParetoPoint {
+	p := judge.ParetoPoint{MemoryBytes: c.ko + s.cfg.Step, P99: math.MaxInt64, StartSeconds: math.Inf(1), Throttling: math.Inf(1), OK: true}
+	for _, i := range c.oks {
+		o := s.res.Trials[i].Outcome
+		p.P99, p.StartSeconds, p.Throttling = min(p.P99, o.P99), min(p.StartSeconds, o.StartSeconds), min(p.Throttling, o.Throttling)
+	}
+	return p
+}
+
+func (s *tuneSearch) alive() []*tuneCand {
+	var a []*tuneCand
+	for _, c := range s.cands {
+		if c.Dropped == "" {
+			a = append(a, c)
+		}
+	}
+	return a
+}
+
+// byScore orders candidates for halving by the goal's cost of what each
+// can still reach: its best OK trial with the memory replaced by the
+// middle of the bracket still open below it; a candidate that has only
+// failed is priced at its next gallop limit with the profile trial's
+// latency, start and throttling. Ties keep the generation order.
+func (s *tuneSearch) byScore(cs []*tuneCand) {
+	score := func(c *tuneCand) float64 {
+		if b := s.bestOK(c); b >= 0 {
+			t := s.res.Trials[b]
+			t.Point.MemoryBytes = (c.ko + c.MinOKBytes) / 2
+			return s.cost(t)
+		}
+		mem, _ := s.next(c)
+		return s.cost(TuneTrial{Point: TunePoint{MemoryBytes: mem}, Outcome: s.ref})
+	}
+	sort.SliceStable(cs, func(i, j int) bool { return score(cs[i]) < score(cs[j]) })
+}

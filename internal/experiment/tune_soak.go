@@ -1,0 +1,87 @@
+package experiment
+
+import (
+	"context"
+	"fmt"
+
+	"github.com/jvmfit/jvmfit/internal/size"
+	"github.com/jvmfit/jvmfit/internal/trial"
+)
+
+// choose picks the search trial with the lowest cost for the goal; on a
+// tie, the smaller limit, then the earlier trial.
+func (s *tuneSearch) choose() int {
+	best := -1
+	for i, t := range s.res.Trials {
+		if t.Point.Purpose != TuneSearch || t.Outcome.Verdict != trial.OK {
+			continue
+		}
+		if best < 0 {
+			best = i
+			continue
+		}
+		c, b := s.cost(t), s.cost(s.res.Trials[best])
+		if c < b || c == b && t.Point.MemoryBytes < s.res.Trials[best].Point.MemoryBytes {
+			best = i
+		}
+	}
+	return best
+}
+
+// soak proves the chosen point by running it as recommended for
+// cfg.Soak. A KO raises the limit one grid step and soaks again, at most
+// soakTries times and only while the budget allows: the first soak has a
+// trial kept for it, the others use what the search left.
+func (s *tuneSearch) soak(ctx context.Context) error {
+	if s.res.Chosen < 0 || s.cfg.Soak <= 0 {
+		return nil
+	}
+	p := s.res.Trials[s.res.Chosen].Point
+	p.Purpose, p.Soak = TuneSoak, s.cfg.Soak
+	for i := 0; i < soakTries && p.MemoryBytes <= s.top; i++ {
+		if s.res.Used() >= s.cfg.Budget {
+			s.note("the budget ran out after the soak at %s failed", size.Format(p.MemoryBytes-s.cfg.Step))
+			return nil
+		}
+		o, err := s.run(ctx, p)
+		if err != nil {
+			return err
+		}
+		last := &s.res.Trials[len(s.res.Trials)-1]
+		if pl, err := s.cfg.Planner(p); err == nil {
+			last.PlanOptions = pl.Options
+		}
+		s.res.Soaks = append(s.res.Soaks, *last)
+		if o.Verdict == trial.OK {
+			return nil
+		}
+		p.MemoryBytes += s.cfg.Step
+	}
+	return nil
+}
+
+// answer fills the recommendation: the chosen point, raised to the last
+// soak's limit, with the launcher's options at that limit.
+func (s *tuneSearch) answer() {
+	r := s.res
+	if r.Chosen < 0 {
+		r.Verdict = TuneNone
+		return
+	}
+	p := r.Trials[r.Chosen].Point
+	r.Verdict = TuneNotProven
+	if n := len(r.Soaks); n > 0 {
+		last := r.Soaks[n-1]
+		p.MemoryBytes = last.Point.MemoryBytes
+		if last.Outcome.Verdict == trial.OK {
+			r.Verdict = TuneProven
+		}
+	}
+	r.MemoryBytes, r.Candidate, r.Options = p.MemoryBytes, p.Candidate, p.Options
+	pl, err := s.cfg.Planner(p)
+	if err != nil {
+		r.Notes = append(r.Notes, fmt.Sprintf("the launcher's plan at %s: %v", size.Format(p.MemoryBytes), err))
+		return
+	}
+	r.PlanOptions = pl.Options
+}

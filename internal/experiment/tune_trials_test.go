@@ -1,0 +1,104 @@
+package experiment
+
+import (
+	"context"
+	"os"
+	"path/filepath"
+	"slices"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/jvmfit/jvmfit/internal/load/record"
+	"github.com/jvmfit/jvmfit/internal/plan"
+	"github.com/jvmfit/jvmfit/internal/store"
+	"github.com/jvmfit/jvmfit/internal/trial"
+)
+
+// TestTuneSessionTrials drives TuneSession over a real Session and SQLite
+// store with a fake trial function: the specs it makes, reuse of a stored
+// identical trial, a refused limit, and the archive check of training runs.
+func TestTuneSessionTrials(t *testing.T) {
+	dir := t.TempDir()
+	st, err := store.Open(filepath.Join(dir, "t.db"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer st.Close()
+	var ran []trial.Spec
+	var sess *Session
+	var graces []time.Duration // the stop grace each training run had
+	run := func(_ context.Context, s trial.Spec) (*trial.Result, error) {
+		ran = append(ran, s)
+		if f := tuneArchive(s.JVMOptions); f != "" {
+			graces = append(graces, sess.Deps.StopGrace)
+			if strings.Contains(f, "good") {
+				os.WriteFile(f, []byte("archive"), 0o644)
+			}
+		}
+		r := &trial.Result{Spec: s, Key: s.Key(), Verdict: trial.OK, StartSeconds: 1.5, MemoryPeakBytes: 90 * tmib,
+			StartedAt: time.Unix(0, 0), EndedAt: time.Unix(20, 0), Load: &record.Report{}}
+		r.Load.Latencies.P99 = 7 * time.Millisecond
+		r.Summary.Throttled = 2 * time.Second
+		return r, nil
+	}
+	sess = &Session{Base: trial.Spec{App: "fake.yaml", AppName: "fake", SLO: "success>=0.99", Rate: 50}, Store: st,
+		Prepare: func(s trial.Spec) (trial.Spec, error) {
+			s.Java, s.JDKVersion = "/jdk/bin/java", 17
+			s.JVMOptions = strings.Fields(s.JVM)
+			if s.JVM == "default" {
+				s.JVMOptions = nil
+			}
+			return s, nil
+		}, Run: run}
+	if err := sess.Begin("tune", nil); err != nil {
+		t.Fatal(err)
+	}
+	ts := &TuneSession{Session: sess, TrainingGrace: time.Minute, Planner: func(p TunePoint) (*plan.Plan, error) {
+		if p.MemoryBytes < 64*tmib {
+			return nil, &plan.RefusedError{LimitBytes: p.MemoryBytes, MinBytes: 64 * tmib, Why: "test"}
+		}
+		return &plan.Plan{Options: []string{"-Xmx32m"}}, nil
+	}}
+	ctx := context.Background()
+	prof, err := ts.Run(ctx, TunePoint{Purpose: TuneProfile, MemoryBytes: 512 * tmib, CPUs: 1})
+	if err != nil || !ran[0].NMT || len(ran[0].JVMOptions) != 0 || ran[0].MemoryBytes != 512*tmib {
+		t.Fatalf("profile trial %+v: %v", ran[0], err)
+	}
+	if prof.Profile != nil || len(prof.Notes) == 0 {
+		t.Errorf("a profile trial without samples gave profile %+v, notes %v; want none and a note why", prof.Profile, prof.Notes)
+	}
+	if prof.P99 != 7*time.Millisecond || prof.Throttling != 0.1 || prof.TrialID == 0 {
+		t.Errorf("outcome %+v", prof)
+	}
+	search := TunePoint{Purpose: TuneSearch, MemoryBytes: 96 * tmib, CPUs: 1, Candidate: "c", Options: []string{"-XX:+UseSerialGC"}}
+	if _, err := ts.Run(ctx, search); err != nil || !slices.Equal(ran[1].JVMOptions, []string{"-Xmx32m", "-XX:+UseSerialGC"}) {
+		t.Errorf("search trial options %v: %v; want the launcher's then the candidate's", ran[1].JVMOptions, err)
+	}
+	if _, err := ts.Run(ctx, search); err != nil || len(ran) != 2 {
+		t.Errorf("the same point ran again (%d trials): %v", len(ran), err)
+	}
+	soak := search
+	soak.Purpose, soak.Soak = TuneSoak, time.Minute
+	if _, err := ts.Soak(ctx, soak); err != nil || len(ran) != 3 || !ran[2].Soak || ran[2].Duration != time.Minute {
+		t.Errorf("soak spec %+v: %v", ran[len(ran)-1], err)
+	}
+	low := search
+	low.MemoryBytes = 48 * tmib
+	if o, err := ts.Run(ctx, low); err != nil || o.Verdict != trial.KO || o.Kind != TuneKindRefused || len(ran) != 3 {
+		t.Errorf("refused limit: %+v, %v, %d trials", o, err, len(ran))
+	}
+	for _, c := range []struct{ file, want string }{{"good.jsa", trial.OK}, {"lost.jsa", trial.KO}} {
+		f := filepath.Join(dir, c.file)
+		o, err := ts.Run(ctx, TunePoint{Purpose: TuneTraining, MemoryBytes: 512 * tmib, CPUs: 1, Options: []string{"-XX:ArchiveClassesAtExit=" + f}})
+		if err != nil || o.Verdict != c.want {
+			t.Errorf("training writing %s: %+v, %v; want %s", c.file, o, err, c.want)
+		}
+	}
+	if !slices.Equal(graces, []time.Duration{time.Minute, time.Minute}) {
+		t.Errorf("training runs had stop graces %v; want 1m each", graces)
+	}
+	if sess.Deps.StopGrace != 0 || sess.Deps.Prober != nil {
+		t.Errorf("the Session's deps were not put back: %+v", sess.Deps)
+	}
+}

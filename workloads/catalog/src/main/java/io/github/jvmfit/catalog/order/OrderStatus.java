@@ -1,0 +1,5 @@
+package io.github.jvmfit.catalog.order;
+
+public enum OrderStatus {
+    NEW, PAID, SHIPPED, CANCELLED
+}
