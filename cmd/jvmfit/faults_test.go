@@ -92,7 +92,7 @@ func smallDisk(t *testing.T, size string) string {
 	dir := filepath.Join(t.TempDir(), "disk")
 	os.Mkdir(dir, 0o755)
 	if out, err := exec.Command("mount", "-t", "tmpfs", "-o", "size="+size, "jvmfit-test", dir).CombinedOutput(); err != nil {
-		t.Skipf("cannot mount a tmpfs: %v %s", err, out)
+		t.Fatalf("cannot mount a tmpfs as root: %v %s", err, out)
 	}
 	t.Cleanup(func() {
 		if out, err := exec.Command("umount", dir).CombinedOutput(); err != nil {

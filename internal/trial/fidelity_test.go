@@ -17,7 +17,7 @@ import (
 	"testing"
 	"time"
 
-	"github.com/jvmfit/jvmfit/internal/app"
+	"github.com/jvmfit/jvmfit/internal/prereq"
 	"github.com/jvmfit/jvmfit/internal/probe"
 	"github.com/jvmfit/jvmfit/internal/size"
 )
@@ -80,22 +80,6 @@ func (m *measureClock) Write(b []byte) (int, error) {
 	return len(b), nil
 }
 
-// fidelityJar loads the filecache descriptor; the jar must be built: this
-// test fails rather than skips without it.
-func fidelityJar(t *testing.T) *app.App {
-	t.Helper()
-	needRoot(t)
-	desc, _ := filepath.Abs("../../workloads/filecache/app.yaml")
-	a, err := app.Load(desc)
-	if err != nil {
-		t.Fatalf("fidelity: cannot load %s: %v", desc, err)
-	}
-	if _, err := os.Stat(a.Jar); err != nil {
-		t.Fatalf("fidelity: the filecache jar is not built (%v): run make workloads first", err)
-	}
-	return a
-}
-
 // reading is one moment read both ways.
 type reading struct {
 	jvmfit    probe.Sample
@@ -111,11 +95,14 @@ func TestFidelityAgainstIndependentTools(t *testing.T) {
 	if testing.Short() {
 		t.Skip("-short: a real filecache trial takes a minute or more")
 	}
-	a := fidelityJar(t)
+	a := filecache(t) // fails, not skips, without the jar
 	a.ReadyTimeout = 150 * time.Second
 	spec := lightFilecache(512 * size.MiB)
 	spec.Duration, spec.NMT = 12*time.Second, true
 	spec = prepared(t, a, spec)
+	jcmd := probe.JcmdFor(spec.Java)
+	prereq.File(t, "jcmd", jcmd, prereq.Installer)
+	prereq.File(t, "jstat", filepath.Join(filepath.Dir(jcmd), "jstat"), prereq.Installer)
 	pr := &capturingProber{started: make(chan struct{})}
 	clock := &measureClock{at: 8 * time.Second, fire: make(chan struct{}), log: testLog{t}}
 	d := deps(t)
@@ -135,7 +122,7 @@ func TestFidelityAgainstIndependentTools(t *testing.T) {
 		pr.mu.Lock()
 		p, s := pr.proc, pr.sampling
 		pr.mu.Unlock()
-		rd, rdErr = readBothWays(p, s, probe.JcmdFor(spec.Java))
+		rd, rdErr = readBothWays(p, s, jcmd)
 	}()
 	r, err := Run(context.Background(), spec, a, d)
 	wg.Wait()
