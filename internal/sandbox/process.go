@@ -38,11 +38,13 @@ type Process struct {
 
 	stopOnce sync.Once
 	stopped  chan struct{} // closed once Stop finished
+	stalled  chan struct{} // closed once a memory stall is seen (stall.go)
 	stopErr  error
 
 	mu       sync.Mutex
 	final    *cgroup.Stats // last reading before the group went away
 	procPeak int64         // no-limits mode: highest RSS seen
+	stall    string        // what the memory stall looked like
 }
 
 var seq atomic.Int64
@@ -64,7 +66,7 @@ func Start(ctx context.Context, spec Spec) (*Process, error) {
 	if err != nil {
 		return nil, err
 	}
-	p := &Process{spec: spec, done: make(chan struct{}), stopped: make(chan struct{})}
+	p := &Process{spec: spec, done: make(chan struct{}), stopped: make(chan struct{}), stalled: make(chan struct{})}
 	// The resolved path, so the shell's own PATH (from spec.Env) cannot
 	// pick another program than the one checked here.
 	argv := append([]string{prog}, spec.Argv[1:]...)
@@ -127,6 +129,9 @@ func Start(ctx context.Context, spec Spec) (*Process, error) {
 		}
 	}
 	go p.watch(ctx)
+	if p.group != nil {
+		go p.watchStall()
+	}
 	return p, nil
 }
 

@@ -10,11 +10,11 @@ import (
 	"github.com/jvmfit/jvmfit/internal/trial"
 )
 
-// SaveTrial stores a finished trial under experiment expID in one
+// saveTrial stores a finished trial under experiment expID in one
 // transaction and returns its id. When it returns, the trial is on disk
 // (synchronous=FULL), so a crash right after loses nothing. r.ID and
 // r.Experiment are not read; r.Key is computed from the Spec when empty.
-func (s *Store) SaveTrial(expID int64, r *trial.Result) (int64, error) {
+func (s *Store) saveTrial(expID int64, r *trial.Result) (int64, error) {
 	if r == nil {
 		return 0, errors.New("store: nil trial")
 	}
