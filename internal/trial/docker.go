@@ -46,3 +46,12 @@ func (p dockerProcess) Stop(grace time.Duration) Exit {
 	e := p.Process.Stop(grace)
 	return Exit{Code: e.Code, Signal: e.Signal, OOMKilled: e.OOMKilled}
 }
+
+// Stalled never closes: the container's memory cgroup is not yet watched
+// for a stall (the cgroup sandbox's detector reads a group it created; the
+// container's is Docker's). An OOM kill is still seen; a stall waits out
+// the trial's timeouts as it did before stall detection.
+func (p dockerProcess) Stalled() <-chan struct{} { return nil }
+
+// Stall is empty: no stall is detected for a container (see Stalled).
+func (p dockerProcess) Stall() string { return "" }
