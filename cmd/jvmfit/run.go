@@ -70,7 +70,7 @@ Exit status: 0 OK, 1 KO (or jvmfit failed), 2 bad input, 130 interrupted
 	fl.DurationVar(&f.warmup, "warmup", 0, "warm-up length (default: the scenario's)")
 	fl.DurationVar(&f.duration, "duration", 0, "measured phase length (default: the scenario's)")
 	fl.StringArrayVar(&f.vars, "var", nil, "scenario variable k=v (repeatable)")
-	fl.StringVar(&f.slo, "slo", "", `SLO, e.g. "p99<=200ms,success>=0.999,throughput>=0.98*rate,start<=60s,memory<=300Mi" (default: the descriptor's, then `+trial.DefaultSLO+`)`)
+	fl.StringVar(&f.slo, "slo", "", `SLO, e.g. "p99<=200ms,success>=0.999,throughput>=0.98*rate,start<=60s,memory<=300Mi"; working_set<=300Mi judges the working set instead of the cgroup peak (default: the descriptor's, then `+trial.DefaultSLO+`)`)
 	fl.BoolVar(&f.nmt, "nmt", false, "add -XX:NativeMemoryTracking=summary; NMT is sampled every 2s (peaks per category) and at the end")
 	fl.StringVar(&f.profileOut, "profile-out", "", "write the app's measured profile (JSON, docs/launcher.md) from this trial; turns on --nmt and a full GC at the end")
 	fl.BoolVar(&f.saturate, "saturate", false, "after the measured load, probe the maximum throughput (16 workers, 10s)")
