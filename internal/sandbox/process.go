@@ -73,28 +73,9 @@ func Start(ctx context.Context, spec Spec) (*Process, error) {
 	var entered *os.File
 	var extra []*os.File
 	if !spec.NoLimits {
-		m, err := cgroup.NewManager(cgroupRoot)
-		if err != nil {
+		if entered, extra, err = p.enterGroup(); err != nil {
 			return nil, err
 		}
-		sweepOnce.Do(func() { _, _ = m.Sweep() })
-		name := unsafeName().ReplaceAllString(spec.Name, "_")
-		if name == "" || name[0] == '.' || name[0] == '-' || name[0] == '_' {
-			name = "trial" + name
-		}
-		if len(name) > 60 {
-			name = name[:60]
-		}
-		name += "-" + strconv.FormatInt(seq.Add(1), 10)
-		if p.group, err = m.Create(name, spec.Limits); err != nil {
-			return nil, err
-		}
-		r, w, err := os.Pipe()
-		if err != nil {
-			p.group.Remove()
-			return nil, err
-		}
-		entered, extra = r, []*os.File{w}
 		argv = enterArgv(p.group.Paths(), argv)
 	}
 	cmd := exec.Command(argv[0], argv[1:]...)
@@ -133,6 +114,33 @@ func Start(ctx context.Context, spec Spec) (*Process, error) {
 		go p.watchStall()
 	}
 	return p, nil
+}
+
+// enterGroup makes the process's cgroup (sweeping what a killed jvmfit
+// left, once) and the pipe on which the child says it has entered it.
+func (p *Process) enterGroup() (entered *os.File, extra []*os.File, err error) {
+	m, err := cgroup.NewManager(cgroupRoot)
+	if err != nil {
+		return nil, nil, err
+	}
+	sweepOnce.Do(func() { _, _ = m.Sweep() })
+	name := unsafeName().ReplaceAllString(p.spec.Name, "_")
+	if name == "" || name[0] == '.' || name[0] == '-' || name[0] == '_' {
+		name = "trial" + name
+	}
+	if len(name) > 60 {
+		name = name[:60]
+	}
+	name += "-" + strconv.FormatInt(seq.Add(1), 10)
+	if p.group, err = m.Create(name, p.spec.Limits); err != nil {
+		return nil, nil, err
+	}
+	r, w, err := os.Pipe()
+	if err != nil {
+		p.group.Remove()
+		return nil, nil, err
+	}
+	return r, []*os.File{w}, nil
 }
 
 var sweepOnce sync.Once
