@@ -180,8 +180,9 @@ const yieldEvery = 5 * time.Millisecond
 // the earliest deadline otherwise, -1 (no limit) with none. now is from
 // before the batch just run, good enough for a socket's deadline (a
 // request's timeout, seldom reached); a sleeper's (an open schedule's next
-// send) is measured from a fresh reading and kept by the timer, because a
-// send that goes out late adds its lateness to the request's latency.
+// send) is measured from a fresh reading and kept by the timer (timer.go),
+// because a send that goes out late adds its lateness to the request's
+// latency.
 func (l *loop) timeout(now time.Time) time.Duration {
 	if len(l.ready) > 0 {
 		return 0
@@ -195,12 +196,18 @@ func (l *loop) timeout(now time.Time) time.Duration {
 	}
 	now = monoNow()
 	d := l.sleepDue.Sub(now)
-	switch {
-	case d <= 0:
+	if d <= 0 {
 		return 0
-	case l.timer != nil && l.timer.arm(l.sleepDue, now) == nil:
-		return wait
-	case wait < 0:
+	}
+	if l.timer != nil {
+		if ok, err := l.timer.keep(l.sleepDue, now); err == nil {
+			if !ok {
+				return 0 // due within the margin: poll until it is
+			}
+			return wait
+		}
+	}
+	if wait < 0 {
 		return d
 	}
 	return min(wait, d)
@@ -222,6 +229,7 @@ func (l *loop) poll(timeout time.Duration) {
 	if err != nil {
 		return // EINTR: the caller loops
 	}
+	var now time.Time
 	for _, e := range l.evs[:n] {
 		fd := int(e.Fd)
 		if fd == l.wakeR {
@@ -229,7 +237,10 @@ func (l *loop) poll(timeout time.Duration) {
 			continue
 		}
 		if l.timer != nil && fd == l.timer.fd {
-			l.timer.armed = time.Time{} // expired: the deadlines it kept are due
+			if timeout != 0 && now.IsZero() {
+				now = monoNow()
+				l.timer.expired(now) // the wake-up's own lateness
+			}
 			continue
 		}
 		if fd < len(l.socks) && l.socks[fd] != nil {
