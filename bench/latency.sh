@@ -8,11 +8,13 @@
 # machine; each figure is the median of its rounds. Prints p50/p99 of both,
 # jvmfit's own send lateness (intended to actual send), and the goal: at 200
 # and 1000 req/s jvmfit's p50 and p99 are each <= 1.1x vegeta's + 20 µs.
+# BASELINE=path/to/an/older/jvmfit adds it to every round, for before/after.
 #   RATES="50 200 1000 5000" SECONDS_=10 ROUNDS=5 bash bench/latency.sh
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
 JVMFIT=${JVMFIT:-bin/jvmfit}
+BASELINE=${BASELINE:-}
 RATES=${RATES:-50 200 1000 5000}
 SECS=${SECONDS_:-10}
 ROUNDS=${ROUNDS:-5}
@@ -47,13 +49,16 @@ for _ in $(seq 50); do [[ -s $work/addr ]] && break; sleep 0.1; done
 url="http://$(cat "$work/addr")/"
 
 # Each run appends "p50_us p99_us [lateness p50 p99 max µs]" to $work/TOOL-RATE.
+# jvmfit_run RATE [NAME BINARY]
 jvmfit_run() {
-  "$JVMFIT" load --json --rate "$1" -d "${SECS}s" "$url" >"$work/out.json" 2>"$work/err" || {
-    echo "bench/latency.sh: jvmfit load failed: $(tail -1 "$work/err")" >&2; return 1; }
+  local name=${2:-jvmfit} bin=${3:-$JVMFIT}
+  "$bin" load --json --rate "$1" -d "${SECS}s" "$url" >"$work/out.json" 2>"$work/err" || {
+    echo "bench/latency.sh: $name load failed: $(tail -1 "$work/err")" >&2; return 1; }
   jq -r '[.latencies.p50, .latencies.p99, (.send_lateness.p50 // -1000), (.send_lateness.p99 // -1000),
           (.send_lateness.max // -1000)] | map(. / 1000) | map(tostring) | join(" ")' \
-    "$work/out.json" >>"$work/jvmfit-$1"
+    "$work/out.json" >>"$work/$name-$1"
 }
+base_run() { [[ -z $BASELINE ]] || jvmfit_run "$1" before "$BASELINE"; }
 vegeta_run() {
   echo "GET $url" | "$VEGETA" attack -rate "$1" -duration "${SECS}s" >"$work/out.bin" 2>"$work/err" || {
     echo "bench/latency.sh: vegeta attack failed: $(tail -1 "$work/err")" >&2; return 1; }
@@ -68,8 +73,8 @@ echo "GET $url" | "$VEGETA" attack -rate 1000 -duration 2s >/dev/null
 
 for round in $(seq "$ROUNDS"); do
   for rate in $RATES; do
-    if (( round % 2 )); then jvmfit_run "$rate"; vegeta_run "$rate"
-    else vegeta_run "$rate"; jvmfit_run "$rate"; fi
+    if (( round % 2 )); then base_run "$rate"; jvmfit_run "$rate"; vegeta_run "$rate"
+    else vegeta_run "$rate"; jvmfit_run "$rate"; base_run "$rate"; fi
   done
   echo "round $round of $ROUNDS done" >&2
 done
@@ -95,6 +100,14 @@ for rate in $RATES; do
     "$(printf '%.0f / %.0f' "$vp50" "$vp99")" "$late" "$goal"
 done
 echo "goal at 200 and 1000 req/s: jvmfit p50 and p99 each <= 1.1x vegeta's + 20 µs"
+if [[ -n $BASELINE ]]; then
+  echo "Baseline $BASELINE in the same rounds (p50 / p99 µs, lateness p50/p99/max if it reports it):"
+  for rate in $RATES; do
+    printf '  %6s  %.0f / %.0f   %s\n' "$rate" "$(col "before-$rate" 1)" "$(col "before-$rate" 2)" \
+      "$(awk -v a="$(col "before-$rate" 3)" -v b="$(col "before-$rate" 4)" -v c="$(col "before-$rate" 5)" \
+        'BEGIN { if (a < 0) print "-"; else printf "%.0f / %.0f / %.0f", a, b, c }')"
+  done
+fi
 echo "Per-round spread (min-max µs, p50 / p99):"
 for rate in $RATES; do
   printf '  %6s  jvmfit %s / %s   vegeta %s / %s\n' "$rate" "$(spread "jvmfit-$rate" 1)" "$(spread "jvmfit-$rate" 2)" \
