@@ -19,10 +19,10 @@ REPEATS=${REPEATS:-1}
 MODES=default,runjava,paketo,ubi,jvmfit
 
 if [[ $(id -u) != 0 ]]; then
-  echo "bench/footprint.sh: needs root to create cgroups; skipping the footprint benchmark" >&2
-  exit 0
+  echo "bench/footprint.sh: needs root to create cgroups: run make bench as root" >&2
+  exit 2
 fi
-command -v jq >/dev/null || { echo "bench/footprint.sh: jq not installed (bash .ci/install); skipping" >&2; exit 0; }
+command -v jq >/dev/null || { echo "bench/footprint.sh: jq not installed: make bench installs it (bash .ci/install bench)" >&2; exit 2; }
 for a in $APPS; do
   [[ -f workloads/$a/target/$a.jar ]] || { echo "bench/footprint.sh: workloads/$a is not built; run make workloads" >&2; exit 2; }
 done
