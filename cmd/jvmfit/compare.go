@@ -23,6 +23,7 @@ func newCompare() *cobra.Command {
 	var (
 		ef                 experimentFlags
 		sets, memory, cpus string
+		jvms               string
 		rate               float64
 	)
 	cmd := &cobra.Command{
@@ -36,6 +37,9 @@ func newCompare() *cobra.Command {
 			data, names, err := experiment.LoadSets(sets)
 			if err != nil {
 				return asUsage(err)
+			}
+			if jvms != "" {
+				names = experiment.ParseList(jvms)
 			}
 			mems, err := experiment.ParseSizes("memory", memory)
 			if err != nil {
@@ -65,6 +69,9 @@ func newCompare() *cobra.Command {
 			defer sess.close()
 			sess.Base.Rate = rate
 			sw := experiment.Compare(names, mems, cpuList, sess.Base)
+			if jvms != "" { // modes side by side instead of option sets (docs/anchors.md)
+				sw = experiment.Sweep{Cells: experiment.Axes{JVMs: names, Memory: mems, CPUs: cpuList}.Cells(sess.Base)}
+			}
 			what := fmt.Sprintf("%d option sets × %d limits × %d CPU counts", len(names), len(mems), len(cpuList))
 			return runMatrix(cmd, sess, sw, store.KindCompare, args, ef.json, what)
 		},
@@ -72,6 +79,7 @@ func newCompare() *cobra.Command {
 	ef.register(cmd)
 	fl := cmd.Flags()
 	fl.StringVar(&sets, "sets", "seed001", "option sets: the built-in seed001, or a YAML file of name: [options...]")
+	fl.StringVar(&jvms, "jvm", "", "modes side by side instead of --sets, e.g. default,runjava,paketo,ubi,jvmfit")
 	fl.StringVar(&memory, "memory", "512Mi", "memory limits, e.g. 512Mi or 256Mi,512Mi")
 	fl.StringVar(&cpus, "cpus", "1", "CPU counts, e.g. 1 or 1,2")
 	fl.Float64Var(&rate, "rate", 0, "measured request rate (0 = the descriptor's or scenario's)")

@@ -6,10 +6,12 @@ import (
 	"math"
 	"os"
 	"strconv"
+	"strings"
 
 	"github.com/spf13/cobra"
 	"github.com/spf13/pflag"
 
+	"github.com/jvmfit/jvmfit/internal/anchor"
 	"github.com/jvmfit/jvmfit/internal/cgroup"
 	"github.com/jvmfit/jvmfit/internal/jdk"
 	"github.com/jvmfit/jvmfit/internal/launch"
@@ -126,8 +128,38 @@ func (f *launcherFlags) plan(env launch.Env, args []string) (*plan.Plan, jdk.JDK
 	return p, j, nil
 }
 
+// styleOptions computes another tool's options (--style) for the same
+// limits, JDK and user options as jvmfit's plan; the tool's own variables
+// (JAVA_MAX_MEM_RATIO, BPL_JVM_THREAD_COUNT...) come from the environment.
+func (f *launcherFlags) styleOptions(style, jar string, env launch.Env, args []string) (anchor.Options, error) {
+	if !anchor.IsStyle(style) {
+		return anchor.Options{}, usagef("--style %q: use jvmfit, %s", style, strings.Join(anchor.Names(), ", "))
+	}
+	lim, err := f.limits()
+	if err != nil {
+		return anchor.Options{}, err
+	}
+	javaPath, err := jdk.Find(f.java)
+	if err != nil {
+		return anchor.Options{}, asUsage(err)
+	}
+	j, err := jdk.Inspect(javaPath)
+	if err != nil {
+		return anchor.Options{}, asUsage(err)
+	}
+	o, err := anchor.Compute(style, anchor.Input{
+		LimitBytes: lim.EffectiveMemory(), CPUs: lim.EffectiveCPUs(), JDK: j.Version, JavaHome: j.Home,
+		Jar: jar, UserOptions: env.UserOptions(args), Env: os.LookupEnv,
+	})
+	if err != nil {
+		return anchor.Options{}, usagef("--style %s: %w", style, err)
+	}
+	return o, nil
+}
+
 func newFlagsCmd() *cobra.Command {
 	var f launcherFlags
+	var style, jar string
 	cmd := &cobra.Command{
 		Use:   "flags [flags] [-- JAVA_OPTIONS...]",
 		Short: "Print JVM options that fit this container (or the one given by --memory/--cpus)",
@@ -138,7 +170,8 @@ JAVA_TOOL_OPTIONS, JDK_JAVA_OPTIONS) win, and the rest is planned around them.`,
 		Example: `  java $(jvmfit flags) -jar app.jar
   jvmfit flags --memory 256Mi --cpus 1 --explain
   jvmfit flags --memory 1G --cpus 2 --goal footprint --format k8s
-  jvmfit flags --memory 512Mi -- -Xmx300m`,
+  jvmfit flags --memory 512Mi -- -Xmx300m
+  jvmfit flags --memory 1G --cpus 1 --style paketo --jar app.jar --explain`,
 		RunE: func(cmd *cobra.Command, args []string) error {
 			switch f.format {
 			case "shell", "json", "java-tool-options", "dockerfile", "k8s":
@@ -148,6 +181,22 @@ JAVA_TOOL_OPTIONS, JDK_JAVA_OPTIONS) win, and the rest is planned around them.`,
 			env, err := launch.ReadEnv(os.Getenv)
 			if err != nil {
 				return asUsage(err)
+			}
+			if style != "jvmfit" {
+				if cmd.Flags().Changed("goal") || f.profile != "" {
+					return usagef("--goal and --profile plan jvmfit's options: drop them with --style %s", style)
+				}
+				o, err := f.styleOptions(style, jar, env, args)
+				if err != nil {
+					return err
+				}
+				if f.explain {
+					return o.Explain(cmd.OutOrStdout())
+				}
+				return o.Write(cmd.OutOrStdout(), f.format)
+			}
+			if jar != "" {
+				return usagef("--jar: only --style paketo counts a jar's classes")
 			}
 			p, _, err := f.plan(env, args)
 			if err != nil {
@@ -162,5 +211,7 @@ JAVA_TOOL_OPTIONS, JDK_JAVA_OPTIONS) win, and the rest is planned around them.`,
 	}
 	f.bind(cmd.Flags())
 	cmd.Flags().StringVar(&f.format, "format", "shell", "shell, json, java-tool-options, dockerfile or k8s")
+	cmd.Flags().StringVar(&style, "style", "jvmfit", "whose options: jvmfit, or what you would use instead: jdk, runjava, paketo, ubi (docs/anchors.md)")
+	cmd.Flags().StringVar(&jar, "jar", "", "the app's jar, for --style paketo (it counts the classes)")
 	return cmd
 }

@@ -73,7 +73,7 @@ func newMinMem() *cobra.Command {
 	ef.register(cmd)
 	fl := cmd.Flags()
 	fl.StringVar(&cpus, "cpus", "1", "CPU counts to search at, e.g. 1 or 0.5,1,2")
-	fl.StringVar(&jvms, "jvm", "default,jvmfit", "JVM option modes: default, jvmfit[:goal], set:NAME or quoted options")
+	fl.StringVar(&jvms, "jvm", "default,jvmfit", "JVM option modes: default, jvmfit[:goal], runjava, paketo, ubi, set:NAME or quoted options")
 	fl.StringVar(&lo, "min", size.Format(experiment.DefaultSearch.Min), "lowest limit tried")
 	fl.StringVar(&hi, "max", size.Format(experiment.DefaultSearch.Max), "highest limit tried")
 	fl.StringVar(&step, "step", size.Format(experiment.DefaultSearch.Step), "grid step: the answer's precision")

@@ -66,7 +66,7 @@ ranges with a step (100..1000/100, 256Mi..1Gi/256Mi).`,
 	fl.StringVar(&cpus, "cpus", "1", "CPU counts, e.g. 0.5,1,2 or 1..4/1")
 	fl.StringVar(&rates, "rate", "", "measured request rates, e.g. 100..1000/100 (default: the descriptor's)")
 	fl.StringVar(&memory, "memory", "1Gi", "memory limits, e.g. 512Mi,1Gi or 256Mi..1Gi/256Mi")
-	fl.StringVar(&jvms, "jvm", "default", "JVM option modes: default, jvmfit[:goal], set:NAME, quoted options")
+	fl.StringVar(&jvms, "jvm", "default", "JVM option modes: default, jvmfit[:goal], runjava, paketo, ubi, set:NAME, quoted options")
 	return cmd
 }
 

@@ -215,3 +215,23 @@ func TestInspectInstalled(t *testing.T) {
 		}
 	})
 }
+
+func TestCDSArchiveBytes(t *testing.T) {
+	home := t.TempDir()
+	j := JDK{Home: home}
+	if n := j.CDSArchiveBytes(); n != 0 {
+		t.Fatalf("no archive: %d", n)
+	}
+	if err := os.MkdirAll(filepath.Join(home, "lib", "server"), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(filepath.Join(home, "lib", "server", "classes.jsa"), make([]byte, 4096), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	if n := j.CDSArchiveBytes(); n != 4096 {
+		t.Fatalf("archive of 4096 bytes read as %d", n)
+	}
+	if n := (JDK{}).CDSArchiveBytes(); n != 0 {
+		t.Fatalf("no home: %d", n)
+	}
+}

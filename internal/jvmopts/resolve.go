@@ -1,6 +1,7 @@
 // Package jvmopts turns a trial's --jvm mode into the JVM options it gives:
-// the JDK's own ergonomics, jvmfit's plan for the trial's limits, a named
-// option set, or the user's own options; always with the descriptor's
+// the JDK's own ergonomics, jvmfit's plan for the trial's limits, another
+// tool's options for them (runjava, paketo, ubi), a named option set, or
+// the user's own options; always with the descriptor's
 // jvm_options, placed by the one override rule (plan.Override).
 package jvmopts
 
@@ -8,6 +9,7 @@ import (
 	"fmt"
 	"strings"
 
+	"github.com/jvmfit/jvmfit/internal/anchor"
 	"github.com/jvmfit/jvmfit/internal/app"
 	"github.com/jvmfit/jvmfit/internal/jdk"
 	"github.com/jvmfit/jvmfit/internal/launch"
@@ -16,7 +18,7 @@ import (
 
 // Request is one trial's choice.
 type Request struct {
-	Mode        string // default | jvmfit[:goal] | set:NAME | "-Xmx... options"
+	Mode        string // default | jvmfit[:goal] | runjava | paketo | ubi | set:NAME | "-Xmx... options"
 	JDK         jdk.JDK
 	MemoryBytes int64   // the trial's limit; 0 = none (--no-limits)
 	CPUs        float64 // the trial's CPU quota; 0 = none
@@ -30,6 +32,8 @@ type Request struct {
 	// Profile is the app's measured profile a plan sizes its regions
 	// from (nil: the planner's floors).
 	Profile *plan.Profile
+	// Jar is the app's jar: the paketo mode counts its classes.
+	Jar string
 }
 
 // Resolved is what a mode gives the JVM.
@@ -54,6 +58,8 @@ func Resolve(r Request) (Resolved, error) {
 	case mode == "jvmfit" || strings.HasPrefix(mode, "jvmfit:"):
 		_, goal, _ := strings.Cut(mode, ":")
 		return planned(r, goal)
+	case anchor.IsStyle(mode) && mode != "jdk":
+		return anchored(r, mode)
 	case strings.HasPrefix(mode, "set:"):
 		set, err := optionSet(r, mode)
 		if err != nil {
@@ -67,7 +73,7 @@ func Resolve(r Request) (Resolved, error) {
 	}
 	for _, o := range opts {
 		if !strings.HasPrefix(o, "-") {
-			return Resolved{}, fmt.Errorf("--jvm: %q is neither a mode nor a JVM option: give default, jvmfit[:goal], set:NAME or options starting with -", o)
+			return Resolved{}, fmt.Errorf("--jvm: %q is neither a mode nor a JVM option: give default, jvmfit[:goal], runjava, paketo, ubi, set:NAME or options starting with -", o)
 		}
 	}
 	return Resolved{Options: append(user, opts...)}, nil

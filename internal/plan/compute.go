@@ -7,9 +7,6 @@ import (
 	"github.com/jvmfit/jvmfit/internal/size"
 )
 
-// minHeap is the smallest heap jvmfit will plan without a profile.
-const minHeap = 16 * mib
-
 // Compute makes a plan. It fails with a *RefusedError when the limit is too
 // small, and with a plain error for invalid input.
 func Compute(in Input) (*Plan, error) {
@@ -39,6 +36,7 @@ func Compute(in Input) (*Plan, error) {
 		return nil, err
 	}
 	in.Goal = goal
+	in.cdsBytes = in.JDK.CDSArchiveBytes()
 	limit := in.Limits.EffectiveMemory()
 	p, err := compute(in, u, limit)
 	if ref, ok := err.(*RefusedError); ok {
@@ -77,87 +75,19 @@ func compute(in Input, u userSet, limit int64) (*Plan, error) {
 	if v, ok := u.number("ActiveProcessorCount"); ok && v >= 1 {
 		n = int(v)
 	}
-	c1 := limit <= smallLimit || in.Goal == Footprint
-	tieredOff := u.has("TieredCompilation") && !u.bools["TieredCompilation"]
-	if v, ok := u.number("TieredStopAtLevel"); ok {
-		c1 = v < 4
-	}
-	if tieredOff {
-		c1 = false
-	}
+	c1, tieredOff := jitChoice(in.Goal, u, limit)
 	compilers := compilerCount(n, c1, tieredOff)
 	if v, ok := u.number("CICompilerCount"); ok && v >= 1 {
 		compilers = int(v)
 	}
 
-	s := &sizing{limit: limit}
-	s.sizeNonHeap(in, u, c1, compilers)
-
-	// Heap: the user's, run-java.sh's ratio, or all that is left.
-	userHeap, _ := u.size("MaxHeapSize")
-	heapSrc, heapWhy := "jvmfit", ""
-	if v, ok := u.number("MaxRAMPercentage"); ok && userHeap == 0 && !u.has("MaxHeapSize") {
-		userHeap = frac(limit, v/100)
-		heapSrc, heapWhy = "user", fmt.Sprintf("your %s of %s", u.keys["MaxRAMPercentage"], size.Format(limit))
+	s := &sizing{limit: limit, src: map[string]string{}, why: map[string]string{}}
+	s.sizeFixed(in, u, c1, compilers)
+	s.sizeMeasured(u, profileOf(in))
+	gc, err := s.sizeHeap(in, u, n)
+	if err != nil {
+		return nil, err
 	}
-	if userHeap == 0 && in.MaxMemRatio > 0 {
-		userHeap = alignHeap(frac(limit, in.MaxMemRatio/100))
-		heapSrc, heapWhy = "user", fmt.Sprintf("JAVA_MAX_MEM_RATIO=%g%% of %s", in.MaxMemRatio, size.Format(limit))
-	}
-	if u.has("MaxHeapSize") {
-		heapSrc, heapWhy = "user", "your "+u.keys["MaxHeapSize"]
-	}
-	gc := ""
-	if u.has("gc") {
-		gc = u.values["gc"]
-	}
-	pr := in.Profile
-	s.minHeap = minHeap
-	if pr != nil && pr.LiveHeapBytes > 0 {
-		s.minHeap = max(minHeap, roundUp(pr.LiveHeapBytes*3/2, mib))
-	}
-
-	if userHeap > 0 {
-		s.heap = userHeap
-		if gc == "" {
-			gc = chooseGC(in.Goal, n, s.heap)
-		}
-		over := s.heap + s.gcOverheadFor(gc, s.heap) + mib - (s.limit - s.headroom - s.nonHeap())
-		if over > 0 && !s.shrink(over, c1) {
-			return nil, &RefusedError{LimitBytes: limit, Why: fmt.Sprintf(
-				"heap %s (%s) leaves %s for non-heap, which needs %s plus %s headroom",
-				size.Format(s.heap), heapWhy, size.Format(max(0, limit-s.heap)), size.Format(s.nonHeap()+s.gcOverheadFor(gc, s.heap)), size.Format(s.headroom))}
-		}
-	} else {
-		g := gc
-		if g == "" {
-			g = chooseGC(in.Goal, n, s.heapRoom("Serial"))
-		}
-		room := s.heapRoom(g)
-		if gc == "" {
-			gc = chooseGC(in.Goal, n, room)
-			room = s.heapRoom(gc)
-		}
-		share := map[string]float64{Footprint: 0.70, Balanced: 0.80, Throughput: 0.85}[in.Goal]
-		s.heap = alignHeap(min(room, frac(limit, share)))
-		heapWhy = fmt.Sprintf("what is left after non-heap and headroom (at most %.0f%% of the limit)", share*100)
-		if pr != nil && pr.LiveHeapBytes > 0 && in.Goal == Footprint {
-			if cap := alignHeap(roundUp(pr.LiveHeapBytes*3, mib) + 16*mib); cap < s.heap {
-				s.heap, heapSrc = max(cap, s.minHeap), "profile"
-				heapWhy = fmt.Sprintf("footprint: 3 × the measured live heap %s + 16 MiB", size.Format(pr.LiveHeapBytes))
-			}
-		}
-		if s.heap < s.minHeap && s.shrink(roundUp(int64(float64(s.minHeap-s.heap)*(1+gcPct(gc))), mib)+mib, c1) {
-			s.heap = alignHeap(s.heapRoom(gc))
-		}
-		if s.heap < s.minHeap {
-			return nil, &RefusedError{LimitBytes: limit, Why: fmt.Sprintf(
-				"after %s of non-heap and %s headroom the heap would be %s, below the %s minimum",
-				size.Format(s.nonHeap()), size.Format(s.headroom), size.Format(max(0, s.heap)), size.Format(s.minHeap))}
-		}
-	}
-	s.gcOverhead = s.gcOverheadFor(gc, s.heap)
-
 	p := &Plan{
 		Env:        map[string]string{},
 		LimitBytes: limit,
@@ -169,7 +99,7 @@ func compute(in Input, u userSet, limit int64) (*Plan, error) {
 		C1Only:     c1,
 		Threads:    s.threads,
 	}
-	p.regions(s, heapSrc, heapWhy, gc)
+	p.regions(s, gc)
 	e := &emitter{p: p, u: u, j: in.JDK}
 	e.memory(s, in)
 	e.gc(gc, in.Goal, n)
@@ -179,29 +109,55 @@ func compute(in Input, u userSet, limit int64) (*Plan, error) {
 	return p, nil
 }
 
-func (s *sizing) gcOverheadFor(gc string, heap int64) int64 {
-	return roundUp(mib+int64(float64(heap)*gcPct(gc)), mib)
+// jitChoice is C1 only or tiered, from the goal, the limit and the user's
+// options: footprint is C1 only at any size, throughput never, balanced
+// at or below 300 MiB (seed 000).
+func jitChoice(goal string, u userSet, limit int64) (c1, tieredOff bool) {
+	c1 = goal == Footprint || goal == Balanced && limit <= smallLimit
+	tieredOff = u.has("TieredCompilation") && !u.bools["TieredCompilation"]
+	if v, ok := u.number("TieredStopAtLevel"); ok {
+		c1 = v < 4
+	}
+	if tieredOff {
+		c1 = false
+	}
+	return c1, tieredOff
 }
 
 // regions lists the split; headroom takes whatever is not assigned.
-func (p *Plan) regions(s *sizing, heapSrc, heapWhy, gc string) {
-	meta := s.meta - s.class
-	metaOpt := "MaxMetaspaceSize (with class space)"
-	p.Regions = []Region{
-		{RegHeap, s.heap, "Xmx", heapSrc, heapWhy},
-		{RegMetaspace, meta, metaOpt, s.src[RegMetaspace], s.why[RegMetaspace]},
+func (p *Plan) regions(s *sizing, gc string) {
+	metaWhy := s.why[RegMetaspace]
+	if s.class == 0 {
+		metaWhy += " (with class space: the 1 GiB class space reservation is not resident)"
 	}
-	if s.emitClass {
-		p.Regions = append(p.Regions, Region{RegClass, s.class, "CompressedClassSpaceSize", s.src[RegClass], s.why[RegClass]})
+	p.Regions = []Region{
+		{RegHeap, s.heap, "Xmx", s.src[RegHeap], s.why[RegHeap]},
+		{RegMetaspace, s.meta - s.class, "MaxMetaspaceSize", s.src[RegMetaspace], metaWhy},
+	}
+	if s.class > 0 {
+		p.Regions = append(p.Regions, Region{RegClass, s.class, "MaxMetaspaceSize", s.src[RegClass], s.why[RegClass]})
+	}
+	if s.cds > 0 {
+		p.Regions = append(p.Regions, Region{RegCDS, s.cds, "", s.src[RegCDS], s.why[RegCDS]})
+	}
+	stacks, stackWhy := s.stacks(), s.why[RegStacks]
+	if s.measuredNative {
+		stacks, stackWhy = 0, fmt.Sprintf("%d threads × %s Xss; resident stacks are in the measured native", s.threads, size.Format(s.xss))
 	}
 	p.Regions = append(p.Regions,
-		Region{RegCode, s.code, "ReservedCodeCacheSize", s.src[RegCode], s.why[RegCode]},
-		Region{RegStacks, s.xss * int64(s.threads), "Xss", s.src[RegStacks], s.why[RegStacks]},
+		Region{RegCode, s.code, optionIf(s.codeCap > 0, "ReservedCodeCacheSize"), s.src[RegCode], s.why[RegCode]},
+		Region{RegStacks, stacks, "Xss", s.src[RegStacks], stackWhy},
 		Region{RegDirect, s.direct, "MaxDirectMemorySize", s.src[RegDirect], s.why[RegDirect]},
-		Region{RegGC, s.gcOverhead, "", "jvmfit", fmt.Sprintf("%s GC structures: 1 MiB + %.0f%% of the heap", gc, gcPct(gc)*100)},
-		Region{RegCompiler, s.compiler, "", s.src[RegCompiler], s.why[RegCompiler]},
-		Region{RegNative, s.native, "", s.src[RegNative], s.why[RegNative]},
+		Region{RegGC, s.gcOverhead, "", "jvmfit", fmt.Sprintf("%s GC structures: 0.5 MiB + %.0f%% of the heap", gc, gcPct(gc)*100)},
 	)
+	if !s.measuredNative {
+		p.Regions = append(p.Regions,
+			Region{RegCompiler, s.compiler, "", s.src[RegCompiler], s.why[RegCompiler]},
+			Region{RegAlloc, s.alloc, "", s.src[RegAlloc], s.why[RegAlloc]})
+	}
+	p.Regions = append(p.Regions,
+		Region{RegNative, s.native, "", s.src[RegNative], s.why[RegNative]},
+		Region{RegKernel, s.kernel, "", s.src[RegKernel], s.why[RegKernel]})
 	head := s.limit - p.Total()
 	why := s.why[RegHeadroom]
 	if extra := head - s.headroom; extra >= mib {
@@ -211,3 +167,10 @@ func (p *Plan) regions(s *sizing, heapSrc, heapWhy, gc string) {
 }
 
 func itoa(n int) string { return strconv.Itoa(n) }
+
+func optionIf(cond bool, opt string) string {
+	if cond {
+		return opt
+	}
+	return ""
+}

@@ -46,11 +46,15 @@ func (e *emitter) xx(key, value, region, why string) {
 func (e *emitter) on(key, region, why string) { e.add(key, "-XX:+"+key, "true", region, why) }
 
 func (e *emitter) memory(s *sizing, in Input) {
-	if !e.u.has("MaxRAMPercentage") {
+	if !userSteersHeap(e.u) {
 		h := size.JVM(s.heap)
 		e.add("MaxHeapSize", "-Xmx"+h, h, RegHeap, e.p.Region(RegHeap).Why)
 	} else {
-		e.p.Kept = appendOnce(e.p.Kept, e.u.keys["MaxRAMPercentage"])
+		for _, k := range []string{"MaxRAMPercentage", "MinRAMPercentage", "MaxRAM"} {
+			if e.u.has(k) {
+				e.p.Kept = appendOnce(e.p.Kept, e.u.keys[k])
+			}
+		}
 	}
 	switch {
 	case in.InitMemRatio > 0:
@@ -59,14 +63,13 @@ func (e *emitter) memory(s *sizing, in Input) {
 	case in.Goal == Throughput:
 		e.add("InitialHeapSize", "-Xms"+size.JVM(s.heap), size.JVM(s.heap), RegHeap, "throughput: start at full size, no resizing pauses")
 	}
-	e.xx("MaxMetaspaceSize", size.JVM(s.meta), RegMetaspace, "caps metaspace + class space at "+size.Format(s.meta)+": "+s.why[RegMetaspace])
-	if s.emitClass {
-		e.xx("CompressedClassSpaceSize", size.JVM(s.class), RegClass, "class space: "+s.why[RegClass]+" (the JVM reserves 1 GiB)")
+	e.xx("MaxMetaspaceSize", size.JVM(s.metaCap), RegMetaspace, metaCapWhy(s))
+	if s.codeCap > 0 {
+		e.xx("ReservedCodeCacheSize", size.JVM(s.codeCap), RegCode, s.why[RegCode])
 	}
-	e.xx("ReservedCodeCacheSize", size.JVM(s.code), RegCode, s.why[RegCode])
 	xss := size.JVM(s.xss)
-	e.add("ThreadStackSize", "-Xss"+xss, xss, RegStacks, fmt.Sprintf("stack per thread; %s counted for %d threads", size.Format(s.xss*int64(s.threads)), s.threads))
-	e.xx("MaxDirectMemorySize", size.JVM(s.direct), RegDirect, s.why[RegDirect])
+	e.add("ThreadStackSize", "-Xss"+xss, xss, RegStacks, fmt.Sprintf("stack per thread; %d threads counted at the %s each touches", s.threads, size.Format(s.stackRes)))
+	e.xx("MaxDirectMemorySize", size.JVM(s.directCap), RegDirect, directCapWhy(s))
 }
 
 func (e *emitter) gc(gc, goal string, n int) {
@@ -95,7 +98,12 @@ func (e *emitter) gc(gc, goal string, n int) {
 			}
 		}
 	}
-	if goal != Throughput && gc != "G1" && !userRatios && gc != "" {
+	switch {
+	case goal == Throughput || gc == "G1" || userRatios || gc == "":
+	case goal == Footprint:
+		e.xx("MinHeapFreeRatio", "10", RegHeap, "footprint: grow the heap only when less than 10% is free after GC (more GCs, less RSS)")
+		e.xx("MaxHeapFreeRatio", "20", RegHeap, "footprint: shrink the heap when more than 20% is free, keeping RSS near the live set")
+	default:
 		e.xx("MinHeapFreeRatio", "20", RegHeap, "grow the heap conservatively: only when less than 20% is free after GC")
 		e.xx("MaxHeapFreeRatio", "40", RegHeap, "shrink the heap when more than 40% is free, keeping RSS near the live set")
 	}
@@ -147,7 +155,11 @@ func (e *emitter) general(goal string) {
 	if !e.u.has("CrashOnOutOfMemoryError") {
 		e.on("ExitOnOutOfMemoryError", RegGeneral, "exit on OutOfMemoryError so the orchestrator restarts a clean JVM")
 	}
-	if goal != Throughput && e.j.Accepts("TrimNativeHeapInterval") {
+	switch {
+	case goal == Throughput || !e.j.Accepts("TrimNativeHeapInterval"):
+	case goal == Footprint:
+		e.xx("TrimNativeHeapInterval", "1000", RegNative, "footprint: return freed malloc memory to the OS every second")
+	default:
 		e.xx("TrimNativeHeapInterval", "5000", RegNative, "return freed malloc memory to the OS every 5 s")
 	}
 	if goal == Footprint && e.j.Accepts("UseCompactObjectHeaders") {
@@ -157,3 +169,9 @@ func (e *emitter) general(goal string) {
 	e.p.Reasons = append(e.p.Reasons, Reason{Option: "MALLOC_ARENA_MAX=2", Name: "MALLOC_ARENA_MAX", Value: "2", Region: RegNative,
 		Why: "environment: at most 2 glibc malloc arenas instead of 8 per CPU, each up to 64 MiB"})
 }
+
+func metaCapWhy(s *sizing) string {
+	return "caps metaspace + class space at " + size.Format(s.meta) + ": " + s.why[RegMetaspace] + "; beyond it the JVM stops with OutOfMemoryError: Metaspace, not a kernel kill"
+}
+
+func directCapWhy(s *sizing) string { return s.why[RegDirect] }

@@ -6,6 +6,7 @@ import (
 	"os"
 	"os/exec"
 	"regexp"
+	"strconv"
 	"strings"
 	"testing"
 
@@ -67,8 +68,7 @@ func TestRealJVMUnderCgroup(t *testing.T) {
 				}
 				want := map[string]string{
 					"MaxHeapSize":            fmt.Sprint(p.HeapBytes()),
-					"ReservedCodeCacheSize":  fmt.Sprint(p.Region(RegCode).Bytes),
-					"MaxMetaspaceSize":       fmt.Sprint(p.Region(RegMetaspace).Bytes + p.Region(RegClass).Bytes),
+					"MaxMetaspaceSize":       fmt.Sprint(optionBytes(t, p, "MaxMetaspaceSize")),
 					"CICompilerCount":        reasonValue(p, "CICompilerCount"),
 					"Use" + p.GC + "GC":      "true",
 					"ExitOnOutOfMemoryError": "true",
@@ -77,6 +77,11 @@ func TestRealJVMUnderCgroup(t *testing.T) {
 					want["TieredStopAtLevel"] = "1"
 				} else {
 					want["TieredStopAtLevel"] = "4"
+				}
+				if c := codeCacheCap(t, p); c != "" {
+					want["ReservedCodeCacheSize"] = c
+				} else if v, _ := strconv.ParseInt(got["ReservedCodeCacheSize"], 10, 64); v < p.Region(RegCode).Bytes {
+					t.Errorf("uncapped code cache: the JVM's own %d is below the %d counted", v, p.Region(RegCode).Bytes)
 				}
 				for k, w := range want {
 					if got[k] != w {
@@ -92,6 +97,16 @@ func reasonValue(p *Plan, name string) string {
 	for _, r := range p.Reasons {
 		if r.Name == name {
 			return r.Value
+		}
+	}
+	return ""
+}
+
+// codeCacheCap is the plan's ReservedCodeCacheSize in bytes, "" if none.
+func codeCacheCap(t *testing.T, p *Plan) string {
+	for _, r := range p.Reasons {
+		if r.Name == "ReservedCodeCacheSize" {
+			return fmt.Sprint(optionBytes(t, p, "ReservedCodeCacheSize"))
 		}
 	}
 	return ""

@@ -3,7 +3,8 @@
 // cache, stacks, direct memory, native overhead, headroom), applies the
 // seeds' rules for GC, JIT and CPU counts, and explains every choice.
 //
-// Compute is pure and fast: the trial runner calls it for every trial.
+// Compute is fast and reads nothing but the size of the JDK's CDS archive:
+// the trial runner calls it for every trial.
 package plan
 
 import (
@@ -29,6 +30,8 @@ type Input struct {
 	// JAVA_INIT_MEM_RATIO: heap and initial heap as a percentage of the
 	// memory limit (0 = not set).
 	MaxMemRatio, InitMemRatio float64
+
+	cdsBytes int64 // the JDK's default CDS archive, read once by Compute
 }
 
 // Plan is the result: the options to add, the environment to set, the
@@ -52,7 +55,8 @@ type Plan struct {
 	Warnings   []string `json:"warnings,omitempty"`
 }
 
-// Region is one share of the memory limit.
+// Region is one share of the memory limit: what the process holds
+// resident in it at its peak (caps counted whole), not what it reserves.
 type Region struct {
 	Name   string `json:"name"`
 	Bytes  int64  `json:"bytes"`
@@ -81,6 +85,9 @@ const (
 	RegGC        = "GC overhead"
 	RegCompiler  = "compiler"
 	RegNative    = "other native"
+	RegCDS       = "CDS archive"
+	RegAlloc     = "allocator overhead"
+	RegKernel    = "kernel"
 	RegHeadroom  = "headroom"
 	RegCPU       = "cpu"
 	RegGeneral   = "behaviour"

@@ -11,9 +11,11 @@ import (
 	"github.com/jvmfit/jvmfit/internal/size"
 )
 
-// Every plan fits the limit (regions + headroom add up to it, the
-// emitted caps equal the regions) or is refused with a message that names
-// a limit that works.
+// Every plan fits the limit (regions + headroom add up to it, no cap is
+// below its region, measured regions are capped whole, so with a profile
+// the accounted total with CDS, allocator, kernel and measured native is
+// within the limit) or is refused with a message that names a limit that
+// works.
 func TestEveryPlanFitsOrIsRefused(t *testing.T) {
 	rng := rand.New(rand.NewSource(1))
 	jdks := []jdk.JDK{{Version: 8, Update: 392}, {Version: 11, Update: 13}, jdk17, {Version: 21, Update: 8}, jdk25}
@@ -28,7 +30,7 @@ func TestEveryPlanFitsOrIsRefused(t *testing.T) {
 		}
 		in := Input{Limits: limits(mem, cpus), JDK: jdks[rng.Intn(len(jdks))], Goal: goals[rng.Intn(3)]}
 		if rng.Intn(3) == 0 {
-			in.Profile = &Profile{PeakThreads: int64(rng.Intn(500)), LiveHeapBytes: int64(rng.Intn(2048)) * mib, MetaspaceUsedBytes: int64(rng.Intn(300)) * mib}
+			in.Profile = randomProfile(rng)
 		}
 		p, err := Compute(in)
 		if err != nil {
@@ -49,6 +51,14 @@ func TestEveryPlanFitsOrIsRefused(t *testing.T) {
 			continue
 		}
 		checkFits(t, p, mem)
+		// Written CDS pages are anonymous, so inside a measured native peak;
+		// the clean quarter is counted on its own.
+		if pr := in.Profile; pr != nil && pr.CDSArchiveBytes > 0 && p.Region(RegCDS).Bytes < cdsCounted(pr) {
+			t.Fatalf("%s: CDS archive %s measured, %s planned", size.Format(mem), size.Format(pr.CDSArchiveBytes), size.Format(p.Region(RegCDS).Bytes))
+		}
+		if pr := in.Profile; pr != nil && pr.PeakUncappedNativeBytes > 0 && p.Region(RegNative).Bytes < pr.PeakUncappedNativeBytes {
+			t.Fatalf("%s: uncapped native %s measured, %s planned", size.Format(mem), size.Format(pr.PeakUncappedNativeBytes), size.Format(p.Region(RegNative).Bytes))
+		}
 	}
 	if refused == 0 {
 		t.Error("no limit was ever refused: the 64 MiB end is not exercised")
@@ -73,18 +83,58 @@ func checkFits(t *testing.T, p *Plan, mem int64) {
 	if sum != mem || p.Total() > mem-head || head < min(mem/25, size.GiB) {
 		t.Fatalf("%s: regions sum %s, headroom %s: does not fit", size.Format(mem), size.Format(sum), size.Format(head))
 	}
-	if p.HeapBytes() < 16*mib {
+	if p.HeapBytes() < minHeapNoProf {
 		t.Fatalf("%s: heap %s", size.Format(mem), size.Format(p.HeapBytes()))
 	}
-	opts := strings.Join(p.Options, " ")
-	for _, want := range []string{
-		"-Xmx" + size.JVM(p.HeapBytes()),
-		"-XX:MaxMetaspaceSize=" + size.JVM(p.Region(RegMetaspace).Bytes+p.Region(RegClass).Bytes),
-		"-XX:ReservedCodeCacheSize=" + size.JVM(p.Region(RegCode).Bytes),
-		"-XX:MaxDirectMemorySize=" + size.JVM(p.Region(RegDirect).Bytes),
-	} {
-		if !strings.Contains(opts, want+" ") {
-			t.Fatalf("%s: %s missing from %s", size.Format(mem), want, opts)
+	opts := strings.Join(p.Options, " ") + " "
+	if !strings.Contains(opts, "-Xmx"+size.JVM(p.HeapBytes())+" ") {
+		t.Fatalf("%s: -Xmx%s missing from %s", size.Format(mem), size.JVM(p.HeapBytes()), opts)
+	}
+	// Every capped region is counted whole, so the caps and the estimates
+	// of what no option caps add up to the limit.
+	if !strings.Contains(opts, "-XX:ReservedCodeCacheSize="+size.JVM(p.Region(RegCode).Bytes)+" ") {
+		t.Fatalf("%s: code cache cap is not its region in %s", size.Format(mem), opts)
+	}
+	meta, direct := optionBytes(t, p, "MaxMetaspaceSize"), optionBytes(t, p, "MaxDirectMemorySize")
+	metaReg := p.Region(RegMetaspace).Bytes + p.Region(RegClass).Bytes
+	if meta != metaReg || direct != p.Region(RegDirect).Bytes {
+		t.Fatalf("%s: caps %s/%s are not the regions %s/%s", size.Format(mem), size.Format(meta), size.Format(direct), size.Format(metaReg), size.Format(p.Region(RegDirect).Bytes))
+	}
+}
+
+// optionBytes is the size an emitted -XX:Name=SIZE option gives.
+func optionBytes(t *testing.T, p *Plan, name string) int64 {
+	t.Helper()
+	for _, r := range p.Reasons {
+		if r.Name == name {
+			b, err := size.Parse(r.Value)
+			if err != nil {
+				t.Fatalf("%s=%s: %v", name, r.Value, err)
+			}
+			return b
 		}
 	}
+	t.Fatalf("%s not emitted: %v", name, p.Options)
+	return 0
+}
+
+// randomProfile is a version-1 profile with a random subset of fields.
+func randomProfile(rng *rand.Rand) *Profile {
+	pick := func(maxMiB int) int64 {
+		if rng.Intn(4) == 0 {
+			return 0
+		}
+		return int64(rng.Intn(maxMiB*1024)) * 1024
+	}
+	return &Profile{Version: 1, PeakThreads: int64(rng.Intn(500)), LiveHeapBytes: pick(2048),
+		MetaspaceUsedBytes: pick(300), ClassSpaceUsedBytes: pick(40), CodeCacheUsedBytes: pick(120),
+		DirectMemoryBytes: pick(64), MappedBufferBytes: pick(32), CDSArchiveBytes: pick(16),
+		PeakUncappedNativeBytes: pick(200)}
+}
+
+func cdsCounted(pr *Profile) int64 {
+	if pr.PeakUncappedNativeBytes > 0 {
+		return pr.CDSArchiveBytes / 4
+	}
+	return pr.CDSArchiveBytes
 }

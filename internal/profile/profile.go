@@ -63,7 +63,7 @@ func usable(r *trial.Result) error {
 		id = "the trial"
 	}
 	switch r.Kind {
-	case trial.KindOOMKilled, trial.KindExited, trial.KindNotReady, trial.KindError:
+	case trial.KindOOMKilled, trial.KindExited, trial.KindNotReady, trial.KindMemoryStall, trial.KindError:
 		return fmt.Errorf("%s ended %s before its load was done, so its peaks are not the app's: rerun it at a larger --memory", id, r.Kind)
 	}
 	var jvm, nmt bool

@@ -25,6 +25,9 @@ import (
 const helperEnv = "JVMFIT_SANDBOX_HELPER"
 
 func helperMain() int {
+	if os.Getenv(helperEnv) == "fill" {
+		return fillMain()
+	}
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
 	defer stop()
 	argv := []string{"sh", "-c", `trap "" TERM; sleep 60 & setsid sleep 60 & echo started; wait`}

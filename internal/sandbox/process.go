@@ -38,11 +38,13 @@ type Process struct {
 
 	stopOnce sync.Once
 	stopped  chan struct{} // closed once Stop finished
+	stalled  chan struct{} // closed once a memory stall is seen (stall.go)
 	stopErr  error
 
 	mu       sync.Mutex
 	final    *cgroup.Stats // last reading before the group went away
 	procPeak int64         // no-limits mode: highest RSS seen
+	stall    string        // what the memory stall looked like
 }
 
 var seq atomic.Int64
@@ -64,35 +66,16 @@ func Start(ctx context.Context, spec Spec) (*Process, error) {
 	if err != nil {
 		return nil, err
 	}
-	p := &Process{spec: spec, done: make(chan struct{}), stopped: make(chan struct{})}
+	p := &Process{spec: spec, done: make(chan struct{}), stopped: make(chan struct{}), stalled: make(chan struct{})}
 	// The resolved path, so the shell's own PATH (from spec.Env) cannot
 	// pick another program than the one checked here.
 	argv := append([]string{prog}, spec.Argv[1:]...)
 	var entered *os.File
 	var extra []*os.File
 	if !spec.NoLimits {
-		m, err := cgroup.NewManager(cgroupRoot)
-		if err != nil {
+		if entered, extra, err = p.enterGroup(); err != nil {
 			return nil, err
 		}
-		sweepOnce.Do(func() { _, _ = m.Sweep() })
-		name := unsafeName().ReplaceAllString(spec.Name, "_")
-		if name == "" || name[0] == '.' || name[0] == '-' || name[0] == '_' {
-			name = "trial" + name
-		}
-		if len(name) > 60 {
-			name = name[:60]
-		}
-		name += "-" + strconv.FormatInt(seq.Add(1), 10)
-		if p.group, err = m.Create(name, spec.Limits); err != nil {
-			return nil, err
-		}
-		r, w, err := os.Pipe()
-		if err != nil {
-			p.group.Remove()
-			return nil, err
-		}
-		entered, extra = r, []*os.File{w}
 		argv = enterArgv(p.group.Paths(), argv)
 	}
 	cmd := exec.Command(argv[0], argv[1:]...)
@@ -127,7 +110,37 @@ func Start(ctx context.Context, spec Spec) (*Process, error) {
 		}
 	}
 	go p.watch(ctx)
+	if p.group != nil {
+		go p.watchStall()
+	}
 	return p, nil
+}
+
+// enterGroup makes the process's cgroup (sweeping what a killed jvmfit
+// left, once) and the pipe on which the child says it has entered it.
+func (p *Process) enterGroup() (entered *os.File, extra []*os.File, err error) {
+	m, err := cgroup.NewManager(cgroupRoot)
+	if err != nil {
+		return nil, nil, err
+	}
+	sweepOnce.Do(func() { _, _ = m.Sweep() })
+	name := unsafeName().ReplaceAllString(p.spec.Name, "_")
+	if name == "" || name[0] == '.' || name[0] == '-' || name[0] == '_' {
+		name = "trial" + name
+	}
+	if len(name) > 60 {
+		name = name[:60]
+	}
+	name += "-" + strconv.FormatInt(seq.Add(1), 10)
+	if p.group, err = m.Create(name, p.spec.Limits); err != nil {
+		return nil, nil, err
+	}
+	r, w, err := os.Pipe()
+	if err != nil {
+		p.group.Remove()
+		return nil, nil, err
+	}
+	return r, []*os.File{w}, nil
 }
 
 var sweepOnce sync.Once

@@ -88,23 +88,7 @@ func startPostgres(ctx context.Context, s app.Service, o Options) (Instance, err
 	if pg.port, err = app.FreePort(); err != nil {
 		return fail(err)
 	}
-	var out io.Writer = pg.tail
-	if o.Log != nil {
-		out = io.MultiWriter(pg.tail, o.Log)
-	}
-	// The server outlives ctx's cancellation by a fast shutdown, which
-	// Stop (below, via watch) runs; the sandbox's own cancel path would
-	// send SIGTERM, a smart shutdown that waits for clients.
-	pg.proc, err = sandbox.Start(context.WithoutCancel(ctx), sandbox.Spec{
-		Name:     "jvmfit-svc-" + s.Name,
-		Argv:     acct.wrap(pg.serverArgv(bin)),
-		Env:      serverEnv(),
-		Dir:      dir,
-		Limits:   cgroup.Spec{MemoryBytes: s.Memory, CPUs: s.CPUs},
-		NoLimits: o.NoLimits,
-		Stdout:   out, Stderr: out,
-	})
-	if err != nil {
+	if err := pg.startServer(ctx, bin, acct, o); err != nil {
 		return fail(err)
 	}
 	register(pg)
@@ -120,6 +104,29 @@ func startPostgres(ctx context.Context, s app.Service, o Options) (Instance, err
 		return fail(err)
 	}
 	return pg, nil
+}
+
+// startServer runs the server in a cgroup of its own, its output to the
+// tail (and o.Log).
+func (pg *postgres) startServer(ctx context.Context, bin string, acct account, o Options) error {
+	var out io.Writer = pg.tail
+	if o.Log != nil {
+		out = io.MultiWriter(pg.tail, o.Log)
+	}
+	// The server outlives ctx's cancellation by a fast shutdown, which
+	// Stop (below, via watch) runs; the sandbox's own cancel path would
+	// send SIGTERM, a smart shutdown that waits for clients.
+	var err error
+	pg.proc, err = sandbox.Start(context.WithoutCancel(ctx), sandbox.Spec{
+		Name:     "jvmfit-svc-" + pg.svc.Name,
+		Argv:     acct.wrap(pg.serverArgv(bin)),
+		Env:      serverEnv(),
+		Dir:      pg.dir,
+		Limits:   cgroup.Spec{MemoryBytes: pg.svc.Memory, CPUs: pg.svc.CPUs},
+		NoLimits: o.NoLimits,
+		Stdout:   out, Stderr: out,
+	})
+	return err
 }
 
 var identifier = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`^[a-z_][a-z0-9_]{0,62}$`) })

@@ -51,9 +51,9 @@ func parseTime(s string) time.Time {
 	return t
 }
 
-// NewExperiment records the start of an experiment; args (any JSON-able
+// newExperiment records the start of an experiment; args (any JSON-able
 // value, typically the command's flags) are kept for the report.
-func (s *Store) NewExperiment(name, kind string, args any) (int64, error) {
+func (s *Store) newExperiment(name, kind string, args any) (int64, error) {
 	if strings.TrimSpace(name) == "" {
 		return 0, errors.New("store: experiment needs a name")
 	}

@@ -9,8 +9,10 @@ import (
 	"errors"
 	"fmt"
 	"net/url"
+	"path/filepath"
 	"strings"
 
+	"github.com/jvmfit/jvmfit/internal/trial"
 	_ "modernc.org/sqlite" // registers the "sqlite" driver
 )
 
@@ -26,6 +28,10 @@ type Store struct {
 	path string
 }
 
+// minFreeBytes is the room Open wants on the database's disk: a trial with
+// its series and histograms takes tens to hundreds of KiB.
+const minFreeBytes = 1 << 20
+
 // busyTimeoutMS bounds how long a writer waits for another process's write
 // transaction; trials are small, so seconds are plenty.
 const busyTimeoutMS = 15000
@@ -35,6 +41,15 @@ const busyTimeoutMS = 15000
 func Open(path string) (*Store, error) {
 	if path == "" {
 		return nil, errors.New("store: empty database path")
+	}
+	// Checked before SQLite opens it: a damaged file is refused, never
+	// "repaired" or migrated.
+	if err := checkFile(path); err != nil {
+		return nil, err
+	}
+	// A disk already full would let the trial run and then lose it.
+	if free, ok := freeSpace(filepath.Dir(path)); ok && free < minFreeBytes {
+		return nil, fmt.Errorf("cannot use database %s: the disk it is on is full (%d KiB free); free space there or give another --db path", path, free>>10)
 	}
 	q := url.Values{}
 	// synchronous=FULL: SaveTrial promises durability when it returns, and
@@ -57,6 +72,12 @@ func Open(path string) (*Store, error) {
 		if strings.Contains(err.Error(), "not a database") {
 			return nil, fmt.Errorf("%s is not a jvmfit database (not SQLite): give another --db path", path)
 		}
+		if diskFull(path, err) {
+			return nil, fmt.Errorf("cannot open database %s: the disk it is on is full (%v); free space there or give another --db path", path, err)
+		}
+		if damaged(err) {
+			return nil, fmt.Errorf("database %s is damaged (%v); jvmfit left it as it is: restore it from a copy or give another --db path", path, err)
+		}
 		return nil, fmt.Errorf("open database %s: %w", path, err)
 	}
 	return s, nil
@@ -73,3 +94,25 @@ func (s *Store) Path() string { return s.path }
 
 // Close releases the database. Committed data is already on disk.
 func (s *Store) Close() error { return s.db.Close() }
+
+// NewExperiment records the start of an experiment; args (any JSON-able
+// value, typically the command's flags) are kept for the report.
+func (s *Store) NewExperiment(name, kind string, args any) (int64, error) {
+	id, err := s.newExperiment(name, kind, args)
+	return id, s.explain(err)
+}
+
+// SaveTrial stores a finished trial under experiment expID in one
+// transaction (its series, histograms and env with it) and returns its id.
+func (s *Store) SaveTrial(expID int64, r *trial.Result) (int64, error) {
+	id, err := s.saveTrial(expID, r)
+	return id, s.explain(err)
+}
+
+// explain turns a full disk into what to do about it; other errors pass.
+func (s *Store) explain(err error) error {
+	if err == nil || !diskFull(s.path, err) {
+		return err
+	}
+	return fmt.Errorf("database %s: the disk it is on is full (%w); free space there or give another --db path", s.path, err)
+}

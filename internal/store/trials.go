@@ -10,11 +10,11 @@ import (
 	"github.com/jvmfit/jvmfit/internal/trial"
 )
 
-// SaveTrial stores a finished trial under experiment expID in one
+// saveTrial stores a finished trial under experiment expID in one
 // transaction and returns its id. When it returns, the trial is on disk
 // (synchronous=FULL), so a crash right after loses nothing. r.ID and
 // r.Experiment are not read; r.Key is computed from the Spec when empty.
-func (s *Store) SaveTrial(expID int64, r *trial.Result) (int64, error) {
+func (s *Store) saveTrial(expID int64, r *trial.Result) (int64, error) {
 	if r == nil {
 		return 0, errors.New("store: nil trial")
 	}
@@ -25,22 +25,10 @@ func (s *Store) SaveTrial(expID int64, r *trial.Result) (int64, error) {
 	if key == "" {
 		key = r.Spec.Key()
 	}
-	// Series and histograms live in their own tables: the result column
-	// stays small enough to scan a whole sweep quickly.
-	body := *r
-	body.ID, body.Experiment, body.Key = 0, "", key
-	body.Series, body.Histograms = nil, nil
-	resJSON, err := json.Marshal(body)
+	resJSON, seriesJSON, err := encodeTrial(r, key)
 	if err != nil {
-		return 0, fmt.Errorf("store: trial result: %w", err)
+		return 0, err
 	}
-	var seriesJSON string
-	if len(r.Series) > 0 {
-		if seriesJSON, err = encodeSeries(r.Series); err != nil {
-			return 0, fmt.Errorf("store: trial series: %w", err)
-		}
-	}
-
 	tx, err := s.db.Begin()
 	if err != nil {
 		return 0, fmt.Errorf("store: save trial: %w", err)
@@ -52,7 +40,7 @@ func (s *Store) SaveTrial(expID int64, r *trial.Result) (int64, error) {
 		VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
 		expID, key, r.Verdict, r.Kind, formatTime(r.StartedAt), formatTime(r.EndedAt),
 		appName(sp), sp.MemoryBytes, sp.CPUs, sp.JVM, sp.JDKVersion, sp.Rate,
-		r.StartSeconds, r.MemoryPeakBytes, string(resJSON))
+		r.StartSeconds, r.MemoryPeakBytes, resJSON)
 	if err != nil {
 		if strings.Contains(err.Error(), "FOREIGN KEY") {
 			return 0, fmt.Errorf("store: save trial: experiment %d: %w", expID, ErrNotFound)
@@ -63,27 +51,55 @@ func (s *Store) SaveTrial(expID int64, r *trial.Result) (int64, error) {
 	if err != nil {
 		return 0, err
 	}
-	if len(r.Series) > 0 {
-		if _, err := tx.Exec(`INSERT INTO series(trial_id, samples, data) VALUES (?, ?, ?)`,
-			id, len(r.Series), seriesJSON); err != nil {
-			return 0, fmt.Errorf("store: save series: %w", err)
-		}
-	}
-	for i, h := range r.Histograms {
-		if _, err := tx.Exec(`INSERT INTO histograms(trial_id, seq, phase, name, encoding, data) VALUES (?, ?, ?, ?, ?, ?)`,
-			id, i, h.Phase, h.Name, h.Encoding, h.Data); err != nil {
-			return 0, fmt.Errorf("store: save histogram: %w", err)
-		}
-	}
-	e := r.Env
-	if _, err := tx.Exec(`INSERT INTO env(trial_id, kernel, cpu_model, host_cpus, jdk, jvmfit, cgroup) VALUES (?, ?, ?, ?, ?, ?, ?)`,
-		id, e.Kernel, e.CPUModel, e.HostCPUs, e.JDK, e.Jvmfit, e.Cgroup); err != nil {
-		return 0, fmt.Errorf("store: save env: %w", err)
+	if err := saveTrialParts(tx, id, r, seriesJSON); err != nil {
+		return 0, err
 	}
 	if err := tx.Commit(); err != nil {
 		return 0, fmt.Errorf("store: save trial: %w", err)
 	}
 	return id, nil
+}
+
+// encodeTrial gives the result column and the series. Series and
+// histograms live in their own tables: the result column stays small
+// enough to scan a whole sweep quickly.
+func encodeTrial(r *trial.Result, key string) (result, series string, err error) {
+	body := *r
+	body.ID, body.Experiment, body.Key = 0, "", key
+	body.Series, body.Histograms = nil, nil
+	resJSON, err := json.Marshal(body)
+	if err != nil {
+		return "", "", fmt.Errorf("store: trial result: %w", err)
+	}
+	if len(r.Series) > 0 {
+		if series, err = encodeSeries(r.Series); err != nil {
+			return "", "", fmt.Errorf("store: trial series: %w", err)
+		}
+	}
+	return string(resJSON), series, nil
+}
+
+// saveTrialParts writes a trial's series, histograms and environment in
+// the trial's own transaction.
+func saveTrialParts(tx *sql.Tx, id int64, r *trial.Result, seriesJSON string) error {
+	if len(r.Series) > 0 {
+		if _, err := tx.Exec(`INSERT INTO series(trial_id, samples, data) VALUES (?, ?, ?)`,
+			id, len(r.Series), seriesJSON); err != nil {
+			return fmt.Errorf("store: save series: %w", err)
+		}
+	}
+	for i, h := range r.Histograms {
+		if _, err := tx.Exec(`INSERT INTO histograms(trial_id, seq, phase, name, encoding, data) VALUES (?, ?, ?, ?, ?, ?)`,
+			id, i, h.Phase, h.Name, h.Encoding, h.Data); err != nil {
+			return fmt.Errorf("store: save histogram: %w", err)
+		}
+	}
+	e := r.Env
+	if _, err := tx.Exec(`INSERT INTO env(trial_id, kernel, cpu_model, host_cpus, jdk, jvmfit, cgroup) VALUES (?, ?, ?, ?, ?, ?, ?)`,
+		id, e.Kernel, e.CPUModel, e.HostCPUs, e.JDK, e.Jvmfit, e.Cgroup); err != nil {
+		return fmt.Errorf("store: save env: %w", err)
+	}
+	return nil
 }
 
 func appName(sp trial.Spec) string {

@@ -43,6 +43,11 @@ type Process interface {
 	// Stop ends the process group (SIGTERM, then SIGKILL after grace) and
 	// removes the cgroup. It is safe to call more than once.
 	Stop(grace time.Duration) Exit
+	// Stalled is closed when the cgroup has sat at its memory limit with
+	// reclaim failing for a few seconds, without an OOM kill; Stall then
+	// says what was seen, in plain words.
+	Stalled() <-chan struct{}
+	Stall() string
 }
 
 // Exit is how a process ended (sandbox.Exit, less whether jvmfit's Stop

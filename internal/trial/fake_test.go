@@ -33,6 +33,23 @@ type fakeProcess struct {
 	exit    Exit
 	stops   int
 	stopped bool
+	stalled chan struct{}
+	stall   string
+}
+
+func (p *fakeProcess) Stalled() <-chan struct{} { return p.stalled }
+func (p *fakeProcess) Stall() string {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	return p.stall
+}
+
+// stallNow reports a memory stall, as the sandbox does; the app lives on.
+func (p *fakeProcess) stallNow(why string) {
+	p.mu.Lock()
+	p.stall = why
+	p.mu.Unlock()
+	close(p.stalled)
 }
 
 func (p *fakeProcess) Pid() int                   { return os.Getpid() }
@@ -81,6 +98,8 @@ type fakeSandbox struct {
 	procs  []*fakeProcess
 	launch Launch
 	fail   error // Start fails with it, as on a cgroup tree jvmfit cannot use
+	// handler serves the app's requests; nil answers 200 to everything.
+	handler http.Handler
 }
 
 func (s *fakeSandbox) Start(ctx context.Context, l Launch) (Process, error) {
@@ -92,14 +111,24 @@ func (s *fakeSandbox) Start(ctx context.Context, l Launch) (Process, error) {
 	if err != nil {
 		return nil, err
 	}
-	p := &fakeProcess{out: l.Stdout, done: make(chan struct{})}
-	p.srv = &http.Server{Handler: http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {})}
+	p := &fakeProcess{out: l.Stdout, done: make(chan struct{}), stalled: make(chan struct{})}
+	h := s.handler
+	if h == nil {
+		h = http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {})
+	}
+	p.srv = &http.Server{Handler: h}
 	go p.srv.Serve(ln)
 	s.mu.Lock()
 	s.procs, s.launch = append(s.procs, p), l
 	s.mu.Unlock()
 	fmt.Fprintln(l.Stdout, "fake: started")
 	return p, nil
+}
+
+func (s *fakeSandbox) procCount() int {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return len(s.procs)
 }
 
 func (s *fakeSandbox) proc() *fakeProcess {

@@ -22,7 +22,9 @@ var bindFailures = []string{
 // portInUse re-judges a KO whose app never became ready and whose output
 // says it could not bind its port.
 func portInUse(r *Result, tail string, wasReady bool, port int) {
-	if r.Verdict != KO || wasReady || r.Kind == KindOOMKilled || r.Kind == KindJavaOOM {
+	// Only an app that ended or never answered: an OOM kill, a Java OOM
+	// or a memory stall are verdicts on its memory whatever it printed.
+	if r.Verdict != KO || wasReady || r.Kind != KindExited && r.Kind != KindNotReady {
 		return
 	}
 	for _, line := range strings.Split(tail, "\n") {

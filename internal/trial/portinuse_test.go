@@ -46,6 +46,8 @@ func TestPortInUseReadsOnlyABindFailureBeforeReady(t *testing.T) {
 		{"jdk", KindExited, "Exception in thread \"main\" java.net.BindException: Address already in use", false, KindPortInUse},
 		{"after ready", KindSLO, spring, true, KindSLO},
 		{"java oom first", KindJavaOOM, spring, false, KindJavaOOM},
+		{"memory stall", KindMemoryStall, spring, false, KindMemoryStall},
+		{"not ready", KindNotReady, spring, false, KindPortInUse},
 		{"other exit", KindExited, "Error: Could not find or load main class", false, KindExited},
 	}
 	for _, c := range cases {

@@ -96,7 +96,7 @@ func resolveOptions(spec *Spec, a *app.App, j jdk.JDK, optionSets string) error 
 	res, err := jvmopts.Resolve(jvmopts.Request{
 		Mode: spec.JVM, JDK: j, MemoryBytes: spec.MemoryBytes, CPUs: spec.CPUs,
 		CPUSet: spec.CPUSet, OptionSets: optionSets,
-		UserOptions: user, CommandOptions: commandOptions(a), Profile: prof,
+		UserOptions: user, CommandOptions: commandOptions(a), Profile: prof, Jar: jvmopts.AppJar(a),
 	})
 	if err != nil {
 		return err

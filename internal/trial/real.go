@@ -39,6 +39,8 @@ func (r realProcess) Done() <-chan struct{} { return r.p.Done() }
 func (r realProcess) Stop(grace time.Duration) Exit {
 	return exitOf(r.p.Stop(grace))
 }
+func (r realProcess) Stalled() <-chan struct{} { return r.p.Stalled() }
+func (r realProcess) Stall() string            { return r.p.Stall() }
 func (r realProcess) MemoryPeak() (int64, error) {
 	st, err := r.p.Stats()
 	return st.Peak, err

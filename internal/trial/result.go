@@ -28,8 +28,12 @@ const (
 	KindJavaOOM   Kind = "java-oom" // the JVM threw OutOfMemoryError and the app ended
 	KindExited    Kind = "exited"
 	KindNotReady  Kind = "not-ready"
-	KindSLO       Kind = "slo"
-	KindError     Kind = "error" // jvmfit itself failed (not a verdict on the app)
+	// KindMemoryStall: usage sat pinned at the limit with reclaim failing
+	// and no OOM kill, so the app made no progress; the trial was ended
+	// early instead of waiting out its timeouts.
+	KindMemoryStall Kind = "memory-stall"
+	KindSLO         Kind = "slo"
+	KindError       Kind = "error" // jvmfit itself failed (not a verdict on the app)
 )
 
 // Spec is everything that defines a trial. Two trials with equal Key() are

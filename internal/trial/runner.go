@@ -138,6 +138,15 @@ func (t *trialRun) cleanup() {
 	}
 }
 
+func stalled(p Process) bool {
+	select {
+	case <-p.Stalled():
+		return true
+	default:
+		return false
+	}
+}
+
 func alive(p Process) bool {
 	select {
 	case <-p.Done():

@@ -20,7 +20,7 @@ type SLO []Clause
 
 // Clause is one "metric op value" term, e.g. p99<=200ms.
 type Clause struct {
-	Metric string  // p50..p9999, max, mean, success, throughput, start, memory
+	Metric string  // p50..p9999, max, mean, success, throughput, start, memory, working_set
 	Op     string  // <=, <, >=, >
 	Value  float64 // seconds, ratio, req/s, bytes, or a factor of the rate
 	OfRate bool    // throughput >= Value*rate
@@ -39,7 +39,14 @@ var latencyMetrics = map[string]func(record.Latencies) time.Duration{
 }
 
 // ParseSLO reads "p99<=200ms,success>=0.999,throughput>=0.98*rate,
-// start<=60s,memory<=300Mi". An empty string is an empty SLO.
+// start<=60s,memory<=300Mi,working_set<=250Mi". An empty string is an empty
+// SLO.
+//
+// memory is the cgroup's peak, page cache included; working_set is the peak
+// of usage minus inactive file pages (what the kubelet evicts on). memory
+// stays the cgroup peak: an SLO written before working_set existed keeps its
+// meaning (its stored verdicts and sweep keys with it), and it is the
+// stricter figure, so a trial that meets memory<=X meets working_set<=X.
 func ParseSLO(s string) (SLO, error) {
 	var out SLO
 	for _, text := range strings.Split(s, ",") {
@@ -85,7 +92,7 @@ func parseClause(text string) (Clause, error) {
 			}
 			return d.Seconds(), nil
 		})
-	case c.Metric == "memory":
+	case c.Metric == "memory" || c.Metric == "working_set":
 		err = c.ceiling(upper, val, func(v string) (float64, error) {
 			b, err := size.Parse(v)
 			return float64(b), err
@@ -95,7 +102,7 @@ func parseClause(text string) (Clause, error) {
 	case c.Metric == "throughput":
 		err = c.floor(upper, val, c.throughput)
 	default:
-		err = fmt.Errorf("unknown metric %q: use p50, p90, p95, p99, p999, p9999, max, mean, success, throughput, start or memory", c.Metric)
+		err = fmt.Errorf("unknown metric %q: use p50, p90, p95, p99, p999, p9999, max, mean, success, throughput, start, memory or working_set", c.Metric)
 	}
 	return c, err
 }
@@ -153,7 +160,10 @@ type Facts struct {
 	Load         *record.Report // measured phase; nil when no load was run
 	Rate         float64        // target rate of the measured phase, 0 if none
 	StartSeconds float64
-	MemoryPeak   int64
+	MemoryPeak   int64 // the cgroup's peak
+	// WorkingSetPeak is the peak of usage minus inactive file pages; 0
+	// when it was not measured (no cgroup).
+	WorkingSetPeak int64
 }
 
 // Failed returns every clause that does not hold, in plain words. Clauses
@@ -185,6 +195,13 @@ func (c Clause) check(f Facts) string {
 	case c.Metric == "memory":
 		if !c.holds(float64(f.MemoryPeak)) {
 			return fmt.Sprintf("memory peak %s is over the %s limit", size.Format(f.MemoryPeak), size.Format(int64(c.Value)))
+		}
+	case c.Metric == "working_set":
+		if f.WorkingSetPeak <= 0 {
+			return fmt.Sprintf("%s: the working set was not measured (it needs the trial's cgroup; not with --no-limits)", c.Text)
+		}
+		if !c.holds(float64(f.WorkingSetPeak)) {
+			return fmt.Sprintf("working set peak %s is over the %s limit", size.Format(f.WorkingSetPeak), size.Format(int64(c.Value)))
 		}
 	case c.Metric == "success":
 		if f.Load == nil {

@@ -87,3 +87,52 @@ func TestThroughputOfRateNeedsARate(t *testing.T) {
 		t.Fatalf("got %q", f)
 	}
 }
+
+// memory judges the cgroup peak, working_set the working set's: a trial
+// whose page cache puts its peak over the line while its working set stays
+// under fails the one and passes the other.
+func TestSLOMemoryAndWorkingSet(t *testing.T) {
+	facts := Facts{MemoryPeak: 128 << 20, WorkingSetPeak: 103 << 20}
+	for _, c := range []struct {
+		slo  string
+		want string
+	}{
+		{"memory<=120Mi", "memory peak 128Mi is over the 120Mi limit"},
+		{"working_set<=120Mi", ""},
+		{"working_set<=100Mi", "working set peak 103Mi is over the 100Mi limit"},
+		{"memory<=200Mi,working_set<=200Mi", ""},
+		{"WORKING_SET<=100Mi", "working set peak 103Mi is over the 100Mi limit"},
+	} {
+		s, err := ParseSLO(c.slo)
+		if err != nil {
+			t.Fatalf("%s: %v", c.slo, err)
+		}
+		if got := strings.Join(s.Failed(facts), "; "); got != c.want {
+			t.Errorf("%s: failed %q, want %q", c.slo, got, c.want)
+		}
+	}
+	s, _ := ParseSLO("working_set<=1Gi")
+	if f := s.Failed(Facts{MemoryPeak: 1 << 20}); len(f) != 1 || !strings.Contains(f[0], "not measured") {
+		t.Errorf("unmeasured working set: %q", f)
+	}
+	for in, want := range map[string]string{"working_set>=1Mi": "ceiling", "working_set<=big": "bad size", "workingset<=1Mi": "working_set"} {
+		if _, err := ParseSLO(in); err == nil || !strings.Contains(err.Error(), want) {
+			t.Errorf("%s: %v, want %q", in, err, want)
+		}
+	}
+}
+
+// The verdict passes the trial's working-set peak to the SLO.
+func TestJudgeWorkingSetClause(t *testing.T) {
+	slo, _ := ParseSLO("working_set<=100Mi")
+	r := &Result{Spec: Spec{MemoryBytes: 256 << 20}, MemoryPeakBytes: 200 << 20, WorkingSetPeakBytes: 90 << 20, Load: &record.Report{Requests: 1}}
+	judge(r, slo, outcome{rd: ready})
+	if r.Verdict != OK {
+		t.Fatalf("%s %q", r.Verdict, r.Failed)
+	}
+	r.WorkingSetPeakBytes = 110 << 20
+	judge(r, slo, outcome{rd: ready})
+	if r.Verdict != KO || r.Kind != KindSLO || r.Failed[0] != "working set peak 110Mi is over the 100Mi limit" {
+		t.Fatalf("%s %s %q", r.Verdict, r.Kind, r.Failed)
+	}
+}

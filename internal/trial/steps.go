@@ -83,11 +83,14 @@ func (t *trialRun) start(ctx context.Context) error {
 // ready waits for the first 2xx; not being ready in time, or dying first,
 // is for the verdict.
 func (t *trialRun) ready(ctx context.Context) error {
-	d, rd := waitReady(ctx, t.launch.Ready, t.t0, t.app.ReadyTimeout, t.p.Done())
+	d, rd := waitReady(ctx, t.launch.Ready, t.t0, t.app.ReadyTimeout, appState{died: t.p.Done(), stalled: t.p.Stalled()})
 	if rd == readyCancelled {
 		return ctx.Err()
 	}
 	t.rd = rd
+	if rd == readyStalled {
+		t.say("memory stall: %s", t.p.Stall())
+	}
 	if rd == ready {
 		t.r.StartSeconds = d.Seconds()
 		t.say("ready in %.2fs", t.r.StartSeconds)
@@ -100,7 +103,21 @@ func (t *trialRun) load(ctx context.Context) error {
 	if t.rd != ready || t.drv == nil {
 		return nil
 	}
-	t.loadErr = runLoad(ctx, t.drv, t.p, t.launch.Ready, t.spec, t.d, t.r)
+	// A memory stall ends the load at once: the app answers nothing more.
+	lctx, cancel := context.WithCancel(ctx)
+	defer cancel()
+	go func() {
+		select {
+		case <-t.p.Stalled():
+			t.say("memory stall: %s", t.p.Stall())
+			cancel()
+		case <-lctx.Done():
+		}
+	}()
+	t.loadErr = runLoad(lctx, t.drv, t.p, t.launch.Ready, t.spec, t.d, t.r)
+	if stalled(t.p) && ctx.Err() == nil {
+		t.loadErr = nil // the verdict's, not jvmfit's failure
+	}
 	return ctx.Err()
 }
 
@@ -109,7 +126,8 @@ func (t *trialRun) load(ctx context.Context) error {
 // used.
 func (t *trialRun) sample(ctx context.Context) error {
 	r := t.r
-	if t.spec.NMT && t.rd == ready && alive(t.p) {
+	// A stalled JVM cannot answer an attach; asking would only wait.
+	if t.spec.NMT && t.rd == ready && alive(t.p) && !stalled(t.p) {
 		nmt, err := t.d.Prober.NMT(ctx, probe.JcmdFor(t.spec.Java), t.p.Pid())
 		if err != nil {
 			r.Notes = append(r.Notes, "NMT summary unavailable: "+err.Error())
@@ -151,7 +169,11 @@ func (t *trialRun) verdict() *Result {
 	r := t.r
 	area, codeFull := t.out.Memory()
 	findings(r, area, codeFull)
-	judge(r, t.slo, t.rd, t.died, t.exit, t.launch.Ready, t.app.ReadyTimeout)
+	o := outcome{rd: t.rd, died: t.died, exit: t.exit, readyURL: t.launch.Ready, readyTimeout: t.app.ReadyTimeout}
+	if !t.died && stalled(t.p) {
+		o.stall = t.p.Stall()
+	}
+	judge(r, t.slo, o)
 	portInUse(r, t.out.Tail(), t.rd == ready, t.launch.Port) // the loop's hook: a taken port is no verdict
 	if r.Verdict == KO {
 		r.OutputTail = t.out.Tail()

@@ -7,11 +7,22 @@ import (
 	"github.com/jvmfit/jvmfit/internal/size"
 )
 
+// outcome is how the app fared, as the steps saw it.
+type outcome struct {
+	rd           readiness
+	died         bool   // ended before jvmfit stopped it
+	exit         Exit   // how it ended
+	stall        string // a memory stall seen while it lived; "" if none
+	readyURL     string
+	readyTimeout time.Duration
+}
+
 // judge sets the verdict. A process that died is the first reason (the
 // kernel's OOM killer, a Java OutOfMemoryError it reported, or its own
-// exit), then not being ready in time, then the SLO. r.OOMArea must be set
-// from the app's output before.
-func judge(r *Result, slo SLO, rd readiness, died bool, exit Exit, readyURL string, readyTimeout time.Duration) {
+// exit), then a memory stall, then not being ready in time, then the SLO.
+// r.OOMArea must be set from the app's output before.
+func judge(r *Result, slo SLO, o outcome) {
+	rd, died, exit := o.rd, o.died, o.exit
 	r.Verdict, r.Kind, r.Failed = OK, "", nil
 	when := "before it was ready"
 	if rd == ready {
@@ -41,15 +52,18 @@ func judge(r *Result, slo SLO, rd readiness, died bool, exit Exit, readyURL stri
 		}
 		r.Kind = KindExited
 		r.Failed = []string{fmt.Sprintf("the app %s %s", how, when)}
+	case o.stall != "":
+		r.Verdict, r.Kind = KO, KindMemoryStall
+		r.Failed = []string{fmt.Sprintf("memory stall %s: %s; it was stopped rather than left to hang", when, o.stall)}
 	case rd == readyTimedOut:
 		r.Verdict, r.Kind = KO, KindNotReady
-		r.Failed = []string{fmt.Sprintf("not ready: no 2xx answer from %s within %s", readyURL, readyTimeout)}
+		r.Failed = []string{fmt.Sprintf("not ready: no 2xx answer from %s within %s", o.readyURL, o.readyTimeout)}
 	default:
 		rate := r.Spec.Rate
 		if rate == 0 && r.Load != nil {
 			rate = r.Load.TargetRate
 		}
-		failed := slo.Failed(Facts{Load: r.Load, Rate: rate, StartSeconds: r.StartSeconds, MemoryPeak: r.MemoryPeakBytes})
+		failed := slo.Failed(Facts{Load: r.Load, Rate: rate, StartSeconds: r.StartSeconds, MemoryPeak: r.MemoryPeakBytes, WorkingSetPeak: r.WorkingSetPeakBytes})
 		if len(failed) > 0 {
 			r.Verdict, r.Kind, r.Failed = KO, KindSLO, failed
 		}

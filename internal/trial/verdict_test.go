@@ -13,24 +13,28 @@ func TestJudgeOrder(t *testing.T) {
 	slo, _ := ParseSLO("p99<=10ms,start<=5s")
 	slow := &record.Report{Requests: 10, Latencies: record.Latencies{P99: time.Second}}
 	cases := []struct {
-		name string
-		rd   readiness
-		died bool
-		exit Exit
-		load *record.Report
-		kind Kind
-		text string
+		name  string
+		rd    readiness
+		died  bool
+		exit  Exit
+		stall string
+		load  *record.Report
+		kind  Kind
+		text  string
 	}{
-		{"oom under load beats slo", ready, true, Exit{Code: -1, Signal: "SIGKILL", OOMKilled: true}, slow, KindOOMKilled, "OOM killer under load at the 64Mi limit"},
-		{"exit before ready", readyDied, true, Exit{Code: 3}, nil, KindExited, "exited with code 3 before it was ready"},
-		{"signal", ready, true, Exit{Code: -1, Signal: "SIGSEGV"}, nil, KindExited, "killed by signal SIGSEGV during the trial"},
-		{"not ready", readyTimedOut, false, Exit{}, nil, KindNotReady, "no 2xx answer from http://x/h within 1m30s"},
-		{"slo", ready, false, Exit{}, slow, KindSLO, "p99 latency 1s is over the 10ms limit"},
-		{"ok", ready, false, Exit{}, &record.Report{Requests: 1}, "", ""},
+		{"oom under load beats slo", ready, true, Exit{Code: -1, Signal: "SIGKILL", OOMKilled: true}, "", slow, KindOOMKilled, "OOM killer under load at the 64Mi limit"},
+		{"exit before ready", readyDied, true, Exit{Code: 3}, "", nil, KindExited, "exited with code 3 before it was ready"},
+		{"signal", ready, true, Exit{Code: -1, Signal: "SIGSEGV"}, "", nil, KindExited, "killed by signal SIGSEGV during the trial"},
+		{"not ready", readyTimedOut, false, Exit{}, "", nil, KindNotReady, "no 2xx answer from http://x/h within 1m30s"},
+		{"slo", ready, false, Exit{}, "", slow, KindSLO, "p99 latency 1s is over the 10ms limit"},
+		{"stall before ready beats not-ready", readyStalled, false, Exit{}, "memory usage was pinned at the 64Mi limit for 5s and x", nil, KindMemoryStall, "memory stall before it was ready: memory usage was pinned at the 64Mi limit"},
+		{"stall under load beats slo", ready, false, Exit{}, "pinned", slow, KindMemoryStall, "memory stall under load: pinned; it was stopped"},
+		{"oom kill beats stall", ready, true, Exit{Code: -1, Signal: "SIGKILL", OOMKilled: true}, "pinned", slow, KindOOMKilled, "OOM killer"},
+		{"ok", ready, false, Exit{}, "", &record.Report{Requests: 1}, "", ""},
 	}
 	for _, c := range cases {
 		r := &Result{Spec: Spec{MemoryBytes: 64 << 20}, Load: c.load, StartSeconds: 1}
-		judge(r, slo, c.rd, c.died, c.exit, "http://x/h", 90*time.Second)
+		judge(r, slo, outcome{rd: c.rd, died: c.died, exit: c.exit, stall: c.stall, readyURL: "http://x/h", readyTimeout: 90 * time.Second})
 		if r.Kind != c.kind || (c.text == "") != (len(r.Failed) == 0) || (c.text != "" && !strings.Contains(r.Failed[0], c.text)) {
 			t.Errorf("%s: %s %s %q", c.name, r.Verdict, r.Kind, r.Failed)
 		}

@@ -42,6 +42,7 @@ type loop struct {
 	sleepers []*task
 	sleepDue time.Time
 	sockDue  time.Time
+	timer    *timer // ends a wait at sleepDue; nil where timerfd failed
 
 	aborted bool
 	stats   loopStats
@@ -95,6 +96,14 @@ func newLoop(ctx context.Context) (*loop, error) {
 		l.closeFDs()
 		return nil, fmt.Errorf("load generator: epoll_ctl: %w", err)
 	}
+	if tm, err := newTimer(); err == nil {
+		ev := syscall.EpollEvent{Events: syscall.EPOLLIN | epollET, Fd: int32(tm.fd)}
+		if syscall.EpollCtl(ep, syscall.EPOLL_CTL_ADD, tm.fd, &ev) == nil {
+			l.timer = tm
+		} else {
+			tm.close() // the wait's own timeout keeps the deadlines, less exactly
+		}
+	}
 	l.stopAbort = context.AfterFunc(ctx, func() {
 		defer close(l.abortDone)
 		syscall.Write(l.wakeW, []byte{1})
@@ -114,6 +123,9 @@ func (l *loop) closeFDs() {
 	syscall.Close(l.wakeR)
 	syscall.Close(l.wakeW)
 	syscall.Close(l.ep)
+	if l.timer != nil {
+		l.timer.close()
+	}
 }
 
 // spawn adds a task that runs f; it starts on the loop's next turn.
@@ -149,19 +161,7 @@ func (l *loop) run() {
 		if l.live == 0 {
 			break
 		}
-		timeout := time.Duration(-1)
-		next := earliest(l.sleepDue, l.sockDue)
-		switch {
-		case len(l.ready) > 0:
-			timeout = 0
-		case !next.IsZero():
-			if timeout = next.Sub(now); timeout < nearDeadline {
-				// now is from before the batch, which took some of it.
-				now = monoNow()
-				timeout = next.Sub(now)
-			}
-			timeout = max(0, timeout)
-		}
+		timeout := l.timeout(now)
 		if now.Sub(lastYield) > yieldEvery {
 			// Seen to schedule, the loop is not preempted by the runtime,
 			// whose monitor thread would otherwise wake every 20 µs.
@@ -174,10 +174,44 @@ func (l *loop) run() {
 	}
 }
 
-const (
-	yieldEvery   = 5 * time.Millisecond
-	nearDeadline = 2 * time.Millisecond
-)
+const yieldEvery = 5 * time.Millisecond
+
+// timeout is how long the next poll may wait: 0 with tasks ready, up to
+// the earliest deadline otherwise, -1 (no limit) with none. now is from
+// before the batch just run, good enough for a socket's deadline (a
+// request's timeout, seldom reached); a sleeper's (an open schedule's next
+// send) is measured from a fresh reading and kept by the timer (timer.go),
+// because a send that goes out late adds its lateness to the request's
+// latency.
+func (l *loop) timeout(now time.Time) time.Duration {
+	if len(l.ready) > 0 {
+		return 0
+	}
+	wait := time.Duration(-1)
+	if !l.sockDue.IsZero() {
+		wait = max(0, l.sockDue.Sub(now))
+	}
+	if l.sleepDue.IsZero() {
+		return wait
+	}
+	now = monoNow()
+	d := l.sleepDue.Sub(now)
+	if d <= 0 {
+		return 0
+	}
+	if l.timer != nil {
+		if ok, err := l.timer.keep(l.sleepDue, now); err == nil {
+			if !ok {
+				return 0 // due within the margin: poll until it is
+			}
+			return wait
+		}
+	}
+	if wait < 0 {
+		return d
+	}
+	return min(wait, d)
+}
 
 // epoch anchors monoNow.
 var epoch = time.Now()
@@ -195,10 +229,18 @@ func (l *loop) poll(timeout time.Duration) {
 	if err != nil {
 		return // EINTR: the caller loops
 	}
+	var now time.Time
 	for _, e := range l.evs[:n] {
 		fd := int(e.Fd)
 		if fd == l.wakeR {
 			l.abort()
+			continue
+		}
+		if l.timer != nil && fd == l.timer.fd {
+			if timeout != 0 && now.IsZero() {
+				now = monoNow()
+				l.timer.expired(now) // the wake-up's own lateness
+			}
 			continue
 		}
 		if fd < len(l.socks) && l.socks[fd] != nil {

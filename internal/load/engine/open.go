@@ -167,8 +167,9 @@ func (o *openRun) send(cl *client, j job) {
 	w := o.pl.Wires[j.req]
 	status, in, err := cl.do(w, j.data, deadline)
 	done := monoNow()
+	lateness := now.Sub(j.intended)
 	out := record.Outcome{Req: j.req, Status: status, In: in, Out: int64(len(j.data)), Done: done,
-		Latency: done.Sub(j.intended), Late: now.Sub(j.intended) > o.lateAfter}
+		Latency: done.Sub(j.intended), Late: lateness > o.lateAfter, Paced: true, Lateness: lateness}
 	scenario.Release(j.buf)
 	classify(&out, w, err, phaseEnd, o.timeout)
 	o.rec.Add(&out)

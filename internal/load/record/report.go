@@ -21,6 +21,11 @@ type Report struct {
 	StatusCodes map[string]int64 `json:"status_codes"`
 	Errors      []string         `json:"errors"` // top distinct errors, "count× text"
 	Latencies   Latencies        `json:"latencies"`
+	// SendLateness (open model) is how long after its intended time each
+	// request was sent: the generator's own delay, which Latencies include
+	// because they count from the intended time. A p99 here near the
+	// latencies' means the generator, not the service, is the bottleneck.
+	SendLateness *Latencies `json:"send_lateness,omitempty"`
 	// ByRequest holds the same figures per named request.
 	ByRequest map[string]*Report `json:"by_request,omitempty"`
 }

@@ -32,6 +32,9 @@ type tally struct {
 	errors    map[string]int64
 	lastDone  time.Time
 	firstSent time.Time
+	// lateness: open model only (nil otherwise), how long after its
+	// intended time each request was sent, in microseconds.
+	lateness *hdr.Histogram
 }
 
 func newTally() *tally {
@@ -48,6 +51,12 @@ func (t *tally) add(o *Outcome) {
 	t.bytesOut += o.Out
 	if o.Late {
 		t.late++
+	}
+	if o.Paced {
+		if t.lateness == nil {
+			t.lateness = NewHistogram()
+		}
+		t.lateness.RecordValue(min(max(o.Lateness.Microseconds(), 0), histHighest))
 	}
 	if o.Done.After(t.lastDone) {
 		t.lastDone = o.Done
@@ -70,6 +79,12 @@ func (t *tally) add(o *Outcome) {
 
 func (t *tally) merge(o *tally) {
 	t.hist.Merge(o.hist)
+	if o.lateness != nil {
+		if t.lateness == nil {
+			t.lateness = NewHistogram()
+		}
+		t.lateness.Merge(o.lateness)
+	}
 	t.requests += o.requests
 	t.ok += o.ok
 	t.bytesIn += o.bytesIn
@@ -96,7 +111,11 @@ type Outcome struct {
 	RecordLatency bool // answered or timed out: the latency belongs in the histogram
 	In, Out       int64
 	Late          bool
-	Done          time.Time
+	// Paced: the request had an intended send time (open model), and
+	// Lateness is how long after it the generator sent the request.
+	Paced    bool
+	Lateness time.Duration
+	Done     time.Time
 }
 
 // report turns a tally into the published Report. span is the phase's
@@ -126,6 +145,10 @@ func (t *tally) report(span, elapsed time.Duration) *Report {
 		r.Success = float64(t.ok) / float64(t.requests)
 	}
 	r.Latencies = latencies(t.hist)
+	if t.lateness != nil && t.lateness.TotalCount() > 0 {
+		l := latencies(t.lateness)
+		r.SendLateness = &l
+	}
 	return r
 }
 

@@ -36,6 +36,9 @@ func WriteText(w io.Writer, r *Report) error {
 	if r.Model == modelOpen || r.Late > 0 || r.Dropped > 0 {
 		fmt.Fprintf(tw, "Schedule\t[late, dropped]\t%d, %d\n", r.Late, r.Dropped)
 	}
+	if s := r.SendLateness; s != nil {
+		fmt.Fprintf(tw, "Send lateness\t[50, 99, max]\t%s, %s, %s\n", round(s.P50), round(s.P99), round(s.Max))
+	}
 	fmt.Fprintf(tw, "Status Codes\t[code:count]\t%s\n", statusLine(r.StatusCodes))
 	if err := tw.Flush(); err != nil {
 		return err

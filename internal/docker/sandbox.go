@@ -1,0 +1,117 @@
+//go:build linux
+
+package docker
+
+import (
+	"context"
+	"fmt"
+	"io"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"regexp"
+	"strconv"
+	"sync"
+	"sync/atomic"
+	"time"
+)
+
+// CancelGrace is how long a container gets between SIGTERM and SIGKILL when
+// the context of Start ends before Stop.
+const CancelGrace = 2 * time.Second
+
+// Sandbox starts containers with a trial's limits, under this jvmfit's
+// cgroup sub-tree. Its Start has trial.Sandbox's shape.
+type Sandbox struct {
+	Engine Engine
+	Tree   Tree
+	pid    int
+}
+
+// New checks the engine and finds the cgroup sub-tree for this process.
+func New(ctx context.Context, e Engine) (*Sandbox, error) {
+	if err := e.Check(ctx); err != nil {
+		return nil, err
+	}
+	t, err := OwnTree(os.Getpid())
+	if err != nil {
+		return nil, err
+	}
+	return &Sandbox{Engine: e, Tree: t, pid: os.Getpid()}, nil
+}
+
+var (
+	seq        atomic.Int64
+	unsafeName = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`[^A-Za-z0-9_.-]+`) })
+)
+
+// Start creates and starts the container and follows it. Cancelling ctx
+// stops it (CancelGrace) and removes it; the caller must still call Stop,
+// which is idempotent. On error nothing is left behind.
+func (s *Sandbox) Start(ctx context.Context, l Launch) (*Process, error) {
+	if err := ctx.Err(); err != nil {
+		return nil, err
+	}
+	name := fmt.Sprintf("jvmfit-%d-%s-%d", s.pid, unsafeName().ReplaceAllString(l.Name, "_"), seq.Add(1))
+	args, err := createArgs(l, name, s.Tree.Parent, s.pid)
+	if err != nil {
+		return nil, err
+	}
+	id, err := s.Engine.Run(ctx, nil, args...)
+	if err != nil {
+		// A create cut short by ctx may still have made the container.
+		s.remove(name)
+		return nil, fmt.Errorf("cannot create the container of %s: %w", l.Image, err)
+	}
+	p := &Process{eng: s.Engine, id: id, done: make(chan struct{}), stopped: make(chan struct{})}
+	if err := p.begin(ctx, s.Tree, l); err != nil {
+		s.remove(id)
+		return nil, err
+	}
+	go p.watch(ctx)
+	return p, nil
+}
+
+// remove deletes a container whatever its state, on a context of its own:
+// cleanup must run even when the trial's context has ended.
+func (s *Sandbox) remove(nameOrID string) {
+	ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
+	defer cancel()
+	_, _ = s.Engine.Run(ctx, nil, "rm", "-f", nameOrID)
+}
+
+// begin starts the container, finds its init process and cgroup, and
+// starts following its output and exit.
+func (p *Process) begin(ctx context.Context, t Tree, l Launch) error {
+	if _, err := p.eng.Run(ctx, nil, "start", p.id); err != nil {
+		return fmt.Errorf("cannot start the container of %s: %w", l.Image, err)
+	}
+	out, err := p.eng.Run(ctx, nil, "inspect", "--format", "{{.State.Pid}}", p.id)
+	if err != nil {
+		return fmt.Errorf("cannot inspect the container of %s: %w", l.Image, err)
+	}
+	p.pid, _ = strconv.Atoi(out)
+	p.cgDir = t.Dir(p.id)
+	// The engine names the cgroup (Podman: libpod-<id>); the process's
+	// own /proc/<pid>/cgroup, read from the host's side, says where it is.
+	if rel := memoryCgroupOf(p.pid); rel != "" {
+		p.cgDir = filepath.Join(t.Mount, rel)
+	}
+	p.sample()
+	// docker logs -f replays the output from the start, so nothing the
+	// JVM printed before this point is lost.
+	p.logs = exec.Command(p.eng.Bin, "logs", "--follow", p.id)
+	p.logs.Stdout, p.logs.Stderr = orDiscard(l.Stdout), orDiscard(l.Stderr)
+	if err := p.logs.Start(); err != nil {
+		return fmt.Errorf("cannot follow the output of %s: %w", l.Image, err)
+	}
+	go p.follow()
+	return nil
+}
+
+func orDiscard(w io.Writer) io.Writer {
+	if w == nil {
+		return io.Discard
+	}
+	return w
+}

@@ -1,0 +1,93 @@
+//go:build linux
+
+package docker_test
+
+import (
+	"bufio"
+	"context"
+	"fmt"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"slices"
+	"strconv"
+	"strings"
+	"syscall"
+	"testing"
+	"time"
+
+	"github.com/jvmfit/jvmfit/internal/docker"
+)
+
+const helperEnv = "JVMFIT_DOCKER_TEST_HELPER"
+
+// TestHelperJvmfit is not a test: run with helperEnv set, it plays a
+// jvmfit that starts a container, prints its id and waits to be killed.
+func TestHelperJvmfit(t *testing.T) {
+	if os.Getenv(helperEnv) == "" {
+		return
+	}
+	s, err := docker.New(context.Background(), docker.Default())
+	if err != nil {
+		fmt.Println("error:", err)
+		os.Exit(1)
+	}
+	p, err := s.Start(context.Background(), docker.Launch{
+		Name: "killed", Image: jdk17Image, MemoryBytes: 128 * mi, CPUs: 1,
+		Args: []string{"java", "-XX:+UnlockDiagnosticVMOptions", "-XX:+PauseAtExit", "-version"},
+	})
+	if err != nil {
+		fmt.Println("error:", err)
+		os.Exit(1)
+	}
+	fmt.Println("container", p.ID())
+	time.Sleep(10 * time.Minute)
+}
+
+// TestSweepAfterSigkill: a jvmfit killed with SIGKILL while its container
+// runs leaves the container and its cgroup sub-tree; the next jvmfit's
+// Sweep removes both: 0 containers and 0 jvmfit-<pid> cgroups left.
+func TestSweepAfterSigkill(t *testing.T) {
+	need(t, jdk17Image)
+	s := sandbox(t)
+	cmd := exec.Command(os.Args[0], "-test.run=^TestHelperJvmfit$", "-test.count=1")
+	cmd.Env = append(os.Environ(), helperEnv+"=1")
+	out, err := cmd.StdoutPipe()
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := cmd.Start(); err != nil {
+		t.Fatal(err)
+	}
+	defer func() { _ = cmd.Process.Kill(); _ = cmd.Wait() }()
+	line, err := bufio.NewReader(out).ReadString('\n')
+	id, ok := strings.CutPrefix(strings.TrimSpace(line), "container ")
+	if err != nil || !ok {
+		t.Fatalf("the helper jvmfit did not start a container: %q, %v", line, err)
+	}
+	pid := cmd.Process.Pid
+	_ = cmd.Process.Signal(syscall.SIGKILL)
+	_ = cmd.Wait()
+	if ids := containers(t, pid); len(ids) != 1 {
+		t.Fatalf("after SIGKILL want the killed jvmfit's container left, got %v", ids)
+	}
+	base := filepath.Join(filepath.Dir(filepath.Dir(s.Tree.Parent)), "jvmfit-"+strconv.Itoa(pid))
+	if _, err := os.Stat(filepath.Join(s.Tree.Mount, base)); err != nil {
+		t.Fatalf("the killed jvmfit's memory cgroup sub-tree is missing before Sweep: %v", err)
+	}
+	removed, err := s.Sweep(context.Background())
+	if err != nil {
+		t.Fatal(err)
+	}
+	// Other dead jvmfits' containers may go too; the helper's must.
+	if !slices.ContainsFunc(removed, func(n string) bool { return strings.HasPrefix(n, "jvmfit-"+strconv.Itoa(pid)+"-") }) {
+		t.Errorf("Sweep removed %v, not the killed jvmfit's container %.12s", removed, id)
+	}
+	if ids := containers(t, pid); len(ids) != 0 {
+		t.Errorf("containers left after Sweep: %v", ids)
+	}
+	left, _ := filepath.Glob(filepath.Join(filepath.Dir(s.Tree.Mount), "*", base))
+	if len(left) != 0 {
+		t.Errorf("cgroups left after Sweep: %v", left)
+	}
+}

@@ -1,0 +1,93 @@
+//go:build linux
+
+package docker
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"os"
+	"path/filepath"
+	"strconv"
+	"strings"
+	"syscall"
+	"time"
+)
+
+// Sweep removes the containers that a jvmfit killed before its Stop left
+// behind: only those labelled with a jvmfit pid that is not alive (never
+// this process's, never a running jvmfit's), then the empty cgroup
+// directories of that pid's sub-tree. It returns the removed containers'
+// names.
+func (s *Sandbox) Sweep(ctx context.Context) ([]string, error) {
+	out, err := s.Engine.Run(ctx, nil, "ps", "--all", "--filter", "label="+LabelPid,
+		"--format", `{{.ID}} {{.Names}} {{.Label "`+LabelPid+`"}}`)
+	if err != nil {
+		return nil, fmt.Errorf("cannot list jvmfit's containers: %w", err)
+	}
+	var removed []string
+	var first error
+	dead := map[int]bool{}
+	for _, line := range strings.Split(out, "\n") {
+		f := strings.Fields(line)
+		if len(f) != 3 {
+			continue
+		}
+		pid, err := strconv.Atoi(f[2])
+		if err != nil || pid == s.pid || pidAlive(pid) {
+			continue
+		}
+		dead[pid] = true
+		if _, err := s.Engine.Run(ctx, nil, "rm", "--force", f[0]); err != nil {
+			first = errors.Join(first, err)
+			continue
+		}
+		removed = append(removed, f[1])
+	}
+	for pid := range dead {
+		s.Tree.removeDirs(pid)
+	}
+	return removed, first
+}
+
+// Close removes this jvmfit's container sub-tree (jvmfit-<pid>/docker) in
+// every cgroup hierarchy, once its containers are gone.
+func (s *Sandbox) Close() { s.Tree.removeDirs(s.pid) }
+
+// removeDirs removes pid's jvmfit-<pid>/docker directories, and then
+// jvmfit-<pid> itself, in every hierarchy the engine made them in. rmdir
+// fails on a cgroup that still has children or processes, so a live
+// group is never touched.
+func (t Tree) removeDirs(pid int) {
+	base := filepath.Dir(filepath.Dir(t.Parent)) // the own cgroup, above jvmfit-<pid>
+	rel := filepath.Join(base, "jvmfit-"+strconv.Itoa(pid))
+	roots, _ := filepath.Glob(filepath.Join(filepath.Dir(t.Mount), "*"))
+	for _, root := range roots {
+		rmdirSoon(filepath.Join(root, rel, "docker"))
+		// No wait here: EBUSY is also what a cgroup with children (the
+		// plain trials' groups of internal/cgroup) answers.
+		_ = syscall.Rmdir(filepath.Join(root, rel))
+	}
+}
+
+// rmdirSoon removes an empty cgroup directory, waiting up to a second for
+// a just-removed container's cgroup below it to go (EBUSY meanwhile).
+func rmdirSoon(dir string) {
+	for i := 0; i < 20; i++ {
+		if err := syscall.Rmdir(dir); !errors.Is(err, syscall.EBUSY) {
+			return
+		}
+		time.Sleep(50 * time.Millisecond)
+	}
+}
+
+// pidAlive is true when pid exists (EPERM still means it exists).
+func pidAlive(pid int) bool {
+	err := syscall.Kill(pid, 0)
+	return err == nil || errors.Is(err, syscall.EPERM) || !errors.Is(err, syscall.ESRCH) && pidDirExists(pid)
+}
+
+func pidDirExists(pid int) bool {
+	_, err := os.Stat("/proc/" + strconv.Itoa(pid))
+	return err == nil
+}

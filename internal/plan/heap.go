@@ -1,0 +1,152 @@
+package plan
+
+import (
+	"fmt"
+
+	"github.com/jvmfit/jvmfit/internal/size"
+)
+
+// sizeHeap sets the heap, the collector and the GC overhead, then gives
+// the rest of the limit to metaspace, direct memory and native. It refuses
+// the limit when the heap or the room would fall below their floors.
+func (s *sizing) sizeHeap(in Input, u userSet, n int) (string, error) {
+	pr := profileOf(in)
+	s.minHeap = minHeapNoProf
+	if pr.LiveHeapBytes > 0 {
+		s.minHeap = max(minHeapNoProf, roundUp(pr.LiveHeapBytes*3/2, mib))
+	}
+	gc := ""
+	if u.has("gc") {
+		gc = u.values["gc"]
+	}
+	if h, src, why := s.userHeap(in, u, gc); h > 0 {
+		s.heap = h
+		s.set(RegHeap, src, why)
+		if gc == "" {
+			gc = chooseGC(in.Goal, n, s.heap)
+		}
+		s.gcOverhead = gcOverheadFor(gc, s.heap)
+		if !s.fillRoom() {
+			s.toFloors()
+			return "", &RefusedError{LimitBytes: s.limit, Why: fmt.Sprintf(
+				"heap %s (%s) leaves %s, and the rest of the process needs %s (%s) plus %s headroom",
+				size.Format(s.heap), why, size.Format(max(0, s.limit-s.heap)), size.Format(s.nonHeap()), s.explainNonHeap(), size.Format(s.headroom))}
+		}
+		return gc, nil
+	}
+	if gc == "" {
+		gc = chooseGC(in.Goal, n, s.heapRoom("Serial"))
+	}
+	s.heap = alignHeap(s.plannedHeap(in, pr, n, s.heapRoom(gc)))
+	if s.heap < s.minHeap {
+		s.heap = 0
+		s.toFloors()
+		s.gcOverhead = gcOverheadFor(gc, s.minHeap)
+		left := "nothing"
+		if l := s.limit - s.nonHeap() - s.headroom; l > 0 {
+			left = size.Format(l)
+		}
+		return "", &RefusedError{LimitBytes: s.limit, Why: fmt.Sprintf(
+			"%s of non-heap (%s) and %s headroom leave %s for the heap, below the %s minimum",
+			size.Format(s.nonHeap()), s.explainNonHeap(), size.Format(s.headroom), left, size.Format(s.minHeap))}
+	}
+	s.gcOverhead = gcOverheadFor(gc, s.heap)
+	if !s.fillRoom() {
+		return "", fmt.Errorf("internal: heap %s leaves less than the floors at %s", size.Format(s.heap), size.Format(s.limit))
+	}
+	return gc, nil
+}
+
+// userHeap is a heap the user fixes: -Xmx, a RAM option the JVM sizes
+// from (modelled as the JVM applies it), or JAVA_MAX_MEM_RATIO.
+func (s *sizing) userHeap(in Input, u userSet, gc string) (int64, string, string) {
+	switch {
+	case u.has("MaxHeapSize"):
+		h, _ := u.size("MaxHeapSize")
+		return h, "user", "your " + u.keys["MaxHeapSize"]
+	case userSteersHeap(u):
+		g := gc
+		if g == "" {
+			g = "Serial"
+		}
+		h := ergoFrom(u, s.limit, g).maxHeap()
+		return h, "user", fmt.Sprintf("the JVM's own sizing with your %s (below about 250 MB it takes MinRAMPercentage, 50%% by default, whatever MaxRAMPercentage says)", userRAMOptions(u))
+	case in.MaxMemRatio > 0:
+		return alignHeap(frac(s.limit, in.MaxMemRatio/100)), "user", fmt.Sprintf("JAVA_MAX_MEM_RATIO=%g%% of %s", in.MaxMemRatio, size.Format(s.limit))
+	}
+	return 0, "", ""
+}
+
+func userRAMOptions(u userSet) string {
+	var out string
+	for _, k := range []string{"MaxRAMPercentage", "MinRAMPercentage", "MaxRAM"} {
+		if u.has(k) {
+			if out != "" {
+				out += " "
+			}
+			out += u.keys[k]
+		}
+	}
+	return out
+}
+
+// heapShare is the part of the room (the limit less headroom and the
+// fixed regions) a plan without a profile gives the heap; the rest goes to
+// metaspace and the native that grows with it. A heap that is too small
+// shows as GC time or a clean Java OutOfMemoryError; metaspace and native
+// that do not fit are fatal, and a big app needs 100+ MiB of metaspace.
+const heapShare = 0.4
+
+// plannedHeap is the heap jvmfit chooses, room being the most that fits.
+// Without a measured metaspace it is a share of the room and at most the
+// heap the JDK's own ergonomics pick. With one, the measurement makes the
+// whole room safe to use.
+func (s *sizing) plannedHeap(in Input, pr *Profile, n int, room int64) int64 {
+	measured := pr.MetaspaceUsedBytes > 0 && pr.LiveHeapBytes > 0
+	if !measured {
+		def := jdkDefaultHeap(s.limit, n)
+		share := int64(float64(s.limit-s.headroom-s.fixed()) * heapShare)
+		h := min(def, share, room)
+		switch {
+		case h == def:
+			s.set(RegHeap, "jvmfit", fmt.Sprintf("the heap the JDK itself picks at %s: no profile, so non-heap keeps at least the room the defaults give it", size.Format(s.limit)))
+		case h == share:
+			s.set(RegHeap, "jvmfit", fmt.Sprintf("no profile: %.0f%% of what headroom and the fixed regions leave (the JDK would take %s), so that a big app's metaspace fits", heapShare*100, size.Format(def)))
+		default:
+			s.set(RegHeap, "jvmfit", "what the non-heap floors and headroom leave")
+		}
+		return max(h, min(s.minHeap, room))
+	}
+	if in.Goal == Footprint {
+		if h := roundUp(pr.LiveHeapBytes*2, mib) + 16*mib; h < room {
+			s.set(RegHeap, "profile", fmt.Sprintf("footprint: 2 × the measured live heap %s + 16 MiB", size.Format(pr.LiveHeapBytes)))
+			return max(h, s.minHeap)
+		}
+	}
+	s.set(RegHeap, "profile", "all that the measured non-heap and headroom leave")
+	return room
+}
+
+// heapRoom is the largest heap that leaves the fixed regions, the room's
+// floors and the GC overhead their share.
+func (s *sizing) heapRoom(gc string) int64 {
+	free := s.limit - s.headroom - s.fixed() - s.floors() - mib
+	if free <= 0 {
+		return 0
+	}
+	return int64(float64(free-mib/2) / (1 + gcPct(gc)))
+}
+
+// toFloors fills unsized room regions with their floors, for a refusal
+// message whose numbers add up.
+func (s *sizing) toFloors() {
+	if s.meta == 0 {
+		s.meta = metaFloor
+	}
+	if s.direct == 0 {
+		s.direct = directFloor
+	}
+	if s.native == 0 {
+		s.native = roundUp(nativeBase+int64(float64(s.meta)*nativePerMeta), mib)
+	}
+}

@@ -1,0 +1,92 @@
+package plan
+
+import (
+	"fmt"
+
+	"github.com/jvmfit/jvmfit/internal/size"
+)
+
+// The room is what is left of the limit after headroom, heap, GC and the
+// fixed regions: metaspace, direct memory and the native that grows with
+// metaspace share it. A measured profile sizes them from its figures;
+// without one, no rule caps them below what an app may need: they take
+// the whole room, so that an app too big for the limit fails with a Java
+// OutOfMemoryError (clean, ExitOnOutOfMemoryError) instead of a kernel
+// OOM kill (docs/launcher.md, "Without a profile").
+
+// sizeMeasured fills metaspace, class space, direct and native from the
+// user's options and the profile; the rest stays 0 for fillRoom.
+func (s *sizing) sizeMeasured(u userSet, pr *Profile) {
+	if v, _ := u.size("MaxMetaspaceSize"); v > 0 {
+		s.meta = v
+		s.set(RegMetaspace, "user", "your "+u.keys["MaxMetaspaceSize"])
+	} else if pr.MetaspaceUsedBytes > 0 {
+		s.meta = roundUp(pr.MetaspaceUsedBytes*11/10+4*mib, mib)
+		s.set(RegMetaspace, "profile", fmt.Sprintf("measured %s used (with class space) × 1.1 + 4 MiB", size.Format(pr.MetaspaceUsedBytes)))
+		if pr.ClassSpaceUsedBytes > 0 && pr.ClassSpaceUsedBytes*11/10+mib < s.meta {
+			s.class = roundUp(pr.ClassSpaceUsedBytes*11/10+mib, mib)
+			s.set(RegClass, "profile", fmt.Sprintf("measured %s used × 1.1 + 1 MiB, inside MaxMetaspaceSize (the 1 GiB reservation is not resident)", size.Format(pr.ClassSpaceUsedBytes)))
+		}
+	}
+	if v, _ := u.size("MaxDirectMemorySize"); v > 0 {
+		s.direct = v
+		s.set(RegDirect, "user", "your "+u.keys["MaxDirectMemorySize"])
+	} else if pr.DirectMemoryBytes > 0 {
+		s.direct = roundUp(pr.DirectMemoryBytes*3/2+2*mib, mib)
+		s.set(RegDirect, "profile", fmt.Sprintf("measured %s × 1.5 + 2 MiB", size.Format(pr.DirectMemoryBytes)))
+	}
+	if !s.measuredNative && s.meta > 0 {
+		s.native = s.nativeFor(s.meta)
+	}
+}
+
+func (s *sizing) nativeFor(meta int64) int64 {
+	s.set(RegNative, "jvmfit", "symbols, class loader data, internals: 2 MiB + 25% of metaspace (filecache: 8.9 MiB at 34 MiB)")
+	return roundUp(nativeBase+int64(float64(meta)*nativePerMeta), mib)
+}
+
+// floors is what the room must at least hold for the plan to run.
+func (s *sizing) floors() int64 {
+	meta, direct, native := s.meta, s.direct, s.native
+	if meta == 0 {
+		meta = metaFloor
+	}
+	if direct == 0 {
+		direct = directFloor
+	}
+	if native == 0 {
+		native = roundUp(nativeBase+int64(float64(meta)*nativePerMeta), mib)
+	}
+	return meta + direct + native
+}
+
+// fillRoom gives whatever the measurement or the user did not size a share
+// of the room, and caps every region at its share. It returns false when
+// the room is below the floors.
+func (s *sizing) fillRoom() bool {
+	room := s.limit - s.headroom - s.heap - s.gcOverhead - s.fixed()
+	if room < s.floors() {
+		return false
+	}
+	if s.meta == 0 && s.direct == 0 {
+		s.direct = clamp(room/32/mib*mib, directFloor, size.GiB)
+		s.set(RegDirect, "jvmfit", "not measured: 1/32 of the room the heap leaves, at least 2 MiB")
+	}
+	if s.meta == 0 {
+		rest := room - s.direct
+		if !s.measuredNative {
+			s.meta = max(metaFloor, int64(float64(rest-nativeBase)/(1+nativePerMeta))/mib*mib)
+			s.nativeFor(s.meta)
+			s.native = rest - s.meta
+		} else {
+			s.meta = max(metaFloor, (rest-s.native)/mib*mib)
+		}
+		s.set(RegMetaspace, "jvmfit", "not measured: all the room the heap and the other regions leave")
+	}
+	if s.direct == 0 {
+		s.direct = max(directFloor, (room-s.meta-s.native)/mib*mib)
+		s.set(RegDirect, "jvmfit", "not measured: the room metaspace leaves")
+	}
+	s.metaCap, s.directCap = s.meta, s.direct
+	return s.limit-s.headroom-s.heap-s.nonHeap() >= 0
+}

@@ -1,0 +1,123 @@
+package sandbox
+
+import (
+	"bufio"
+	"fmt"
+	"os"
+	"path/filepath"
+	"strconv"
+	"strings"
+)
+
+// The memory files a stall is read from, v1 and v2 (stall.go judges them).
+// The directory is a parameter so that tests read fixture trees.
+
+// pressure is one reading of a group's memory pressure. A counter the
+// kernel does not offer stays zero; a flag stays false.
+type pressure struct {
+	Usage, Limit int64
+	UnderOOM     bool  // v1 memory.oom_control under_oom: the OOM killer is needed and not acting
+	Failcnt      int64 // v1: times a charge hit the limit
+	Refaults     int64 // pages evicted and read back (workingset_refault_*): thrashing
+	EventsMax    int64 // v2 memory.events max: times usage hit memory.max
+	EventsOOM    int64 // v2 memory.events oom: the limit was hit and reclaim failed
+	FullAvg10    float64
+	HasPSI       bool // memory.pressure exists (v2 with PSI)
+}
+
+// readPressure reads dir, one group's memory directory (v1's memory
+// hierarchy, or v2's single directory); the version is told by its files.
+func readPressure(dir string) (pressure, error) {
+	var p pressure
+	if _, err := os.Stat(filepath.Join(dir, "memory.usage_in_bytes")); err == nil {
+		return p, p.readV1(dir)
+	}
+	return p, p.readV2(dir)
+}
+
+func (p *pressure) readV1(dir string) error {
+	var err error
+	if p.Usage, err = readInt(dir, "memory.usage_in_bytes"); err != nil {
+		return err
+	}
+	if p.Limit, err = readInt(dir, "memory.limit_in_bytes"); err != nil {
+		return err
+	}
+	p.Failcnt, _ = readInt(dir, "memory.failcnt")
+	oc, _ := readKeyed(dir, "memory.oom_control")
+	p.UnderOOM = oc["under_oom"] == 1
+	st, _ := readKeyed(dir, "memory.stat")
+	p.Refaults = st["workingset_refault_file"] + st["workingset_refault_anon"] + st["workingset_refault"]
+	return nil
+}
+
+func (p *pressure) readV2(dir string) error {
+	var err error
+	if p.Usage, err = readInt(dir, "memory.current"); err != nil {
+		return err
+	}
+	if p.Limit, err = readInt(dir, "memory.max"); err != nil {
+		return err
+	}
+	ev, _ := readKeyed(dir, "memory.events")
+	p.EventsMax, p.EventsOOM = ev["max"], ev["oom"]
+	st, _ := readKeyed(dir, "memory.stat")
+	p.Refaults = st["workingset_refault_file"] + st["workingset_refault_anon"]
+	p.FullAvg10, p.HasPSI = readPSIFull(dir)
+	return nil
+}
+
+// readInt reads a file of one integer; v2's "max" (no limit) is -1.
+func readInt(dir, file string) (int64, error) {
+	b, err := os.ReadFile(filepath.Join(dir, file))
+	if err != nil {
+		return 0, err
+	}
+	s := strings.TrimSpace(string(b))
+	if s == "max" {
+		return -1, nil
+	}
+	n, err := strconv.ParseInt(s, 10, 64)
+	if err != nil {
+		return 0, fmt.Errorf("%s: %w", filepath.Join(dir, file), err)
+	}
+	return n, nil
+}
+
+// readKeyed parses "key value" lines.
+func readKeyed(dir, file string) (map[string]int64, error) {
+	f, err := os.Open(filepath.Join(dir, file))
+	if err != nil {
+		return nil, err
+	}
+	defer f.Close()
+	out := map[string]int64{}
+	sc := bufio.NewScanner(f)
+	for sc.Scan() {
+		k, v, ok := strings.Cut(sc.Text(), " ")
+		if n, err := strconv.ParseInt(strings.TrimSpace(v), 10, 64); ok && err == nil {
+			out[k] = n
+		}
+	}
+	return out, sc.Err()
+}
+
+// readPSIFull reads "full avg10=" of memory.pressure: the share of the last
+// 10 s in which every task of the group waited on memory.
+func readPSIFull(dir string) (float64, bool) {
+	b, err := os.ReadFile(filepath.Join(dir, "memory.pressure"))
+	if err != nil {
+		return 0, false
+	}
+	for _, line := range strings.Split(string(b), "\n") {
+		f := strings.Fields(line)
+		if len(f) < 2 || f[0] != "full" {
+			continue
+		}
+		if v, ok := strings.CutPrefix(f[1], "avg10="); ok {
+			x, err := strconv.ParseFloat(v, 64)
+			return x, err == nil
+		}
+	}
+	return 0, false
+}

@@ -1,0 +1,138 @@
+package sandbox
+
+import (
+	"fmt"
+	"time"
+
+	"github.com/jvmfit/jvmfit/internal/size"
+)
+
+// A memory stall is a group pinned at its memory limit whose reclaim is
+// failing, with no OOM kill to end it: the app sits in state D and answers
+// nothing. Seen at tight limits (a Helidon service at 32Mi, a Quarkus one at
+// 72Mi); without this the trial waited out its whole ready_timeout.
+
+// Stall detection's knobs: a reading every stallTick; a stall is declared
+// after stallAfter of consecutive stalled readings. A few seconds: long
+// enough that a burst of reclaim at the limit (normal for a page-cache
+// heavy app) is not one, short against a ready_timeout of minutes.
+const (
+	stallTick  = 500 * time.Millisecond
+	stallAfter = 5 * time.Second
+	// psiStalled: above this share of time with every task waiting on
+	// memory, the group makes next to no progress.
+	psiStalled = 50.0
+)
+
+// pinned says usage is at the limit: within 1% or 1 MiB, whichever is more
+// (the kernel keeps usage a few pages under the limit while it reclaims).
+func (p pressure) pinned() bool {
+	if p.Limit <= 0 {
+		return false
+	}
+	slack := max(p.Limit/100, 1<<20)
+	return p.Usage >= p.Limit-slack
+}
+
+// failing says reclaim is failing between two readings. Every sign counts:
+// v1's under_oom (the OOM killer is wanted and not acting); v2's oom
+// events rising (reclaim failed at the limit) or PSI's full pressure over
+// half the time; or, on either, thrashing: the limit's worth of pages read
+// back after eviction within stallAfter while the limit kept being hit.
+func failing(prev, cur pressure) bool {
+	switch {
+	case cur.UnderOOM:
+		return true
+	case cur.EventsOOM > prev.EventsOOM:
+		return true
+	case cur.HasPSI && cur.FullAvg10 >= psiStalled:
+		return true
+	}
+	hit := cur.Failcnt > prev.Failcnt || cur.EventsMax > prev.EventsMax
+	ticks := int64(stallAfter / stallTick)
+	perTick := cur.Limit / 4096 / ticks // pages per tick that cycle the whole limit in stallAfter
+	return hit && perTick > 0 && cur.Refaults-prev.Refaults >= perTick
+}
+
+// stallWatch follows successive readings; it reports a stall once the
+// group was pinned with reclaim failing for stallAfter without a break.
+type stallWatch struct {
+	prev  pressure
+	have  bool
+	since time.Time // start of the current stalled stretch; zero if none
+}
+
+// observe takes a reading made at now and says whether the group is
+// stalled, with a sentence saying what was seen.
+func (w *stallWatch) observe(now time.Time, cur pressure) (bool, string) {
+	prev, had := w.prev, w.have
+	w.prev, w.have = cur, true
+	if !had || !cur.pinned() || !failing(prev, cur) {
+		w.since = time.Time{}
+		return false, ""
+	}
+	if w.since.IsZero() {
+		w.since = now
+	}
+	if now.Sub(w.since) < stallAfter {
+		return false, ""
+	}
+	return true, cur.describe(now.Sub(w.since))
+}
+
+func (p pressure) describe(d time.Duration) string {
+	var why string
+	switch {
+	case p.UnderOOM:
+		why = "the kernel could not reclaim memory and did not OOM-kill it (under_oom)"
+	case p.HasPSI && p.FullAvg10 >= psiStalled:
+		why = fmt.Sprintf("all its tasks waited on memory %.0f%% of the time", p.FullAvg10)
+	case p.EventsOOM > 0:
+		why = "reclaim failed at the limit (memory.events oom) and nothing was OOM-killed"
+	default:
+		why = "it kept evicting and re-reading its own pages (thrashing)"
+	}
+	return fmt.Sprintf("memory usage was pinned at the %s limit for %s and %s",
+		size.Format(p.Limit), d.Round(100*time.Millisecond), why)
+}
+
+// watchStall reads the group's memory directory every stallTick until the
+// process ends or a stall is seen; then it records the sentence and closes
+// p.stalled. It kills nothing: the trial decides, and Stop cleans up.
+func (p *Process) watchStall() {
+	dir := p.group.Path()
+	tick := time.NewTicker(stallTick)
+	defer tick.Stop()
+	var w stallWatch
+	for {
+		select {
+		case <-p.done:
+			return
+		case <-p.stopped:
+			return
+		case now := <-tick.C:
+			cur, err := readPressure(dir)
+			if err != nil {
+				continue
+			}
+			if stalled, why := w.observe(now, cur); stalled {
+				p.mu.Lock()
+				p.stall = why
+				p.mu.Unlock()
+				close(p.stalled)
+				return
+			}
+		}
+	}
+}
+
+// Stalled is closed when the group has been pinned at its memory limit
+// with reclaim failing for a few seconds (never with NoLimits).
+func (p *Process) Stalled() <-chan struct{} { return p.stalled }
+
+// Stall says in plain words what the stall looked like; "" if none.
+func (p *Process) Stall() string {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	return p.stall
+}
