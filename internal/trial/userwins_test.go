@@ -57,7 +57,9 @@ func TestDescriptorOptionsWinOverThePlanAndThePlanEnvIsSet(t *testing.T) {
 	needRoot(t)
 	a := fixtureApp(t, "serve", 30*time.Second)
 	a.JVMOptions = []string{"-XX:MaxMetaspaceSize=128m"}
-	spec := prepared(t, a, Spec{MemoryBytes: 192 * size.MiB, CPUs: 1, JVM: "jvmfit"})
+	// 320Mi: the planner counts the user's 128m metaspace cap whole, so it
+	// refuses limits below about 246Mi with it.
+	spec := prepared(t, a, Spec{MemoryBytes: 320 * size.MiB, CPUs: 1, JVM: "jvmfit"})
 	if n := strings.Count(strings.Join(spec.JVMOptions, " "), "MaxMetaspaceSize"); n != 1 || spec.JVMOptions[len(spec.JVMOptions)-1] != "-XX:MaxMetaspaceSize=128m" {
 		t.Fatalf("options %q: want the descriptor's MaxMetaspaceSize once, last", spec.JVMOptions)
 	}
@@ -89,7 +91,9 @@ func TestDescriptorEnvWinsOverThePlanEnv(t *testing.T) {
 	a := fixtureApp(t, "exit", 30*time.Second)
 	a.Command[len(a.Command)-1] = "0"
 	a.Env = map[string]string{"MALLOC_ARENA_MAX": "4"}
-	spec := prepared(t, a, Spec{MemoryBytes: 192 * size.MiB, CPUs: 1, JVM: "jvmfit"})
+	// 320Mi: the planner counts the user's 128m metaspace cap whole, so it
+	// refuses limits below about 246Mi with it.
+	spec := prepared(t, a, Spec{MemoryBytes: 320 * size.MiB, CPUs: 1, JVM: "jvmfit"})
 	d := deps(t)
 	spy := &launchSpy{Sandbox: d.Sandbox}
 	d.Sandbox = spy
@@ -157,7 +161,9 @@ func TestPlanIsForTheJDKThatRuns(t *testing.T) {
 func TestCommandOptionsArePlannedAround(t *testing.T) {
 	needFixture(t)
 	a := fixtureApp(t, "serve", 30*time.Second, "-Xss512k")
-	spec := prepared(t, a, Spec{MemoryBytes: 192 * size.MiB, CPUs: 1, JVM: "jvmfit"})
+	// 320Mi: the planner counts the user's 128m metaspace cap whole, so it
+	// refuses limits below about 246Mi with it.
+	spec := prepared(t, a, Spec{MemoryBytes: 320 * size.MiB, CPUs: 1, JVM: "jvmfit"})
 	if hasOption(spec.JVMOptions, "-Xss") || !hasOption(spec.JVMOptions, "-Xmx") {
 		t.Errorf("plan %q: want an -Xmx and no -Xss beside the command's -Xss512k", spec.JVMOptions)
 	}
