@@ -21,7 +21,7 @@ type fake struct {
 	mu    sync.Mutex
 	calls []string
 	okAt  map[string]int64
-	kind  string      // when set, every trial is a KO of this kind
+	kind  trial.Kind  // when set, every trial is a KO of this kind
 	hook  func(n int) // called with the call's number, before it returns
 	// errOnCancel makes a cancelled trial return the context's error, as
 	// the real runner does, instead of a result.

@@ -40,7 +40,7 @@ var DefaultSearch = Search{Min: 64 * size.MiB, Max: 1 * size.GiB, Step: 8 * size
 // Probe is one trial the search ran.
 type Probe struct {
 	MemoryBytes int64
-	Verdict     string // trial.OK or trial.KO
+	Verdict     trial.Verdict // trial.OK or trial.KO
 	Result      *trial.Result
 }
 

@@ -1,5 +1,7 @@
 package experiment
 
+import "github.com/jvmfit/jvmfit/internal/trial"
+
 // MinMemJSON is `jvmfit minmem --json`. The keys min_ok_bytes, trials and
 // each trial's limit_bytes and verdict are a published interface.
 type MinMemJSON struct {
@@ -25,16 +27,16 @@ type ModeJSON struct {
 
 // TrialJSON is one trial of a search, in the order run.
 type TrialJSON struct {
-	ID              int64    `json:"id,omitempty"`
-	LimitBytes      int64    `json:"limit_bytes"`
-	Verdict         string   `json:"verdict"`
-	Kind            string   `json:"kind,omitempty"`
-	Failed          []string `json:"failed,omitempty"`
-	Repeat          int      `json:"repeat"`
-	StartSeconds    float64  `json:"start_seconds"`
-	Throughput      float64  `json:"throughput"`
-	HeapMaxBytes    int64    `json:"heap_max_bytes,omitempty"`
-	MemoryPeakBytes int64    `json:"memory_peak_bytes"`
+	ID              int64         `json:"id,omitempty"`
+	LimitBytes      int64         `json:"limit_bytes"`
+	Verdict         trial.Verdict `json:"verdict"`
+	Kind            trial.Kind    `json:"kind,omitempty"`
+	Failed          []string      `json:"failed,omitempty"`
+	Repeat          int           `json:"repeat"`
+	StartSeconds    float64       `json:"start_seconds"`
+	Throughput      float64       `json:"throughput"`
+	HeapMaxBytes    int64         `json:"heap_max_bytes,omitempty"`
+	MemoryPeakBytes int64         `json:"memory_peak_bytes"`
 }
 
 // NewMinMemJSON gathers the searches for --json.

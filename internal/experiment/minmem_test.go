@@ -16,7 +16,7 @@ const mi = size.MiB
 // order), then a threshold rule. It records every limit it was asked for.
 type sim struct {
 	threshold int64
-	script    map[int64][]string
+	script    map[int64][]trial.Verdict
 	calls     []int64
 }
 
@@ -114,7 +114,7 @@ func TestMinMemAllOK(t *testing.T) {
 // A lucky OK below the true boundary must not be the answer: the
 // confirmation run fails, the tie counts as KO and the search moves up.
 func TestMinMemNonMonotone(t *testing.T) {
-	s := &sim{threshold: 208 * mi, script: map[int64][]string{
+	s := &sim{threshold: 208 * mi, script: map[int64][]trial.Verdict{
 		192 * mi: {trial.OK}, // lucky once
 		200 * mi: {trial.OK}, // lucky once
 	}}
@@ -132,7 +132,7 @@ func TestMinMemNonMonotone(t *testing.T) {
 // A spurious KO above the first OK (e.g. a latency spike on a busy machine)
 // that does not recur is outvoted when Repeats gives a majority.
 func TestMinMemSpuriousKO(t *testing.T) {
-	s := &sim{threshold: 150 * mi, script: map[int64][]string{
+	s := &sim{threshold: 150 * mi, script: map[int64][]trial.Verdict{
 		152 * mi: {trial.KO}, // a one-off failure at the true boundary
 	}}
 	cfg := DefaultSearch
@@ -158,7 +158,7 @@ func TestMinMemSpuriousKO(t *testing.T) {
 // demo saw JDK defaults fail 256Mi once on p99, then pass) must not pin the
 // answer above it: the tie is broken, and the search goes on below.
 func TestMinMemTieAtBoundaryReopensSearch(t *testing.T) {
-	s := &sim{threshold: 152 * mi, script: map[int64][]string{256 * mi: {trial.KO}}}
+	s := &sim{threshold: 152 * mi, script: map[int64][]trial.Verdict{256 * mi: {trial.KO}}}
 	out, err := MinMem(context.Background(), DefaultSearch, s.run)
 	if err != nil {
 		t.Fatal(err)

@@ -154,7 +154,7 @@ func TestLoadSets(t *testing.T) {
 func trialSpec(mem int64) trial.Spec { return trial.Spec{JVM: "default", CPUs: 1, MemoryBytes: mem} }
 
 func TestSweepCandidates(t *testing.T) {
-	cell := func(cpus float64, mem int64, rate float64, v string, peak int64) CellResult {
+	cell := func(cpus float64, mem int64, rate float64, v trial.Verdict, peak int64) CellResult {
 		c := Cell{JVM: "jvmfit", CPUs: cpus, MemoryBytes: mem, Rate: rate}
 		return CellResult{Cell: c, Result: &trial.Result{Verdict: v, MemoryPeakBytes: peak, Spec: c.Spec(trial.Spec{})}}
 	}

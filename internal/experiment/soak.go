@@ -24,7 +24,7 @@ type SoakRun struct {
 	TrialID         int64         `json:"trial_id,omitempty"`
 	MemoryBytes     int64         `json:"memory_bytes"`
 	Duration        time.Duration `json:"duration_ns"`
-	Verdict         string        `json:"verdict"`
+	Verdict         trial.Verdict `json:"verdict"`
 	Failed          []string      `json:"failed,omitempty"`
 	MemoryPeakBytes int64         `json:"memory_peak_bytes"`
 	P99             time.Duration `json:"p99_ns,omitempty"`
@@ -79,7 +79,7 @@ func soakRun(r *trial.Result, d time.Duration) SoakRun {
 	if r.Verdict != trial.OK {
 		s.Failed = r.Failed
 		if len(s.Failed) == 0 && r.Kind != "" {
-			s.Failed = []string{r.Kind}
+			s.Failed = []string{string(r.Kind)}
 		}
 	}
 	if r.Load != nil {

@@ -76,17 +76,17 @@ func SweepCandidates(cells []CellResult) []Candidate {
 // CellJSON is one sweep cell in `--json` output.
 type CellJSON struct {
 	Cell
-	ID              int64    `json:"id,omitempty"`
-	Verdict         string   `json:"verdict"`
-	Kind            string   `json:"kind,omitempty"`
-	Failed          []string `json:"failed,omitempty"`
-	Reused          bool     `json:"reused"`
-	StartSeconds    float64  `json:"start_seconds"`
-	Throughput      float64  `json:"throughput"`
-	Success         float64  `json:"success"`
-	P50Ms           float64  `json:"p50_ms"`
-	P99Ms           float64  `json:"p99_ms"`
-	MemoryPeakBytes int64    `json:"memory_peak_bytes"`
+	ID              int64         `json:"id,omitempty"`
+	Verdict         trial.Verdict `json:"verdict"`
+	Kind            trial.Kind    `json:"kind,omitempty"`
+	Failed          []string      `json:"failed,omitempty"`
+	Reused          bool          `json:"reused"`
+	StartSeconds    float64       `json:"start_seconds"`
+	Throughput      float64       `json:"throughput"`
+	Success         float64       `json:"success"`
+	P50Ms           float64       `json:"p50_ms"`
+	P99Ms           float64       `json:"p99_ms"`
+	MemoryPeakBytes int64         `json:"memory_peak_bytes"`
 }
 
 // CellsJSON flattens cells for --json.

@@ -18,7 +18,7 @@ func resultText(r *trial.Result) string {
 		}
 		return fmt.Sprintf("OK (%.1fs start, %.0freq/s)", r.StartSeconds, rps)
 	}
-	why := r.Kind
+	why := string(r.Kind)
 	if r.Kind == trial.KindSLO && len(r.Failed) > 0 {
 		why = strings.Join(r.Failed, "; ")
 	}

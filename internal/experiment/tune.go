@@ -7,6 +7,7 @@ import (
 
 	"github.com/jvmfit/jvmfit/internal/plan"
 	"github.com/jvmfit/jvmfit/internal/size"
+	"github.com/jvmfit/jvmfit/internal/trial"
 )
 
 // What a tune trial is for. The purpose is part of the point, so a
@@ -50,8 +51,8 @@ func (p TunePoint) String() string {
 
 // TuneOutcome is what tune reads from a finished trial.
 type TuneOutcome struct {
-	Verdict      string // trial.OK or trial.KO
-	Kind         string // the KO kind (oom-killed, slo, java-oom, refused, ...)
+	Verdict      trial.Verdict // trial.OK or trial.KO
+	Kind         trial.Kind    // the KO kind (oom-killed, slo, java-oom, refused, ...)
 	P99          time.Duration
 	StartSeconds float64
 	// Throttling is CPU throttled seconds per second of the trial.

@@ -34,8 +34,8 @@ type TuneJSON struct {
 
 // TuneSoakJSON is the last soak; verdict is "not run" when there was none.
 type TuneSoakJSON struct {
-	Verdict      string        `json:"verdict"`
-	Kind         string        `json:"kind,omitempty"`
+	Verdict      trial.Verdict `json:"verdict"`
+	Kind         trial.Kind    `json:"kind,omitempty"`
 	MemoryBytes  int64         `json:"memory_bytes,omitempty"`
 	Duration     time.Duration `json:"duration_ns,omitempty"`
 	P99          time.Duration `json:"p99_ns,omitempty"`
@@ -51,7 +51,7 @@ type TunePointJSON struct {
 	Options      []string      `json:"options"`
 	P99          time.Duration `json:"p99_ns"`
 	StartSeconds float64       `json:"start_seconds"`
-	Verdict      string        `json:"verdict"`
+	Verdict      trial.Verdict `json:"verdict"`
 	Throttling   float64       `json:"throttling"`
 	PeakBytes    int64         `json:"peak_bytes,omitempty"`
 	Candidate    string        `json:"candidate"`

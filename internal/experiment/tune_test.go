@@ -66,7 +66,7 @@ func TestTuneConverges(t *testing.T) {
 func tuneLog(r *TuneResult) string {
 	var b strings.Builder
 	for _, t := range r.Trials {
-		b.WriteString(t.Point.String() + ": " + t.Outcome.Verdict + "\n")
+		b.WriteString(t.Point.String() + ": " + string(t.Outcome.Verdict) + "\n")
 	}
 	for _, c := range r.Candidates {
 		b.WriteString(c.Name + ": " + c.Dropped + "\n")

@@ -88,7 +88,10 @@ func TestTuneSessionTrials(t *testing.T) {
 	if o, err := ts.Run(ctx, low); err != nil || o.Verdict != trial.KO || o.Kind != TuneKindRefused || len(ran) != 3 {
 		t.Errorf("refused limit: %+v, %v, %d trials", o, err, len(ran))
 	}
-	for _, c := range []struct{ file, want string }{{"good.jsa", trial.OK}, {"lost.jsa", trial.KO}} {
+	for _, c := range []struct {
+		file string
+		want trial.Verdict
+	}{{"good.jsa", trial.OK}, {"lost.jsa", trial.KO}} {
 		f := filepath.Join(dir, c.file)
 		o, err := ts.Run(ctx, TunePoint{Purpose: TuneTraining, MemoryBytes: 512 * tmib, CPUs: 1, Options: []string{"-XX:ArchiveClassesAtExit=" + f}})
 		if err != nil || o.Verdict != c.want {

@@ -105,7 +105,7 @@ func TestHTMLAllChartIDsAreUnique(t *testing.T) {
 // The report's "Lowest OK limit" is minmem's answer: majority of runs per
 // limit, tie = KO, the lowest OK with no KO above it.
 func TestMemoryNoteUsesTheSearchRule(t *testing.T) {
-	mk := func(mem int64, v string) *trial.Result {
+	mk := func(mem int64, v trial.Verdict) *trial.Result {
 		r := &trial.Result{Spec: trial.Spec{AppName: "a", JVM: "default", CPUs: 1, MemoryBytes: mem * mb}, Verdict: v, StartedAt: time.Unix(mem, 0)}
 		if v == trial.KO {
 			r.Kind = trial.KindOOMKilled
@@ -137,7 +137,7 @@ func TestMemoryNoteUsesTheSearchRule(t *testing.T) {
 // but is not one of the search's runs: a KO soak above the answer leaves
 // "Lowest OK limit" and the OK/KO grid as the search found them.
 func TestSoakIsNotPartOfTheSearch(t *testing.T) {
-	mk := func(id, mem int64, v string, soak bool) *trial.Result {
+	mk := func(id, mem int64, v trial.Verdict, soak bool) *trial.Result {
 		r := &trial.Result{ID: id, Spec: trial.Spec{AppName: "a", JVM: "jvmfit", CPUs: 1, MemoryBytes: mem * mb, Soak: soak},
 			Verdict: v, StartedAt: time.Unix(id, 0)}
 		if soak {

@@ -42,7 +42,7 @@ func boundary(ts []*trial.Result) (minOK, maxKO int64) {
 // atLimit is the trial that stands for a limit: among the searched trials
 // at mem with the wanted verdict, the one at the highest rate (the most
 // load), then the latest.
-func atLimit(ts []*trial.Result, mem int64, verdict string) *trial.Result {
+func atLimit(ts []*trial.Result, mem int64, verdict trial.Verdict) *trial.Result {
 	var best *trial.Result
 	for _, r := range ts {
 		if !searched(r) || r.Spec.MemoryBytes != mem || r.Verdict != verdict {

@@ -11,7 +11,7 @@ import (
 // nearest to passing, or none when only OK trials may open a chart.
 func TestShownTrial(t *testing.T) {
 	id := int64(0)
-	mk := func(memMiB int64, rate float64, v string, kind string) *trial.Result {
+	mk := func(memMiB int64, rate float64, v trial.Verdict, kind trial.Kind) *trial.Result {
 		id++
 		return &trial.Result{ID: id, Spec: trial.Spec{JVM: "jvmfit", CPUs: 1, MemoryBytes: memMiB * mb, Rate: rate}, Verdict: v, Kind: kind}
 	}

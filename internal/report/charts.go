@@ -241,7 +241,7 @@ func gridRow(y int, ts []*trial.Result, xi map[int64]int) []gridCell {
 			cells[x].ok++
 		} else {
 			cells[x].ko++
-			cells[x].kinds = append(cells[x].kinds, r.Kind)
+			cells[x].kinds = append(cells[x].kinds, string(r.Kind))
 		}
 	}
 	var xs []int

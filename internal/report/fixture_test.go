@@ -35,7 +35,7 @@ type synth struct {
 	p99     time.Duration
 	start   float64
 	heapMiB int64
-	kind    string // "" = judged by the SLO below
+	kind    trial.Kind // "" = judged by the SLO below
 	samples int
 	nmt     bool
 }
@@ -57,7 +57,7 @@ func (s synth) result(n int) *trial.Result {
 	switch s.kind {
 	case trial.KindOOMKilled, trial.KindJavaOOM, trial.KindNotReady, trial.KindExited:
 		r.Verdict, r.Kind = trial.KO, s.kind
-		r.Failed = []string{s.kind}
+		r.Failed = []string{string(s.kind)}
 		r.MemoryPeakBytes = s.memMiB * mb
 		s.addSeries(r, s.memMiB*mb)
 		return r
@@ -167,7 +167,7 @@ func sweepPoint(cpus, rate float64) synth {
 
 func minmemTrials() []synth {
 	var out []synth
-	add := func(jvm string, memMiB int64, kind string, heapShare float64, start float64) {
+	add := func(jvm string, memMiB int64, kind trial.Kind, heapShare float64, start float64) {
 		s := synth{app: "filecache", cpus: 1, memMiB: memMiB, jvm: jvm, jdk: 17, rate: 100, thr: 99.8, success: 1,
 			p50: 3 * time.Millisecond, p99: 40 * time.Millisecond, start: start, heapMiB: int64(float64(memMiB) * heapShare), kind: kind}
 		out = append(out, s)
@@ -275,7 +275,7 @@ func fixtureDB(t *testing.T) string {
 // their own start and p99, for the chart's labels.
 func styleTrials() []synth {
 	var out []synth
-	add := func(jvm string, memMiB int64, kind string, start float64, p99 time.Duration) {
+	add := func(jvm string, memMiB int64, kind trial.Kind, start float64, p99 time.Duration) {
 		out = append(out, synth{app: "filecache", cpus: 1, memMiB: memMiB, jvm: jvm, jdk: 17, rate: 100, thr: 99.9, success: 1,
 			p50: 4 * time.Millisecond, p99: p99, start: start, heapMiB: memMiB / 2, kind: kind, samples: 120, nmt: true})
 	}

@@ -31,17 +31,17 @@ func ResultCell(r *trial.Result) string {
 		return "KO"
 	}
 	if rs := reasons(r); len(rs) > 0 {
-		return "KO (" + r.Kind + ": " + strings.Join(rs, "; ") + ")"
+		return "KO (" + string(r.Kind) + ": " + strings.Join(rs, "; ") + ")"
 	}
-	return "KO (" + r.Kind + ")"
+	return "KO (" + string(r.Kind) + ")"
 }
 
 // shortResult is ResultCell without the figures, for narrow columns.
 func shortResult(r *trial.Result) string {
 	if r.Verdict == trial.OK || r.Kind == "" {
-		return r.Verdict
+		return string(r.Verdict)
 	}
-	return r.Verdict + " " + r.Kind
+	return string(r.Verdict) + " " + string(r.Kind)
 }
 
 func throughput(r *trial.Result) float64 {
@@ -176,7 +176,7 @@ func startCell(r *trial.Result) string {
 func reasons(r *trial.Result) []string {
 	var out []string
 	for _, f := range r.Failed {
-		if f != r.Kind && strings.TrimSpace(f) != "" {
+		if f != string(r.Kind) && strings.TrimSpace(f) != "" {
 			out = append(out, f)
 		}
 	}

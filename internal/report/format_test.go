@@ -18,7 +18,7 @@ func TestResultCell(t *testing.T) {
 		want string
 	}{
 		{trial.Result{Verdict: trial.OK, StartSeconds: 9.94, Load: lr}, "OK (9.9s start, 1003req/s)"},
-		{trial.Result{Verdict: trial.KO, Kind: trial.KindOOMKilled, Failed: []string{trial.KindOOMKilled}}, "KO (oom-killed)"},
+		{trial.Result{Verdict: trial.KO, Kind: trial.KindOOMKilled, Failed: []string{string(trial.KindOOMKilled)}}, "KO (oom-killed)"},
 		{trial.Result{Verdict: trial.KO, Kind: trial.KindExited, Failed: []string{"exit code 1"}}, "KO (exited: exit code 1)"},
 		{trial.Result{Verdict: trial.KO, Kind: trial.KindSLO, StartSeconds: 4, Load: lr, Failed: []string{"p99 812ms > 200ms", "success 0.98 < 0.999"}},
 			"KO (p99 812ms > 200ms; success 0.98 < 0.999; 4.0s start, 1003req/s)"},

@@ -120,7 +120,7 @@ func legendName(r *trial.Result, vary map[dimension]bool, long bool) string {
 		n += " soak"
 	}
 	if !long {
-		return n + " " + r.Verdict
+		return n + " " + string(r.Verdict)
 	}
 	return n + " " + shortResult(r)
 }

@@ -124,9 +124,9 @@ func (s *Store) FindTrial(key string) (*trial.Result, bool, error) {
 // Filter selects trials. Zero fields match everything.
 type Filter struct {
 	ExperimentID int64
-	Experiment   string // name: trials of every experiment with that name
-	Kind         string // experiment kind: run, minmem, sweep or compare
-	Verdict      string // OK or KO
+	Experiment   string        // name: trials of every experiment with that name
+	Kind         string        // experiment kind: run, minmem, sweep or compare
+	Verdict      trial.Verdict // OK or KO
 	Key          string
 	// Light leaves out series and histograms (large) when only the
 	// figures are needed.

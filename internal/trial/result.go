@@ -8,15 +8,10 @@ import (
 )
 
 // Verdict is a trial's outcome: OK or KO.
-//
-// Verdict and Kind are aliases of string while report, experiment and
-// store (reworked in parallel) still pass verdicts around as plain strings:
-// defined types would break some sixty lines there. Making them defined
-// types is then this one edit plus string() at those places.
-type Verdict = string
+type Verdict string
 
 // Kind says why a trial is KO ("" when OK).
-type Kind = string
+type Kind string
 
 // Verdicts and KO kinds. These strings are a published interface (JSON,
 // database, reports).
