@@ -77,7 +77,7 @@ func (f *experimentFlags) open() (*session, error) {
 		vars = nil
 	}
 	s := &experiment.Session{App: a, OptionSets: f.optionSets, Name: f.name, Fresh: f.fresh, KeepLogs: f.keepLogs,
-		Base:     trial.Spec{Java: f.java, Warmup: f.warmup, Duration: f.duration, Vars: vars, SLO: f.slo, NMT: f.nmt, JVM: "default",
+		Base: trial.Spec{Java: f.java, Warmup: f.warmup, Duration: f.duration, Vars: vars, SLO: f.slo, NMT: f.nmt, JVM: "default",
 			Profile: f.profile},
 		Deps:     trial.DefaultDeps(),
 		Progress: experiment.ProgressWriter(os.Stderr)}

@@ -1,11 +1,8 @@
 package anchor
 
 import (
-	"encoding/json"
 	"fmt"
 	"io"
-	"sort"
-	"strings"
 	"text/tabwriter"
 
 	"github.com/jvmfit/jvmfit/internal/plan"
@@ -14,45 +11,7 @@ import (
 
 // Write prints the options in one of jvmfit flags' formats (plan.Formats).
 func (o Options) Write(w io.Writer, format string) error {
-	line := plan.ShellJoin(o.Args)
-	switch format {
-	case "", "shell":
-		_, err := fmt.Fprintln(w, line)
-		return err
-	case "json":
-		enc := json.NewEncoder(w)
-		enc.SetIndent("", "  ")
-		return enc.Encode(o)
-	case "java-tool-options":
-		fmt.Fprintf(w, "export JAVA_TOOL_OPTIONS=%s\n", plan.ShellQuote(line))
-		for _, k := range o.envKeys() {
-			fmt.Fprintf(w, "export %s=%s\n", k, plan.ShellQuote(o.Env[k]))
-		}
-		return nil
-	case "dockerfile":
-		fmt.Fprintf(w, "ENV JAVA_TOOL_OPTIONS=%q\n", line)
-		for _, k := range o.envKeys() {
-			fmt.Fprintf(w, "ENV %s=%q\n", k, o.Env[k])
-		}
-		return nil
-	case "k8s":
-		fmt.Fprintf(w, "resources:\n  limits:\n    memory: %s\n    cpu: %q\nenv:\n", size.Format(o.LimitBytes), strings.TrimSuffix(fmt.Sprintf("%.3g", o.CPUs), ".0"))
-		fmt.Fprintf(w, "  - name: JAVA_TOOL_OPTIONS\n    value: %q\n", line)
-		for _, k := range o.envKeys() {
-			fmt.Fprintf(w, "  - name: %s\n    value: %q\n", k, o.Env[k])
-		}
-		return nil
-	}
-	return fmt.Errorf("unknown format %q: use %s", format, strings.Join(plan.Formats, ", "))
-}
-
-func (o Options) envKeys() []string {
-	keys := make([]string, 0, len(o.Env))
-	for k := range o.Env {
-		keys = append(keys, k)
-	}
-	sort.Strings(keys)
-	return keys
+	return plan.WriteOptions(w, format, plan.Emitted{Options: o.Args, Env: o.Env, LimitBytes: o.LimitBytes, CPUs: o.CPUs}, o)
 }
 
 // Explain prints every option the style gives with its reason, the

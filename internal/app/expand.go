@@ -134,4 +134,3 @@ next:
 	}
 	return out
 }
-

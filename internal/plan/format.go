@@ -16,7 +16,23 @@ var Formats = []string{"shell", "json", "java-tool-options", "dockerfile", "k8s"
 
 // Write prints the plan in one of Formats.
 func (p *Plan) Write(w io.Writer, format string) error {
-	line := ShellJoin(p.Options)
+	return WriteOptions(w, format, Emitted{Options: p.Options, Env: p.Env, LimitBytes: p.LimitBytes, CPUs: p.CPUs}, p)
+}
+
+// Emitted is what a format prints: options with their environment, for a
+// limit and CPU count. The launcher's plan and the anchor styles share it.
+type Emitted struct {
+	Options    []string
+	Env        map[string]string
+	LimitBytes int64
+	CPUs       float64
+}
+
+// WriteOptions prints e in one of Formats; the json format encodes whole,
+// the value the caller describes e with.
+func WriteOptions(w io.Writer, format string, e Emitted, whole any) error {
+	line := ShellJoin(e.Options)
+	keys := envKeys(e.Env)
 	switch format {
 	case "", "shell":
 		_, err := fmt.Fprintln(w, line)
@@ -24,24 +40,24 @@ func (p *Plan) Write(w io.Writer, format string) error {
 	case "json":
 		enc := json.NewEncoder(w)
 		enc.SetIndent("", "  ")
-		return enc.Encode(p)
+		return enc.Encode(whole)
 	case "java-tool-options":
 		fmt.Fprintf(w, "export JAVA_TOOL_OPTIONS=%s\n", ShellQuote(line))
-		for _, k := range p.envKeys() {
-			fmt.Fprintf(w, "export %s=%s\n", k, ShellQuote(p.Env[k]))
+		for _, k := range keys {
+			fmt.Fprintf(w, "export %s=%s\n", k, ShellQuote(e.Env[k]))
 		}
 		return nil
 	case "dockerfile":
 		fmt.Fprintf(w, "ENV JAVA_TOOL_OPTIONS=%q\n", line)
-		for _, k := range p.envKeys() {
-			fmt.Fprintf(w, "ENV %s=%q\n", k, p.Env[k])
+		for _, k := range keys {
+			fmt.Fprintf(w, "ENV %s=%q\n", k, e.Env[k])
 		}
 		return nil
 	case "k8s":
-		fmt.Fprintf(w, "resources:\n  limits:\n    memory: %s\n    cpu: %q\nenv:\n", size.Format(p.LimitBytes), trimFloat(p.CPUs))
+		fmt.Fprintf(w, "resources:\n  limits:\n    memory: %s\n    cpu: %q\nenv:\n", size.Format(e.LimitBytes), trimFloat(e.CPUs))
 		fmt.Fprintf(w, "  - name: JAVA_TOOL_OPTIONS\n    value: %q\n", line)
-		for _, k := range p.envKeys() {
-			fmt.Fprintf(w, "  - name: %s\n    value: %q\n", k, p.Env[k])
+		for _, k := range keys {
+			fmt.Fprintf(w, "  - name: %s\n    value: %q\n", k, e.Env[k])
 		}
 		return nil
 	}
@@ -50,9 +66,9 @@ func (p *Plan) Write(w io.Writer, format string) error {
 
 func trimFloat(f float64) string { return strings.TrimSuffix(fmt.Sprintf("%.3g", f), ".0") }
 
-func (p *Plan) envKeys() []string {
-	keys := make([]string, 0, len(p.Env))
-	for k := range p.Env {
+func envKeys(env map[string]string) []string {
+	keys := make([]string, 0, len(env))
+	for k := range env {
 		keys = append(keys, k)
 	}
 	sort.Strings(keys)

@@ -4,9 +4,7 @@ package trial
 
 import (
 	"context"
-	"fmt"
 	"os"
-	"path/filepath"
 	"strings"
 	"testing"
 	"time"
@@ -19,22 +17,7 @@ import (
 // ends with exec "$@" (the java command line).
 func wrappedFixture(t *testing.T, script, mode string, readyTimeout time.Duration, javaOpts ...string) *app.App {
 	t.Helper()
-	needFixture(t)
-	cmd := []string{"/bin/sh", "-c", script, "sh", "${java}", "${jvm_options}"}
-	cmd = append(cmd, javaOpts...)
-	cmd = append(cmd, "-cp", fixtureClasses, "Server", mode, "${port}")
-	q := make([]string, len(cmd))
-	for i, c := range cmd {
-		q[i] = fmt.Sprintf("%q", c)
-	}
-	scenario, _ := filepath.Abs("testdata/light.yaml")
-	yaml := fmt.Sprintf("name: fixture-%s\ncommand: [%s]\nready: http://127.0.0.1:${port}/health\nready_timeout: %s\nscenario: %s\n",
-		mode, strings.Join(q, ", "), readyTimeout, scenario)
-	a, err := app.Parse(filepath.Join(t.TempDir(), "app.yaml"), []byte(yaml))
-	if err != nil {
-		t.Fatal(err)
-	}
-	return a
+	return fixtureDescriptor(t, []string{"/bin/sh", "-c", script, "sh", "${java}", "${jvm_options}"}, mode, readyTimeout, javaOpts...)
 }
 
 // noOOMKill turns the OOM killer off for the app's own cgroup (v1), so that

@@ -52,9 +52,15 @@ func needRoot(t *testing.T) {
 // javaOpts come before the class name (after the trial's options).
 func fixtureApp(t *testing.T, mode string, readyTimeout time.Duration, javaOpts ...string) *app.App {
 	t.Helper()
+	return fixtureDescriptor(t, []string{"${java}", "${jvm_options}"}, mode, readyTimeout, javaOpts...)
+}
+
+// fixtureDescriptor is the fixture server's descriptor whose command
+// starts with prefix (the java command, or a wrapper around it).
+func fixtureDescriptor(t *testing.T, prefix []string, mode string, readyTimeout time.Duration, javaOpts ...string) *app.App {
+	t.Helper()
 	needFixture(t)
-	cmd := []string{"${java}", "${jvm_options}"}
-	cmd = append(cmd, javaOpts...)
+	cmd := append(append([]string{}, prefix...), javaOpts...)
 	cmd = append(cmd, "-cp", fixtureClasses, "Server", mode, "${port}")
 	q := make([]string, len(cmd))
 	for i, c := range cmd {
