@@ -131,77 +131,100 @@ func loadScenario(changed func(string) bool, f *loadFlags, args []string) (*scen
 	opts := load.Options{Rate: f.rate, Duration: f.duration, Warmup: f.warmup, MaxInflight: f.maxInflight,
 		AllowRemote: f.allowRemote, Base: f.target}
 	if f.scenario != "" {
-		if len(args) > 0 {
-			return nil, opts, usagef("give a URL or --scenario, not both (use --target to point the scenario elsewhere)")
-		}
-		for _, name := range []string{"requests", "method", "header", "body", "body-file", "expect"} {
-			if changed(name) {
-				return nil, opts, usagef("--%s applies to a single URL; with --scenario set it in the scenario file", name)
-			}
-		}
-		vars := map[string]string{}
-		for _, kv := range f.vars {
-			k, v, ok := strings.Cut(kv, "=")
-			if !ok || strings.TrimSpace(k) == "" {
-				return nil, opts, usagef("--var %q: want name=value", kv)
-			}
-			vars[strings.TrimSpace(k)] = v
-		}
-		sc, err := scenario.Load(f.scenario, vars)
-		if err != nil {
-			return nil, opts, asUsage(err)
-		}
+		sc, err := scenarioFile(changed, f, args)
 		opts.Workers = f.concurrency
-		return sc, opts, nil
+		return sc, opts, err
 	}
+	sc, err := singleURL(changed, f, args)
+	opts.Rate, opts.Duration = 0, 0 // already in the phase
+	return sc, opts, err
+}
+
+// scenarioFile is --scenario FILE with its --var values.
+func scenarioFile(changed func(string) bool, f *loadFlags, args []string) (*scenario.Scenario, error) {
+	if len(args) > 0 {
+		return nil, usagef("give a URL or --scenario, not both (use --target to point the scenario elsewhere)")
+	}
+	for _, name := range []string{"requests", "method", "header", "body", "body-file", "expect"} {
+		if changed(name) {
+			return nil, usagef("--%s applies to a single URL; with --scenario set it in the scenario file", name)
+		}
+	}
+	vars := map[string]string{}
+	for _, kv := range f.vars {
+		k, v, ok := strings.Cut(kv, "=")
+		if !ok || strings.TrimSpace(k) == "" {
+			return nil, usagef("--var %q: want name=value", kv)
+		}
+		vars[strings.TrimSpace(k)] = v
+	}
+	sc, err := scenario.Load(f.scenario, vars)
+	if err != nil {
+		return nil, asUsage(err)
+	}
+	return sc, nil
+}
+
+// singleURL is one request, given on the command line, as a one-phase
+// scenario in the model the flags choose.
+func singleURL(changed func(string) bool, f *loadFlags, args []string) (*scenario.Scenario, error) {
 	if len(args) == 0 {
-		return nil, opts, usagef("give a URL (e.g. http://127.0.0.1:8080/status) or --scenario FILE")
+		return nil, usagef("give a URL (e.g. http://127.0.0.1:8080/status) or --scenario FILE")
 	}
 	if len(f.vars) > 0 || f.target != "" {
-		return nil, opts, usagef("--var and --target apply to --scenario; for a URL put everything in the URL")
+		return nil, usagef("--var and --target apply to --scenario; for a URL put everything in the URL")
 	}
-	spec := scenario.RequestSpec{Method: strings.ToUpper(f.method), URL: args[0], Expect: f.expect, Headers: map[string]string{}}
-	for _, h := range f.headers {
-		k, v, ok := strings.Cut(h, ":")
-		if !ok || strings.TrimSpace(k) == "" {
-			return nil, opts, usagef("--header %q: want 'Name: value'", h)
-		}
-		spec.Headers[strings.TrimSpace(k)] = strings.TrimSpace(v)
-	}
-	switch {
-	case f.body != "" && f.bodyFile != "":
-		return nil, opts, usagef("give --body or --body-file, not both")
-	case f.body != "":
-		spec.Body = []byte(f.body)
-	case f.bodyFile != "":
-		b, err := os.ReadFile(f.bodyFile)
-		if err != nil {
-			return nil, opts, usagef("--body-file: %v", err)
-		}
-		spec.Body = b
+	spec, err := requestSpec(f, args[0])
+	if err != nil {
+		return nil, err
 	}
 	sc, err := scenario.Single(spec)
 	if err != nil {
-		return nil, opts, asUsage(fmt.Errorf("URL %s: %w", args[0], err))
+		return nil, asUsage(fmt.Errorf("URL %s: %w", args[0], err))
 	}
 	p := sc.Phases[0]
 	p.Duration, p.Requests = f.duration, f.requests
 	switch {
 	case changed("rate"):
 		if changed("concurrency") {
-			return nil, opts, usagef("--concurrency is for the closed model; with --rate, cap requests in flight with --max-inflight")
+			return nil, usagef("--concurrency is for the closed model; with --rate, cap requests in flight with --max-inflight")
 		}
 		p.Model, p.Rate = scenario.Open, f.rate
 	case changed("concurrency") || changed("requests"):
 		p.Model, p.Workers = scenario.Closed, max(1, f.concurrency)
 	default:
-		return nil, opts, usagef("give --rate N (open model, requests per second) or --concurrency N (closed model)")
+		return nil, usagef("give --rate N (open model, requests per second) or --concurrency N (closed model)")
 	}
 	if p.Duration == 0 && p.Requests == 0 {
 		p.Duration = 10 * time.Second
 	}
-	opts.Rate, opts.Duration = 0, 0 // already in the phase
-	return sc, opts, nil
+	return sc, nil
+}
+
+// requestSpec is the request the URL, --method, --header, --body and
+// --expect describe.
+func requestSpec(f *loadFlags, url string) (scenario.RequestSpec, error) {
+	spec := scenario.RequestSpec{Method: strings.ToUpper(f.method), URL: url, Expect: f.expect, Headers: map[string]string{}}
+	for _, h := range f.headers {
+		k, v, ok := strings.Cut(h, ":")
+		if !ok || strings.TrimSpace(k) == "" {
+			return spec, usagef("--header %q: want 'Name: value'", h)
+		}
+		spec.Headers[strings.TrimSpace(k)] = strings.TrimSpace(v)
+	}
+	switch {
+	case f.body != "" && f.bodyFile != "":
+		return spec, usagef("give --body or --body-file, not both")
+	case f.body != "":
+		spec.Body = []byte(f.body)
+	case f.bodyFile != "":
+		b, err := os.ReadFile(f.bodyFile)
+		if err != nil {
+			return spec, usagef("--body-file: %v", err)
+		}
+		spec.Body = b
+	}
+	return spec, nil
 }
 
 func writeLoadOutputs(w io.Writer, f *loadFlags, res *record.Result) error {
