@@ -23,10 +23,10 @@ func Default() Engine { return Engine{Bin: "docker"} }
 // Check is nil when the engine's command exists and its daemon answers.
 func (e Engine) Check(ctx context.Context) error {
 	if _, err := exec.LookPath(e.Bin); err != nil {
-		return fmt.Errorf("no %s command on PATH: install docker.io (bash .ci/install does)", e.Bin)
+		return fmt.Errorf("no %s command on PATH: %s", e.Bin, e.installHint())
 	}
 	if _, err := e.Run(ctx, nil, "version", "--format", "{{.Server.Version}}"); err != nil {
-		return fmt.Errorf("the %s daemon does not answer (%w): start dockerd, or point DOCKER_HOST at yours", e.Bin, err)
+		return fmt.Errorf("the %s daemon does not answer (%w): %s", e.Bin, err, e.daemonHint())
 	}
 	return nil
 }

@@ -57,7 +57,7 @@ func (s *Sandbox) Start(ctx context.Context, l Launch) (*Process, error) {
 	if err != nil {
 		return nil, err
 	}
-	id, err := s.Engine.Run(ctx, nil, args...)
+	id, err := s.Engine.Run(ctx, nil, s.Engine.withCreateFlags(args)...)
 	if err != nil {
 		// A create cut short by ctx may still have made the container.
 		s.remove(name)
@@ -84,7 +84,7 @@ func (s *Sandbox) remove(nameOrID string) {
 // starts following its output and exit.
 func (p *Process) begin(ctx context.Context, t Tree, l Launch) error {
 	if _, err := p.eng.Run(ctx, nil, "start", p.id); err != nil {
-		return fmt.Errorf("cannot start the container of %s: %w", l.Image, err)
+		return fmt.Errorf("cannot start the container of %s: %w", l.Image, p.eng.explain(err))
 	}
 	out, err := p.eng.Run(ctx, nil, "inspect", "--format", "{{.State.Pid}}", p.id)
 	if err != nil {

@@ -21,7 +21,7 @@ import (
 // names.
 func (s *Sandbox) Sweep(ctx context.Context) ([]string, error) {
 	out, err := s.Engine.Run(ctx, nil, "ps", "--all", "--filter", "label="+LabelPid,
-		"--format", `{{.ID}} {{.Names}} {{.Label "`+LabelPid+`"}}`)
+		"--format", "{{.ID}} {{.Names}} "+s.Engine.psLabel(LabelPid))
 	if err != nil {
 		return nil, fmt.Errorf("cannot list jvmfit's containers: %w", err)
 	}
