@@ -77,3 +77,38 @@ func podmanContainers(t *testing.T, pid int) []string {
 	}
 	return strings.Fields(out)
 }
+
+// podmanCgroupsLeft lists the cgroup directories of container id left in
+// any hierarchy below jvmfit's sub-tree t (podman names them libpod-<id>).
+func podmanCgroupsLeft(t *testing.T, tree docker.Tree, id string) []string {
+	t.Helper()
+	left, err := filepath.Glob(filepath.Join(filepath.Dir(tree.Mount), "*", tree.Parent, "libpod-"+id))
+	if err != nil {
+		t.Fatal(err)
+	}
+	return left
+}
+
+// podmanMajor is the major version of the podman command.
+func podmanMajor(t *testing.T) int {
+	t.Helper()
+	v, err := podman.Run(context.Background(), nil, "version", "--format", "{{.Client.Version}}")
+	if err != nil {
+		t.Fatal(err)
+	}
+	major, err := strconv.Atoi(strings.SplitN(v, ".", 2)[0])
+	if err != nil {
+		t.Fatalf("podman version %q: %v", v, err)
+	}
+	return major
+}
+
+// deadPid is the pid of a process that has exited.
+func deadPid(t *testing.T) int {
+	t.Helper()
+	c := exec.Command("true")
+	if err := c.Run(); err != nil {
+		t.Fatal(err)
+	}
+	return c.Process.Pid
+}

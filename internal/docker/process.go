@@ -207,6 +207,10 @@ func (p *Process) StopErr() error {
 	return p.stopErr
 }
 
+// exitReadWait bounds how long Stop waits, after the engine's stop, for
+// the container's exit to be read before removing it.
+const exitReadWait = 10 * time.Second
+
 func (p *Process) stop(grace time.Duration) error {
 	ctx, cancel := context.WithTimeout(context.Background(), grace+60*time.Second)
 	defer cancel()
@@ -215,6 +219,14 @@ func (p *Process) stop(grace time.Duration) error {
 	default:
 		secs := strconv.Itoa(int(math.Ceil(grace.Seconds())))
 		_, _ = p.eng.Run(ctx, nil, "stop", "--time", secs, p.id)
+		// follow reads the exit from the container once wait returns,
+		// which podman's does up to 250 ms after the end (it polls): rm
+		// only after that, or the exit of a container that stopped in
+		// time is lost with it.
+		select {
+		case <-p.done:
+		case <-time.After(exitReadWait):
+		}
 	}
 	// rm -f kills whatever stop left, so done follows.
 	_, err := p.eng.Run(ctx, nil, "rm", "--force", p.id)

@@ -1,0 +1,139 @@
+//go:build linux
+
+package docker_test
+
+import (
+	"context"
+	"fmt"
+	"os"
+	"strconv"
+	"testing"
+	"time"
+
+	"github.com/jvmfit/jvmfit/internal/docker"
+)
+
+// TestPodmanOOMKilledThoughInspectSaysNot: at 64Mi the kernel kills
+// filecache's JVM. Podman 4 says so nowhere (State.OOMKilled stays false,
+// the bug fixed in Podman 5), yet the sandbox reports an OOM kill, from
+// exit 137 and the oom_kill counter of the container's cgroup. Both are
+// asserted, so this test shows the bug it works around.
+func TestPodmanOOMKilledThoughInspectSaysNot(t *testing.T) {
+	needPodman(t, filecacheImage)
+	s := podmanSandbox(t)
+	p, err := s.Start(context.Background(), docker.Launch{
+		Name: "filecache-oom", Image: filecacheImage, MemoryBytes: 64 * mi, CPUs: 1,
+		Args: []string{"--server.port=" + strconv.Itoa(freePort(t))},
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer p.Stop(0)
+	select {
+	case <-p.Done():
+	case <-time.After(120 * time.Second):
+		t.Fatal("filecache still runs after 120 s at 64Mi")
+	}
+	if e := p.Exit(); !e.OOMKilled || e.Signal != "SIGKILL" {
+		t.Errorf("exit %+v, want OOM-killed (SIGKILL)", e)
+	}
+	// Under Podman the counter is the only evidence, so it must be seen.
+	if n := p.OOMKillsSeen(); n < 1 {
+		t.Errorf("the container cgroup's oom_kill counter was seen at %d, want at least 1", n)
+	}
+	// What podman itself says, before Stop removes the container.
+	st, err := podman.Run(context.Background(), nil, "inspect", "--format", "{{.State.ExitCode}} {{.State.OOMKilled}}", p.ID())
+	if err != nil {
+		t.Fatal(err)
+	}
+	if major := podmanMajor(t); major < 5 && st != "137 false" {
+		t.Errorf("podman %d inspect says %q; want \"137 false\" (its OOMKilled bug; if fixed, this workaround's test needs updating)", major, st)
+	} else {
+		t.Logf("podman %d inspect: exit code and OOMKilled %q", major, st)
+	}
+	id := p.ID()
+	p.Stop(0)
+	if err := p.StopErr(); err != nil {
+		t.Error(err)
+	}
+	if ids := podmanContainers(t, os.Getpid()); len(ids) != 0 {
+		t.Errorf("containers left after Stop: %v", ids)
+	}
+	if left := podmanCgroupsLeft(t, s.Tree, id); len(left) != 0 {
+		t.Errorf("cgroups left after Stop: %v", left)
+	}
+}
+
+// TestPodmanOKAt256Mi: at 256Mi filecache answers; its cgroup is podman's
+// libpod-<id> below jvmfit's sub-tree with memory+swap equal to memory;
+// Stop ends it with SIGTERM and removes it and its cgroups.
+func TestPodmanOKAt256Mi(t *testing.T) {
+	needPodman(t, filecacheImage)
+	s := podmanSandbox(t)
+	port := freePort(t)
+	p, err := s.Start(context.Background(), docker.Launch{
+		Name: "filecache-ok", Image: filecacheImage, MemoryBytes: 256 * mi, CPUs: 1,
+		Args: []string{"--server.port=" + strconv.Itoa(port)},
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer p.Stop(0)
+	if err := waitReady(p, fmt.Sprintf("http://127.0.0.1:%d/actuator/health", port), 120*time.Second); err != nil {
+		t.Fatal(err)
+	}
+	dir := p.CgroupDir()
+	want := s.Tree.Mount + s.Tree.Parent + "/libpod-" + p.ID()
+	if dir != want {
+		t.Errorf("container cgroup %s, want %s (below jvmfit's sub-tree)", dir, want)
+	}
+	limit := readCgroupInt(t, dir+"/memory.limit_in_bytes")
+	memsw := readCgroupInt(t, dir+"/memory.memsw.limit_in_bytes")
+	if limit != 256*mi || memsw != limit {
+		t.Errorf("memory.limit_in_bytes %d, memory.memsw.limit_in_bytes %d; want both %d", limit, memsw, 256*mi)
+	}
+	if peak, err := p.MemoryPeak(); err != nil || peak < 32*mi || peak > 256*mi {
+		t.Errorf("memory peak %d, %v; want between 32 MiB and the 256 MiB limit", peak, err)
+	}
+	id := p.ID()
+	e := p.Stop(10 * time.Second)
+	if e.OOMKilled || e.Signal == "SIGKILL" {
+		t.Errorf("stopped with SIGTERM, got %+v", e)
+	}
+	if err := p.StopErr(); err != nil {
+		t.Error(err)
+	}
+	if ids := podmanContainers(t, os.Getpid()); len(ids) != 0 {
+		t.Errorf("containers left after Stop: %v", ids)
+	}
+	if left := podmanCgroupsLeft(t, s.Tree, id); len(left) != 0 {
+		t.Errorf("cgroups left after Stop: %v", left)
+	}
+}
+
+// TestPodmanSweep: Sweep reads podman's labels too (its ps has no .Label):
+// a container labelled with a dead pid goes, one of a live process stays.
+func TestPodmanSweep(t *testing.T) {
+	needPodman(t, jdk17Image)
+	s := podmanSandbox(t)
+	dead, live := deadPid(t), os.Getppid()
+	mk := func(pid int) string {
+		id, err := podman.Run(context.Background(), nil, "create", "--label", docker.LabelPid+"="+strconv.Itoa(pid), jdk17Image, "java", "-version")
+		if err != nil {
+			t.Fatal(err)
+		}
+		t.Cleanup(func() { _, _ = podman.Run(context.Background(), nil, "rm", "--force", id) })
+		return id
+	}
+	deadID, liveID := mk(dead), mk(live)
+	removed, err := s.Sweep(context.Background())
+	if err != nil {
+		t.Fatal(err)
+	}
+	if ids := podmanContainers(t, dead); len(ids) != 0 || len(removed) == 0 {
+		t.Errorf("the dead jvmfit's container %.12s is still there (Sweep removed %v)", deadID, removed)
+	}
+	if ids := podmanContainers(t, live); len(ids) != 1 {
+		t.Errorf("the live process's container %.12s was removed", liveID)
+	}
+}
