@@ -15,6 +15,7 @@ import (
 //   - Podman 4 never sets State.OOMKilled (fixed in Podman 5): the verdict
 //     comes from exit 137 plus the container cgroup's oom_kill counter,
 //     which Process samples for every engine (process.go, exitFor).
+//   - It names a container's cgroup libpod-<id> (cgroupName).
 //   - Its ps has no {{.Label "key"}}, only the .Labels map (psLabel).
 //   - With the cgroupfs manager it puts every container's conmon in a
 //     cgroup of its own, <cgroup-parent>/conmon, which it never removes;
@@ -48,6 +49,16 @@ func (e Engine) withCreateFlags(args []string) []string {
 		return args
 	}
 	return slices.Insert(slices.Clone(args), 1, f...)
+}
+
+// cgroupName is the name the engine gives a container's cgroup below the
+// cgroup parent: the sandbox's guess until the container's process says
+// where it is (and if that process is already gone, e.g. OOM-killed).
+func (e Engine) cgroupName(id string) string {
+	if e.IsPodman() {
+		return "libpod-" + id
+	}
+	return id
 }
 
 // psLabel is the `ps --format` field holding a container's label key.

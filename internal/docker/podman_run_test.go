@@ -137,3 +137,29 @@ func TestPodmanSweep(t *testing.T) {
 		t.Errorf("the live process's container %.12s was removed", liveID)
 	}
 }
+
+// TestPodmanOOMKilledAtStart: at 7Mi the JVM is killed about a second
+// into its start, soon after Start returns; the kill is still reported,
+// and the counter was read from podman's libpod-<id> cgroup.
+func TestPodmanOOMKilledAtStart(t *testing.T) {
+	needPodman(t, filecacheImage)
+	s := podmanSandbox(t)
+	p, err := s.Start(context.Background(), docker.Launch{
+		Name: "filecache-oom-start", Image: filecacheImage, MemoryBytes: 7 * mi, CPUs: 1, Network: "none",
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer p.Stop(0)
+	select {
+	case <-p.Done():
+	case <-time.After(60 * time.Second):
+		t.Fatal("filecache still runs after 60 s at 7Mi")
+	}
+	if e := p.Exit(); !e.OOMKilled || e.Signal != "SIGKILL" {
+		t.Errorf("exit %+v (oom_kill counter seen at %d, cgroup %s), want OOM-killed (SIGKILL)", e, p.OOMKillsSeen(), p.CgroupDir())
+	}
+	if want := s.Tree.Mount + s.Tree.Parent + "/libpod-" + p.ID(); p.CgroupDir() != want {
+		t.Errorf("container cgroup %s, want %s", p.CgroupDir(), want)
+	}
+}

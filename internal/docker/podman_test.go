@@ -68,3 +68,14 @@ func TestPodmanCheckHints(t *testing.T) {
 		t.Errorf("no podman on PATH: %v", err)
 	}
 }
+
+// TestPodmanCgroupName: podman's container cgroups are libpod-<id>,
+// docker's <id>.
+func TestPodmanCgroupName(t *testing.T) {
+	if got := (Engine{Bin: "podman"}).cgroupName("abc"); got != "libpod-abc" {
+		t.Errorf("podman: %s", got)
+	}
+	if got := Default().cgroupName("abc"); got != "abc" {
+		t.Errorf("docker: %s", got)
+	}
+}

@@ -91,7 +91,7 @@ func (p *Process) begin(ctx context.Context, t Tree, l Launch) error {
 		return fmt.Errorf("cannot inspect the container of %s: %w", l.Image, err)
 	}
 	p.pid, _ = strconv.Atoi(out)
-	p.cgDir = t.Dir(p.id)
+	p.cgDir = t.Dir(p.eng.cgroupName(p.id))
 	// The engine names the cgroup (Podman: libpod-<id>); the process's
 	// own /proc/<pid>/cgroup, read from the host's side, says where it is.
 	if rel := memoryCgroupOf(p.pid); rel != "" {
