@@ -41,6 +41,9 @@ func needPodman(t testing.TB, refs ...string) {
 		case jdk17Image:
 			prereq.Java(t, image.JDK17+"/bin/java")
 			_, err = image.JDKBase(ctx, podman, image.JDK17, ref)
+		case jdk25Image:
+			prereq.Java(t, image.JDK25+"/bin/java")
+			_, err = image.JDKBase(ctx, podman, image.JDK25, ref)
 		case filecacheImage:
 			_, f, _, _ := runtime.Caller(0)
 			jar := filepath.Join(filepath.Dir(f), "..", "..", "workloads", "filecache", "target", "filecache.jar")

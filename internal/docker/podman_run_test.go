@@ -163,3 +163,28 @@ func TestPodmanOOMKilledAtStart(t *testing.T) {
 		t.Errorf("container cgroup %s, want %s", p.CgroupDir(), want)
 	}
 }
+
+// TestPodmanImageJDK: the JDK read from an image in podman's storage is the
+// image's: 25 from the Temurin 25 base, while the host's default is 17.
+func TestPodmanImageJDK(t *testing.T) {
+	needPodman(t, jdk25Image)
+	ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
+	defer cancel()
+	j, err := docker.ImageJDK(ctx, podman, jdk25Image)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if j.Version != 25 || j.Vendor == "" || j.Vendor == "unknown" {
+		t.Errorf("JDK %d from %q, want 25 and a vendor", j.Version, j.Vendor)
+	}
+	// The container it created to copy the release file out is gone.
+	img, err := podman.Run(ctx, nil, "image", "inspect", "--format", "{{.Id}}", jdk25Image)
+	if err != nil {
+		t.Fatal(err)
+	}
+	// ancestor= takes the id (podman does not match a short NAME:TAG there).
+	left, err := podman.Run(ctx, nil, "ps", "--all", "--quiet", "--filter", "ancestor="+img)
+	if err != nil || left != "" {
+		t.Errorf("containers of %s left: %q (%v)", jdk25Image, left, err)
+	}
+}
