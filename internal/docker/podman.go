@@ -14,7 +14,8 @@ import (
 //
 //   - Podman 4 never sets State.OOMKilled (fixed in Podman 5): the verdict
 //     comes from exit 137 plus the container cgroup's oom_kill counter,
-//     which Process samples for every engine (process.go, exitFor).
+//     which Process samples for every engine (process.go, exitFor), or the
+//     cgroup's OOM notifications, which outlive it (podman_oomevents.go).
 //   - It names a container's cgroup libpod-<id> (cgroupName).
 //   - Its ps has no {{.Label "key"}}, only the .Labels map (psLabel).
 //   - With the cgroupfs manager it puts every container's conmon in a

@@ -81,6 +81,9 @@ func (p *Process) Exit() Exit {
 
 // follow samples the cgroup until the container exits, then records how.
 func (p *Process) follow() {
+	// The OOM notifications outlive the cgroup (podman_oomevents.go).
+	events, _ := watchOOMEvents(p.cgDir)
+	defer events.close()
 	waited := make(chan struct{})
 	go func() {
 		// docker wait returns at once for a container that already exited.
@@ -99,6 +102,9 @@ func (p *Process) follow() {
 	}
 	p.sample()
 	e := p.readExit()
+	if e.Signal == "SIGKILL" && !e.OOMKilled && events.ooms(time.Second) > 0 {
+		e.OOMKilled = true
+	}
 	p.waitLogs()
 	p.finish(e)
 }
