@@ -30,6 +30,24 @@ type oomEvents struct {
 	total int64
 }
 
+// oomSettle bounds the wait for a removed group's last signal (ooms); it
+// came 15 to 28 ms after the rmdir began in 20 removals at load average 22.
+const oomSettle = 500 * time.Millisecond
+
+// watchOOM registers for the OOM notifications of a container's cgroup
+// where the engine does not report OOM kills (Podman 4); nil elsewhere:
+// Docker sets OOMKilled itself (containerd watches the same notifications).
+func (e Engine) watchOOM(dir string) *oomEvents {
+	if !e.IsPodman() {
+		return nil
+	}
+	w, err := watchOOMEvents(dir)
+	if err != nil {
+		return nil // the sampled oom_kill counter remains
+	}
+	return w
+}
+
 // watchOOMEvents registers for the OOM notifications of the v1 memory
 // cgroup dir.
 func watchOOMEvents(dir string) (*oomEvents, error) {

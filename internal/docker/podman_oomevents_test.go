@@ -114,3 +114,21 @@ func TestOOMEventsNoOOM(t *testing.T) {
 		t.Errorf("eventfd count %d after the removal, want 1 (the removal's)", w.total)
 	}
 }
+
+// TestWatchOOMOnlyForPodman: only Podman's containers get the eventfd;
+// Docker reports OOM kills itself.
+func TestWatchOOMOnlyForPodman(t *testing.T) {
+	dir := oomGroup(t, "engines")
+	if w := Default().watchOOM(dir); w != nil {
+		w.close()
+		t.Error("docker: an OOM watch was registered")
+	}
+	w := Engine{Bin: "podman"}.watchOOM(dir)
+	if w == nil {
+		t.Fatal("podman: no OOM watch")
+	}
+	w.close()
+	if w := (Engine{Bin: "podman"}).watchOOM(dir + "-missing"); w != nil {
+		t.Error("podman: a watch on a missing cgroup")
+	}
+}

@@ -82,7 +82,7 @@ func (p *Process) Exit() Exit {
 // follow samples the cgroup until the container exits, then records how.
 func (p *Process) follow() {
 	// The OOM notifications outlive the cgroup (podman_oomevents.go).
-	events, _ := watchOOMEvents(p.cgDir)
+	events := p.eng.watchOOM(p.cgDir)
 	defer events.close()
 	waited := make(chan struct{})
 	go func() {
@@ -102,7 +102,7 @@ func (p *Process) follow() {
 	}
 	p.sample()
 	e := p.readExit()
-	if e.Signal == "SIGKILL" && !e.OOMKilled && events.ooms(time.Second) > 0 {
+	if e.Signal == "SIGKILL" && !e.OOMKilled && events.ooms(oomSettle) > 0 {
 		e.OOMKilled = true
 	}
 	p.waitLogs()
