@@ -102,7 +102,13 @@ func runTrial(cmd *cobra.Command, f *runFlags) error {
 	// Open the database first: a bad --db must not cost a trial.
 	st, err := store.Open(f.db)
 	if err != nil {
-		return usagef("--db %s: %w", f.db, err)
+		// The one error rule (docs/experiments.md), as in sweep: a path whose
+		// folder is missing is the user's to fix (exit 2); a full disk or a
+		// damaged file is the machine's (exit 1).
+		if fi, serr := os.Stat(filepath.Dir(f.db)); serr != nil || !fi.IsDir() {
+			return usagef("--db %s: %w", f.db, err)
+		}
+		return err
 	}
 	defer st.Close()
 
