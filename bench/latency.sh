@@ -55,7 +55,7 @@ jvmfit_run() {
   "$bin" load --json --rate "$1" -d "${SECS}s" "$url" >"$work/out.json" 2>"$work/err" || {
     echo "bench/latency.sh: $name load failed: $(tail -1 "$work/err")" >&2; return 1; }
   jq -r '[.latencies.p50, .latencies.p99, (.send_lateness.p50 // -1000), (.send_lateness.p99 // -1000),
-          (.send_lateness.max // -1000)] | map(. / 1000) | map(tostring) | join(" ")' \
+          (.send_lateness.max // -1000), (if .realtime then 1000 else 0 end)] | map(. / 1000) | map(tostring) | join(" ")' \
     "$work/out.json" >>"$work/$name-$1"
 }
 base_run() { [[ -z $BASELINE ]] || jvmfit_run "$1" before "$BASELINE"; }
@@ -83,6 +83,7 @@ echo "GET $url" | "$VEGETA" attack -rate 1000 -duration 2s >/dev/null
 
 psi_total() { awk -F'total=' '/^some/ { print $2 }' /proc/pressure/cpu 2>/dev/null; }
 psi_start=$(psi_total)
+load_start=$(cut -d' ' -f1-3 /proc/loadavg)
 bench_start=$(date +%s.%N)
 for round in $(seq "$ROUNDS"); do
   for rate in $RATES; do
@@ -102,8 +103,8 @@ printf '\nLatency at a fixed rate against one loopback Go server, %ss runs, medi
 # How busy the shared machine was: the share of the time some task waited
 # for a CPU (PSI), and the load average.
 awk -v a="$psi_start" -v b="$psi_end" -v s="$bench_start" -v e="$(date +%s.%N)" -v l="$(cut -d' ' -f1-3 /proc/loadavg)" \
-  'BEGIN { if (a != "") printf "CPU pressure during the rounds: some task waited %.0f%% of the time; load %s\n", (b - a) / 1e4 / (e - s), l
-           else printf "load %s\n", l }'
+  -v l0="$load_start" 'BEGIN { if (a != "") printf "CPU pressure during the rounds: some task waited %.0f%% of the time\n", (b - a) / 1e4 / (e - s)
+           printf "load average (1, 5, 15 min): %s at the start, %s at the end\n", l0, l }'
 lat3() { awk -v a="$(col "$1" "$2")" -v b="$(col "$1" $(($2 + 1)))" -v c="$(col "$1" $(($2 + 2)))" \
   'BEGIN { if (a < 0) print "-"; else printf "%.0f / %.0f / %.0f", a, b, c }'; }
 pair() { printf '%.0f / %.0f' "$(col "$1" "$2")" "$(col "$1" $(($2 + 1)))"; }
@@ -115,11 +116,15 @@ for rate in $RATES; do
     -v vp50="$(col "vegeta-$rate" 1)" -v vp99="$(col "vegeta-$rate" 2)" 'BEGIN {
     ok = jp50 <= 1.1 * vp50 + 20 && jp99 <= 1.1 * vp99 + 20
     s = sprintf("p50 %.2fx, p99 %.2fx", jp50 / vp50, jp99 / vp99)
-    if (r == 200 || r == 1000) s = s (ok ? "  met" : "  NOT met")
+    if (r == 200 || r == 1000) s = s (ok ? "  met" : "  NOT met"); else s = s "  (reported)"
     print s }')
   printf '%7s  %-16s %-20s  %-16s %-20s %-16s  %s\n' "$rate" "$(pair "jvmfit-$rate" 1)" "$(lat3 "jvmfit-$rate" 3)" \
     "$(pair "vegeta-$rate" 1)" "$(lat3 "vegeta-$rate" 3)" "$(pair "vegeta-$rate" 6)" "$goal"
 done
+# Whether jvmfit's rounds ran at real-time priority (it needs root or CAP_SYS_NICE).
+for rate in $RATES; do
+  awk -v r="$rate" '$6 == 1 { n++ } END { printf "%s req/s: jvmfit at real-time priority in %d of %d rounds\n", r, n, NR }' "$work/jvmfit-$rate"
+done | paste -sd';' | sed 's/;/; /g'
 echo "goal at 200 and 1000 req/s: jvmfit p50 and p99 each <= 1.1x vegeta's + 20 µs"
 echo "(jvmfit counts latency from the intended send time; vegeta from its actual send, so its own"
 echo " lateness, shown beside it, is not in its figures: 'vegeta from intended' adds it back)"
