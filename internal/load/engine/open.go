@@ -73,14 +73,9 @@ func (pl *Plan) runOpen(l *loop, p *scenario.Phase, rec *record.Recorder) *phase
 	o.end = o.start.Add(o.sch.Length)
 	o.sendBy = o.end.Add(o.lateAfter)
 	o.hardStop = o.end.Add(pl.drain())
-	// At real-time priority while the schedule runs (priority.go): a send
-	// or an answer that waits for a CPU counts in the latency.
-	release := realtime()
 	l.spawn(o.dispatch)
 	l.run()
-	pr := o.result()
-	pr.realtime = release()
-	return pr
+	return o.result()
 }
 
 // dispatch is the dispatcher task: it sends every request of the schedule

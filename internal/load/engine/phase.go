@@ -17,8 +17,6 @@ type phaseRun struct {
 	span    time.Duration // for the achieved rate
 	dropped int64
 	target  float64
-	// realtime: an open phase ran at real-time priority throughout.
-	realtime bool
 }
 
 // RunPhase drives one phase on a fresh event loop and returns what it
@@ -46,6 +44,6 @@ func RunPhase(ctx context.Context, pl *Plan, p *scenario.Phase, progress io.Writ
 	return &record.Phase{
 		Name: p.Name, Model: p.Model, Record: p.Record, Rec: rec,
 		Span: pr.span, Elapsed: max(rec.LastDone().Sub(pr.start), pr.span),
-		Dropped: pr.dropped, Target: pr.target, Realtime: pr.realtime,
+		Dropped: pr.dropped, Target: pr.target,
 	}, nil
 }

@@ -26,11 +26,6 @@ type Report struct {
 	// because they count from the intended time. A p99 here near the
 	// latencies' means the generator, not the service, is the bottleneck.
 	SendLateness *Latencies `json:"send_lateness,omitempty"`
-	// Realtime (open model) says whether the generator ran at real-time
-	// priority (SCHED_FIFO) throughout, where the kernel allowed it: then
-	// its wait for a CPU is not in the latencies. False on a machine where
-	// it was refused, or when the process used more than half a CPU.
-	Realtime *bool `json:"realtime,omitempty"`
 	// ByRequest holds the same figures per named request.
 	ByRequest map[string]*Report `json:"by_request,omitempty"`
 }

@@ -17,9 +17,6 @@ type Phase struct {
 	Elapsed time.Duration // start to last answer, for the throughput
 	Dropped int64         // open model: never sent
 	Target  float64       // open model: the mean target rate
-	// Realtime (open model): the generator ran at real-time priority for
-	// the whole phase, so its own wait for a CPU is not in the latencies.
-	Realtime bool
 }
 
 // Result is one run.
@@ -78,9 +75,6 @@ func (res *Result) Add(p *Phase) {
 	ph.All = all.hist
 	r := all.report(p.Span, p.Elapsed)
 	r.Phase, r.Model, r.TargetRate, r.Dropped = p.Name, p.Model, p.Target, p.Dropped
-	if p.Model == "open" {
-		r.Realtime = &p.Realtime
-	}
 	if len(by) > 1 {
 		r.ByRequest = by
 	}
@@ -125,7 +119,6 @@ func (res *Result) Merge() {
 	}
 	r := all.report(span, elapsed)
 	r.Phase, r.Model, r.Dropped, r.TargetRate = "total", model, dropped, target
-	r.Realtime = allRealtime(res.Phases, res.spans)
 	if len(res.totalByReq) > 1 {
 		r.ByRequest = map[string]*Report{}
 		for name, t := range res.totalByReq {
@@ -133,18 +126,4 @@ func (res *Result) Merge() {
 		}
 	}
 	res.Total = r
-}
-
-// allRealtime says whether every recorded open phase ran at real-time
-// priority; nil when none is open.
-func allRealtime(phases []*Report, sp []spans) *bool {
-	var all *bool
-	for i, s := range sp {
-		if !s.record || phases[i].Realtime == nil {
-			continue
-		}
-		v := *phases[i].Realtime && (all == nil || *all)
-		all = &v
-	}
-	return all
 }

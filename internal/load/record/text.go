@@ -37,14 +37,7 @@ func WriteText(w io.Writer, r *Report) error {
 		fmt.Fprintf(tw, "Schedule\t[late, dropped]\t%d, %d\n", r.Late, r.Dropped)
 	}
 	if s := r.SendLateness; s != nil {
-		prio := ""
-		if r.Realtime != nil {
-			prio = " (normal priority)"
-			if *r.Realtime {
-				prio = " (real-time priority)"
-			}
-		}
-		fmt.Fprintf(tw, "Send lateness\t[50, 99, max]\t%s, %s, %s%s\n", round(s.P50), round(s.P99), round(s.Max), prio)
+		fmt.Fprintf(tw, "Send lateness\t[50, 99, max]\t%s, %s, %s\n", round(s.P50), round(s.P99), round(s.Max))
 	}
 	fmt.Fprintf(tw, "Status Codes\t[code:count]\t%s\n", statusLine(r.StatusCodes))
 	if err := tw.Flush(); err != nil {
