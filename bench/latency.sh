@@ -83,6 +83,7 @@ echo "GET $url" | "$VEGETA" attack -rate 1000 -duration 2s >/dev/null
 
 psi_total() { awk -F'total=' '/^some/ { print $2 }' /proc/pressure/cpu 2>/dev/null; }
 psi_start=$(psi_total)
+load_start=$(cut -d' ' -f1-3 /proc/loadavg)
 bench_start=$(date +%s.%N)
 for round in $(seq "$ROUNDS"); do
   for rate in $RATES; do
@@ -102,8 +103,8 @@ printf '\nLatency at a fixed rate against one loopback Go server, %ss runs, medi
 # How busy the shared machine was: the share of the time some task waited
 # for a CPU (PSI), and the load average.
 awk -v a="$psi_start" -v b="$psi_end" -v s="$bench_start" -v e="$(date +%s.%N)" -v l="$(cut -d' ' -f1-3 /proc/loadavg)" \
-  'BEGIN { if (a != "") printf "CPU pressure during the rounds: some task waited %.0f%% of the time; load %s\n", (b - a) / 1e4 / (e - s), l
-           else printf "load %s\n", l }'
+  -v l0="$load_start" 'BEGIN { if (a != "") printf "CPU pressure during the rounds: some task waited %.0f%% of the time\n", (b - a) / 1e4 / (e - s)
+           printf "load average (1, 5, 15 min): %s at the start, %s at the end\n", l0, l }'
 lat3() { awk -v a="$(col "$1" "$2")" -v b="$(col "$1" $(($2 + 1)))" -v c="$(col "$1" $(($2 + 2)))" \
   'BEGIN { if (a < 0) print "-"; else printf "%.0f / %.0f / %.0f", a, b, c }'; }
 pair() { printf '%.0f / %.0f' "$(col "$1" "$2")" "$(col "$1" $(($2 + 1)))"; }
@@ -112,10 +113,10 @@ printf '%7s  %-16s %-20s  %-16s %-20s %-16s  %s\n' "req/s" "p50 / p99 µs" "late
   "p50 / p99 µs" "lateness 50/99/max" "intended 50/99" "goal (jvmfit vs vegeta)"
 for rate in $RATES; do
   goal=$(awk -v r="$rate" -v jp50="$(col "jvmfit-$rate" 1)" -v jp99="$(col "jvmfit-$rate" 2)" \
-    -v vp50="$(col "vegeta-$rate" 1)" -v vp99="$(col "vegeta-$rate" 2)" 'BEGIN {
+    -v vp50="$(col "vegeta-$rate" 1)" -v vp99="$(col "vegeta-$rate" 2)" -v vi99="$(col "vegeta-$rate" 7)" 'BEGIN {
     ok = jp50 <= 1.1 * vp50 + 20 && jp99 <= 1.1 * vp99 + 20
-    s = sprintf("p50 %.2fx, p99 %.2fx", jp50 / vp50, jp99 / vp99)
-    if (r == 200 || r == 1000) s = s (ok ? "  met" : "  NOT met")
+    s = sprintf("p50 %.2fx, p99 %.2fx (%.2fx of vegeta from intended)", jp50 / vp50, jp99 / vp99, jp99 / vi99)
+    if (r == 200 || r == 1000) s = s (ok ? "  met" : "  NOT met"); else s = s "  (reported)"
     print s }')
   printf '%7s  %-16s %-20s  %-16s %-20s %-16s  %s\n' "$rate" "$(pair "jvmfit-$rate" 1)" "$(lat3 "jvmfit-$rate" 3)" \
     "$(pair "vegeta-$rate" 1)" "$(lat3 "vegeta-$rate" 3)" "$(pair "vegeta-$rate" 6)" "$goal"

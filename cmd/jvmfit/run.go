@@ -102,7 +102,13 @@ func runTrial(cmd *cobra.Command, f *runFlags) error {
 	// Open the database first: a bad --db must not cost a trial.
 	st, err := store.Open(f.db)
 	if err != nil {
-		return usagef("--db %s: %w", f.db, err)
+		// The one error rule (docs/experiments.md): a full disk or a damaged
+		// file is the machine's error (exit 1, as from sweep); a --db whose
+		// folder is missing is the user's to fix (exit 2).
+		if fi, serr := os.Stat(filepath.Dir(f.db)); serr != nil || !fi.IsDir() {
+			return usagef("--db %s: %w", f.db, err)
+		}
+		return err
 	}
 	defer st.Close()
 
