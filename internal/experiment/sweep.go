@@ -115,15 +115,20 @@ func (sw Sweep) Run(ctx context.Context, s *Session) ([]CellResult, error) {
 		return nil, err
 	}
 	s.Expect(len(sw.Cells))
+	planned := make([]Planned, len(sw.Cells))
+	for i, cell := range sw.Cells {
+		planned[i] = Planned{Spec: cell.Spec(s.Base), What: cell.String()}
+	}
+	// The cells are independent: Batch runs them --parallel at a time.
 	out := make([]CellResult, 0, len(sw.Cells))
-	for _, cell := range sw.Cells {
-		r, reused, err := s.Trial(ctx, cell.Spec(s.Base), cell.String())
-		if r != nil {
-			out = append(out, CellResult{Cell: cell, Result: r, Reused: reused})
+	var first error
+	for i, o := range s.Batch(ctx, planned) {
+		if o.Result != nil {
+			out = append(out, CellResult{Cell: sw.Cells[i], Result: o.Result, Reused: o.Reused})
 		}
-		if err != nil {
-			return out, err
+		if o.Err != nil && first == nil {
+			first = o.Err
 		}
 	}
-	return out, nil
+	return out, first
 }
