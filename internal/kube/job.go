@@ -77,7 +77,8 @@ func Job(name string, task Task, o JobOptions) (*batchv1.Job, error) {
 	app := corev1.Container{
 		Name:            AppContainer,
 		Image:           o.Image,
-		Env:             appEnv(spec),
+		Args:            task.App.Args,
+		Env:             appEnv(spec, task.App.Env),
 		Resources:       resources(spec.MemoryBytes, spec.CPUs, spec.NoLimits),
 		Ports:           []corev1.ContainerPort{{Name: "http", ContainerPort: int32(task.App.Port)}},
 		ImagePullPolicy: corev1.PullIfNotPresent,
@@ -134,20 +135,31 @@ func resources(mem int64, cpus float64, none bool) corev1.ResourceRequirements {
 // appEnv hands the JVM its options through JAVA_TOOL_OPTIONS, which any
 // entrypoint honours (how users apply them), and the mode's variables
 // (MALLOC_ARENA_MAX) as they are, sorted for a stable manifest.
-func appEnv(spec trial.Spec) []corev1.EnvVar {
+func appEnv(spec trial.Spec, own map[string]string) []corev1.EnvVar {
 	var env []corev1.EnvVar
+	for _, k := range sortedKeys(own) {
+		if _, mode := spec.JVMEnv[k]; !mode {
+			env = append(env, corev1.EnvVar{Name: k, Value: own[k]})
+		}
+	}
 	if opts := append(append([]string{}, spec.JVMOptions...), spec.UserOptions...); len(opts) > 0 {
 		env = append(env, corev1.EnvVar{Name: "JAVA_TOOL_OPTIONS", Value: strings.Join(opts, " ")})
 	}
-	keys := make([]string, 0, len(spec.JVMEnv))
-	for k := range spec.JVMEnv {
+	for _, k := range sortedKeys(spec.JVMEnv) {
+		if _, set := own[k]; !set { // the app's environment wins, as jvmfit exec adds them
+			env = append(env, corev1.EnvVar{Name: k, Value: spec.JVMEnv[k]})
+		}
+	}
+	return env
+}
+
+func sortedKeys(m map[string]string) []string {
+	keys := make([]string, 0, len(m))
+	for k := range m {
 		keys = append(keys, k)
 	}
 	sort.Strings(keys)
-	for _, k := range keys {
-		env = append(env, corev1.EnvVar{Name: k, Value: spec.JVMEnv[k]})
-	}
-	return env
+	return keys
 }
 
 // activeDeadline bounds the Job by what the trial can take: readiness,

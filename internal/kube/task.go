@@ -5,6 +5,8 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"strconv"
+	"strings"
 	"time"
 
 	"github.com/jvmfit/jvmfit/internal/app"
@@ -33,20 +35,39 @@ type TaskApp struct {
 	Vars         map[string]string `json:"vars,omitempty"`
 	SLO          string            `json:"slo,omitempty"`
 	Rate         float64           `json:"rate,omitempty"`
+	// Args and Env are the descriptor's, ${port} expanded, for the app
+	// container (after the image's entrypoint; beside JAVA_TOOL_OPTIONS).
+	Args []string          `json:"args,omitempty"`
+	Env  map[string]string `json:"env,omitempty"`
 }
+
+// DefaultPort is the app's port in the pod when the descriptor picks a
+// free one per trial (port: 0): a pod has its own network namespace.
+const DefaultPort = 8080
 
 // NewTask builds the Task for a prepared spec of app a, reading its
 // scenario file. The app needs a fixed port: the agent reaches it on
 // localhost, where no free port can be picked for it.
 func NewTask(spec trial.Spec, a *app.App) (Task, error) {
-	if a.Port == 0 {
-		return Task{}, fmt.Errorf("app %s: the Kubernetes backend needs the app's port (port: in the descriptor)", a.Name)
+	port := a.Port
+	if port == 0 {
+		port = DefaultPort
 	}
+	sub := func(v string) string { return strings.ReplaceAll(v, "${port}", strconv.Itoa(port)) }
 	if len(a.Services) > 0 {
 		return Task{}, fmt.Errorf("app %s: services (%s) are not supported by the Kubernetes backend yet; run it with --backend local", a.Name, a.Services[0].Name)
 	}
-	t := Task{Spec: spec, App: TaskApp{Name: a.Name, Port: a.Port, Ready: a.Ready, ReadyTimeout: a.ReadyTimeout,
+	t := Task{Spec: spec, App: TaskApp{Name: a.Name, Port: port, Ready: a.Ready, ReadyTimeout: a.ReadyTimeout,
 		Vars: a.Vars, SLO: a.SLO, Rate: a.Rate}}
+	for _, v := range a.Args {
+		t.App.Args = append(t.App.Args, sub(v))
+	}
+	for k, v := range a.Env {
+		if t.App.Env == nil {
+			t.App.Env = map[string]string{}
+		}
+		t.App.Env[k] = sub(v)
+	}
 	if a.Scenario != "" {
 		b, err := os.ReadFile(a.Scenario)
 		if err != nil {

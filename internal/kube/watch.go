@@ -70,7 +70,7 @@ func (r *Runner) wait(ctx context.Context, job string) (podState, *corev1.Pod, e
 			}
 			continue // list again
 		}
-		st, p, done, err := r.follow(ctx, w, known, tick.C, judge)
+		st, p, done, err := r.follow(ctx, w, job, known, tick.C, judge)
 		w.Stop()
 		if err != nil || done {
 			return st, p, err
@@ -78,9 +78,10 @@ func (r *Runner) wait(ctx context.Context, job string) (podState, *corev1.Pod, e
 	}
 }
 
-// follow applies a watch's events to known until an outcome, the end of
+// follow applies a watch's events on job's pods (a label selector the
+// server applies; checked again here) to known until an outcome, the end of
 // the watch (done false: list again), or ctx's end.
-func (r *Runner) follow(ctx context.Context, w watch.Interface, known map[string]*corev1.Pod, tick <-chan time.Time,
+func (r *Runner) follow(ctx context.Context, w watch.Interface, job string, known map[string]*corev1.Pod, tick <-chan time.Time,
 	judge func() (podState, *corev1.Pod, bool)) (podState, *corev1.Pod, bool, error) {
 	for {
 		select {
@@ -101,11 +102,11 @@ func (r *Runner) follow(ctx context.Context, w watch.Interface, known map[string
 				}
 				return podState{}, nil, false, nil
 			case watch.Added, watch.Modified:
-				if p, ok := ev.Object.(*corev1.Pod); ok {
+				if p, ok := ev.Object.(*corev1.Pod); ok && p.Labels[LabelTrial] == job {
 					known[p.Name] = p
 				}
 			case watch.Deleted:
-				if p, ok := ev.Object.(*corev1.Pod); ok {
+				if p, ok := ev.Object.(*corev1.Pod); ok && p.Labels[LabelTrial] == job {
 					// Its last state may hold the outcome (an eviction's
 					// pod is deleted soon after).
 					if st := judgePod(p, time.Now(), r.pending()); st.phase != pending {
