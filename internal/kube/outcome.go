@@ -81,8 +81,8 @@ func judgePod(p *corev1.Pod, now time.Time, timeout time.Duration) podState {
 	}
 	for _, c := range p.Status.Conditions {
 		if c.Type == corev1.PodScheduled && c.Status == corev1.ConditionFalse && c.Reason == corev1.PodReasonUnschedulable {
-			since := c.LastTransitionTime.Time
-			if since.IsZero() || p.CreationTimestamp.Time.Before(since) {
+			since := c.LastTransitionTime.Time // unschedulable since then
+			if since.IsZero() {
 				since = p.CreationTimestamp.Time
 			}
 			if now.Sub(since) > timeout {

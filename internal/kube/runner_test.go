@@ -92,7 +92,11 @@ func TestRunEvicted(t *testing.T) {
 }
 
 func TestRunUnschedulable(t *testing.T) {
+	t0 := time.Now()
 	res, err, _ := runWith(t, unschedulablePod, func(r *Runner) { r.Pending = 300 * time.Millisecond })
+	if took := time.Since(t0); took < 300*time.Millisecond {
+		t.Errorf("gave up on the pending pod after %s, before the 300ms timeout", took)
+	}
 	if err != nil {
 		t.Fatal(err)
 	}
