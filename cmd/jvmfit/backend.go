@@ -66,8 +66,8 @@ func (b *backendFlags) apply(s *experiment.Session, db *string) error {
 	s.Parallel = b.parallel
 	switch b.backend {
 	case "local":
-		if b.dryRun != "" || b.image != "" || b.namespace != "" || b.kubeconfig != "" {
-			return usagef("--dry-run, --image, --namespace and --kubeconfig are for --backend k8s")
+		if b.dryRun != "" || b.namespace != "" || b.kubeconfig != "" {
+			return usagef("--dry-run, --namespace and --kubeconfig are for --backend k8s")
 		}
 		return nil
 	case "k8s":
