@@ -7,12 +7,11 @@ import (
 
 	apierrors "k8s.io/apimachinery/pkg/api/errors"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
-	"k8s.io/client-go/kubernetes"
 )
 
 // deleteTrial deletes a trial's Job and its pods; what is already gone is
 // no error.
-func deleteTrial(ctx context.Context, c kubernetes.Interface, ns, job string) error {
+func deleteTrial(ctx context.Context, c Client, ns, job string) error {
 	bg := metav1.DeletePropagationBackground
 	err := c.BatchV1().Jobs(ns).Delete(ctx, job, metav1.DeleteOptions{PropagationPolicy: &bg})
 	if apierrors.IsNotFound(err) {
@@ -21,7 +20,7 @@ func deleteTrial(ctx context.Context, c kubernetes.Interface, ns, job string) er
 	return errors.Join(err, deletePods(ctx, c, ns, trialSelector(job)))
 }
 
-func deletePods(ctx context.Context, c kubernetes.Interface, ns, selector string) error {
+func deletePods(ctx context.Context, c Client, ns, selector string) error {
 	pods, err := c.CoreV1().Pods(ns).List(ctx, metav1.ListOptions{LabelSelector: selector})
 	if err != nil {
 		return err
@@ -40,7 +39,7 @@ func deletePods(ctx context.Context, c kubernetes.Interface, ns, selector string
 // jvmfit killed outright cannot delete its own), and says how many Jobs
 // it found. Call it before a session's first trial; the current session's
 // objects are spared.
-func Sweep(ctx context.Context, c kubernetes.Interface, ns, owner, session string) (int, error) {
+func Sweep(ctx context.Context, c Client, ns, owner, session string) (int, error) {
 	jobs, err := c.BatchV1().Jobs(ns).List(ctx, metav1.ListOptions{LabelSelector: ownerSelector(owner)})
 	if err != nil {
 		return 0, fmt.Errorf("listing jvmfit's Jobs in namespace %s: %w", ns, err)

@@ -9,7 +9,6 @@ import (
 
 	corev1 "k8s.io/api/core/v1"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
-	"k8s.io/client-go/kubernetes"
 
 	"github.com/jvmfit/jvmfit/internal/app"
 	"github.com/jvmfit/jvmfit/internal/trial"
@@ -19,7 +18,7 @@ import (
 // Session stores, reuses and resumes them as it does local trials. It is
 // safe for concurrent use (the Session's --parallel).
 type Runner struct {
-	Client kubernetes.Interface
+	Client Client
 	App    *app.App
 	Jobs   JobOptions
 	// Pending is how long a pod may stay unschedulable, or fail to pull an

@@ -223,9 +223,12 @@ func TestRunSurvivesWatchExpiryAndClose(t *testing.T) {
 		for watches.Load() < 3 {
 			time.Sleep(10 * time.Millisecond)
 		}
+		time.Sleep(50 * time.Millisecond) // the third watch is registered: the fake replays nothing
 		startKubelet(t, ctx, c, "trials", finishedWith(mustMessage(t, Message{Result: okResult(spec)}), terminated(AppContainer, "Error", 143, "")))
 	}()
-	res, err := newRunner(c).Run(ctx, spec)
+	r := newRunner(c)
+	r.Recheck = time.Minute // no periodic resync: only the broken watches may make it list again
+	res, err := r.Run(ctx, spec)
 	if err != nil || res.Verdict != trial.OK {
 		t.Fatalf("%v %v", res, err)
 	}

@@ -27,6 +27,9 @@ func (r *Runner) wait(ctx context.Context, job string) (podState, *corev1.Pod, e
 	}
 	tick := time.NewTicker(recheck)
 	defer tick.Stop()
+	// A list every so often besides the watch: a safety net that costs
+	// one request, for an event a client library or proxy dropped.
+	resync := 15 * recheck
 	created := time.Now()
 	known := map[string]*corev1.Pod{}
 	judge := func() (podState, *corev1.Pod, bool) {
@@ -70,7 +73,7 @@ func (r *Runner) wait(ctx context.Context, job string) (podState, *corev1.Pod, e
 			}
 			continue // list again
 		}
-		st, p, done, err := r.follow(ctx, w, job, known, tick.C, judge)
+		st, p, done, err := r.follow(ctx, w, job, known, tick.C, time.After(resync), judge)
 		w.Stop()
 		if err != nil || done {
 			return st, p, err
@@ -80,14 +83,16 @@ func (r *Runner) wait(ctx context.Context, job string) (podState, *corev1.Pod, e
 
 // follow applies a watch's events on job's pods (a label selector the
 // server applies; checked again here) to known until an outcome, the end of
-// the watch (done false: list again), or ctx's end.
-func (r *Runner) follow(ctx context.Context, w watch.Interface, job string, known map[string]*corev1.Pod, tick <-chan time.Time,
+// the watch or the resync time (done false: list again), or ctx's end.
+func (r *Runner) follow(ctx context.Context, w watch.Interface, job string, known map[string]*corev1.Pod, tick, resync <-chan time.Time,
 	judge func() (podState, *corev1.Pod, bool)) (podState, *corev1.Pod, bool, error) {
 	for {
 		select {
 		case <-ctx.Done():
 			return podState{}, nil, false, ctx.Err()
 		case <-tick:
+		case <-resync:
+			return podState{}, nil, false, nil
 		case ev, ok := <-w.ResultChan():
 			if !ok {
 				return podState{}, nil, false, nil
