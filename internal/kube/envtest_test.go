@@ -33,7 +33,8 @@ const k8sAssets = "/opt/jvmfit-k8s/bin"
 var cluster struct {
 	once   sync.Once
 	env    *envtest.Environment
-	client kubernetes.Interface
+	client kubernetes.Interface // the test's kubelet's
+	api    API                  // jvmfit's own client, as Connect makes it
 	err    error
 }
 
@@ -58,7 +59,9 @@ func apiServer(t *testing.T) kubernetes.Interface {
 			return
 		}
 		cluster.env = env
-		cluster.client, cluster.err = kubernetes.NewForConfig(cfg)
+		if cluster.client, cluster.err = kubernetes.NewForConfig(cfg); cluster.err == nil {
+			cluster.api, cluster.err = NewAPI(cfg)
+		}
 	})
 	if cluster.err != nil {
 		t.Fatalf("envtest: %v", cluster.err)
@@ -88,6 +91,7 @@ func namespace(t *testing.T, c kubernetes.Interface) string {
 
 func envRunner(c kubernetes.Interface, ns string) *Runner {
 	r := newRunner(c)
+	r.Client = cluster.api
 	r.Jobs.Namespace, r.Jobs.Session = ns, NewSessionID()
 	return r
 }
@@ -193,7 +197,7 @@ func TestEnvtestSIGINTDeletesTheJob(t *testing.T) {
 
 func TestEnvtestResume(t *testing.T) {
 	c := apiServer(t)
-	checkResume(t, c, namespace(t, c))
+	checkResume(t, c, cluster.api, namespace(t, c))
 }
 
 // A rerun after a SIGKILL sweeps the killed run's Jobs from the API server.
@@ -209,11 +213,11 @@ func TestEnvtestSweepAfterKill(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		if _, err := c.BatchV1().Jobs(ns).Create(ctx, j, metav1.CreateOptions{}); err != nil {
+		if err := cluster.api.CreateJob(ctx, j); err != nil {
 			t.Fatal(err)
 		}
 	}
-	n, err := Sweep(ctx, c, ns, o.Owner, "next0001")
+	n, err := Sweep(ctx, cluster.api, ns, o.Owner, "next0001")
 	if err != nil || n != 2 {
 		t.Fatalf("swept %d, %v", n, err)
 	}

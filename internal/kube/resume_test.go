@@ -15,8 +15,9 @@ import (
 )
 
 // sessionOn is a Session whose trials are Jobs in ns, stored in st.
-func sessionOn(t *testing.T, c kubernetes.Interface, ns string, st *store.Store) *experiment.Session {
+func sessionOn(t *testing.T, c kubernetes.Interface, api API, ns string, st *store.Store) *experiment.Session {
 	r := newRunner(c)
+	r.Client = api
 	r.Jobs.Namespace, r.Jobs.Session = ns, NewSessionID()
 	s := &experiment.Session{App: testApp(), Store: st, Run: r.Run,
 		Prepare: func(sp trial.Spec) (trial.Spec, error) { return sp, nil }} // testSpec is prepared already
@@ -28,7 +29,7 @@ func sessionOn(t *testing.T, c kubernetes.Interface, ns string, st *store.Store)
 
 // checkResume: a trial run as a Job is stored like a local one, and the
 // same experiment again takes it from the store without a Job.
-func checkResume(t *testing.T, c kubernetes.Interface, ns string) {
+func checkResume(t *testing.T, c kubernetes.Interface, api API, ns string) {
 	ctx, cancel := context.WithTimeout(context.Background(), 60*time.Second)
 	defer cancel()
 	spec := testSpec(256 * mi)
@@ -38,7 +39,7 @@ func checkResume(t *testing.T, c kubernetes.Interface, ns string) {
 		t.Fatal(err)
 	}
 	defer st.Close()
-	r, reused, err := sessionOn(t, c, ns, st).Trial(ctx, spec, "cpus=1.5 memory=256Mi")
+	r, reused, err := sessionOn(t, c, api, ns, st).Trial(ctx, spec, "cpus=1.5 memory=256Mi")
 	if err != nil || reused || r.Verdict != trial.OK || r.ID == 0 {
 		t.Fatalf("first run: %v reused=%v %v", r, reused, err)
 	}
@@ -46,7 +47,7 @@ func checkResume(t *testing.T, c kubernetes.Interface, ns string) {
 	if err != nil || !found || stored.MemoryPeakBytes != 180*mi {
 		t.Fatalf("stored: %v %v %v", stored, found, err)
 	}
-	r2, reused, err := sessionOn(t, c, ns, st).Trial(ctx, spec, "cpus=1.5 memory=256Mi")
+	r2, reused, err := sessionOn(t, c, api, ns, st).Trial(ctx, spec, "cpus=1.5 memory=256Mi")
 	if err != nil || !reused || r2.MemoryPeakBytes != 180*mi {
 		t.Fatalf("rerun: %v reused=%v %v", r2, reused, err)
 	}
@@ -56,4 +57,7 @@ func checkResume(t *testing.T, c kubernetes.Interface, ns string) {
 	assertGone(t, c, ns)
 }
 
-func TestResumeTakesTheStoredTrial(t *testing.T) { checkResume(t, fake.NewClientset(), "trials") }
+func TestResumeTakesTheStoredTrial(t *testing.T) {
+	c := fake.NewClientset()
+	checkResume(t, c, clientsetAPI{c}, "trials")
+}

@@ -8,7 +8,6 @@ import (
 	"time"
 
 	corev1 "k8s.io/api/core/v1"
-	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 
 	"github.com/jvmfit/jvmfit/internal/app"
 	"github.com/jvmfit/jvmfit/internal/trial"
@@ -18,7 +17,7 @@ import (
 // Session stores, reuses and resumes them as it does local trials. It is
 // safe for concurrent use (the Session's --parallel).
 type Runner struct {
-	Client Client
+	Client API
 	App    *app.App
 	Jobs   JobOptions
 	// Pending is how long a pod may stay unschedulable, or fail to pull an
@@ -65,7 +64,7 @@ func (r *Runner) Run(ctx context.Context, spec trial.Spec) (*trial.Result, error
 		return nil, err
 	}
 	started := time.Now()
-	if _, err := r.Client.BatchV1().Jobs(r.Jobs.Namespace).Create(ctx, job, metav1.CreateOptions{}); err != nil {
+	if err := r.Client.CreateJob(ctx, job); err != nil {
 		return nil, fmt.Errorf("creating Job %s in namespace %s: %w", name, r.Jobs.Namespace, err)
 	}
 	defer r.remove(name)
@@ -132,7 +131,7 @@ func (r *Runner) openLog(ctx context.Context, pod string) (io.ReadCloser, error)
 	if r.Logs != nil {
 		return r.Logs(ctx, pod, AgentContainer)
 	}
-	return r.Client.CoreV1().Pods(r.Jobs.Namespace).GetLogs(pod, &corev1.PodLogOptions{Container: AgentContainer}).Stream(ctx)
+	return r.Client.PodLog(ctx, r.Jobs.Namespace, pod, AgentContainer)
 }
 
 func (r *Runner) readLog(ctx context.Context, pod *corev1.Pod) (*trial.Result, error) {

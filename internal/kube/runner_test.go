@@ -24,7 +24,7 @@ import (
 )
 
 func newRunner(c kubernetes.Interface) *Runner {
-	return &Runner{Client: c, App: testApp(), Jobs: testOptions(), Pending: time.Minute, Recheck: 20 * time.Millisecond}
+	return &Runner{Client: clientsetAPI{c}, App: testApp(), Jobs: testOptions(), Pending: time.Minute, Recheck: 20 * time.Millisecond}
 }
 
 // runWith runs one trial against a fake cluster whose kubelet gives fate.
@@ -260,7 +260,7 @@ func TestSweepLeftovers(t *testing.T) {
 	objs = append(objs, mk("jvmfit-other-0001", "someone", "other")...)
 	objs = append(objs, mk("jvmfit-live-0001", "me", "live")...)
 	c := fake.NewClientset(objs...)
-	n, err := Sweep(context.Background(), c, "trials", "me", "live")
+	n, err := Sweep(context.Background(), clientsetAPI{c}, "trials", "me", "live")
 	if err != nil || n != 2 {
 		t.Fatalf("swept %d, %v", n, err)
 	}

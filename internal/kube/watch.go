@@ -19,7 +19,6 @@ import (
 // changes (a pod unschedulable for too long). A Job that makes no pod
 // within the pending time is broken (a quota or an admission webhook).
 func (r *Runner) wait(ctx context.Context, job string) (podState, *corev1.Pod, error) {
-	pods := r.Client.CoreV1().Pods(r.Jobs.Namespace)
 	sel := trialSelector(job)
 	recheck := r.Recheck
 	if recheck <= 0 {
@@ -45,7 +44,7 @@ func (r *Runner) wait(ctx context.Context, job string) (podState, *corev1.Pod, e
 	}
 	failures := 0
 	for {
-		list, err := pods.List(ctx, metav1.ListOptions{LabelSelector: sel})
+		list, err := r.Client.ListPods(ctx, r.Jobs.Namespace, sel)
 		if err != nil {
 			if ctx.Err() != nil {
 				return podState{}, nil, ctx.Err()
@@ -66,7 +65,7 @@ func (r *Runner) wait(ctx context.Context, job string) (podState, *corev1.Pod, e
 		if st, p, done := judge(); done {
 			return st, p, nil
 		}
-		w, err := pods.Watch(ctx, metav1.ListOptions{LabelSelector: sel, ResourceVersion: list.ResourceVersion, AllowWatchBookmarks: true})
+		w, err := r.Client.WatchPods(ctx, r.Jobs.Namespace, sel, list.ResourceVersion)
 		if err != nil {
 			if ctx.Err() != nil {
 				return podState{}, nil, ctx.Err()
