@@ -33,7 +33,7 @@ func (b *backendFlags) register(cmd *cobra.Command) {
 	fl.StringVar(&b.kubeconfig, "kubeconfig", "", "k8s: kubeconfig file (default: $KUBECONFIG, ~/.kube/config, then in-cluster)")
 	fl.StringVar(&b.image, "image", "", "k8s: the app's container image (JVM options reach it through JAVA_TOOL_OPTIONS)")
 	fl.StringVar(&b.agentImage, "agent-image", "jvmfit:"+version, "k8s: an image holding this jvmfit binary on its PATH (the pod's load and probe container)")
-	fl.IntVar(&b.parallel, "parallel", 1, "trials run at a time (sweep and compare cells; minmem and tune searches stay sequential)")
+	fl.IntVar(&b.parallel, "parallel", 1, "k8s: trials run at a time (sweep and compare cells; minmem and tune searches stay sequential)")
 	fl.DurationVar(&b.pending, "pending-timeout", 5*time.Minute, "k8s: how long a pod may stay unschedulable before the trial counts as such")
 	fl.StringVar(&b.dryRun, "dry-run", "", `k8s: write the Job manifests instead of applying them: "-" for stdout, or a directory`)
 	fl.Lookup("dry-run").NoOptDefVal = "-"
@@ -68,6 +68,11 @@ func (b *backendFlags) apply(s *experiment.Session, db *string) error {
 	case "local":
 		if b.dryRun != "" || b.namespace != "" || b.kubeconfig != "" {
 			return usagef("--dry-run, --namespace and --kubeconfig are for --backend k8s")
+		}
+		if b.parallel > 1 {
+			// Trials sharing this machine's CPUs and memory bandwidth would
+			// measure each other.
+			return usagef("--parallel %d is for --backend k8s: trials on one machine would disturb each other's figures", b.parallel)
 		}
 		return nil
 	case "k8s":

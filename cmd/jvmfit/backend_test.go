@@ -17,6 +17,7 @@ func TestBackendFlagsBadInput(t *testing.T) {
 		"k8s without image": {"--backend", "k8s"},
 		"parallel 0":        {"--parallel", "0"},
 		"local dry run":     {"--dry-run"},
+		"local parallel":    {"--parallel", "2"},
 	} {
 		_, errOut, code := run(t, nil, append([]string{"sweep", "--app", desc, "--java", java17, "--db", db}, args...)...)
 		if code != 2 || strings.Count(strings.TrimSpace(errOut), "\n") != 0 {
