@@ -106,10 +106,11 @@ func (sw Sweep) Check(s *Session) error {
 	return nil
 }
 
-// Run walks the cells in order. The Session takes a cell whose identical
-// trial is stored instead of running it (unless Fresh) and stores each
-// cell before the next one starts, so an interrupted sweep loses at most
-// the cell in progress and the same command resumes it.
+// Run walks the cells in order, Session.Parallel at a time (Batch). The
+// Session takes a cell whose identical trial is stored instead of running
+// it (unless Fresh) and stores each cell the moment it ends, so an
+// interrupted sweep loses at most the cells in progress and the same
+// command resumes them.
 func (sw Sweep) Run(ctx context.Context, s *Session) ([]CellResult, error) {
 	if err := sw.Check(s); err != nil {
 		return nil, err
