@@ -26,6 +26,7 @@ type experimentFlags struct {
 	warmup, duration                     time.Duration
 	vars                                 []string
 	nmt, json, keepLogs, fresh           bool
+	backend                              backendFlags // backend.go
 }
 
 func (f *experimentFlags) register(cmd *cobra.Command) {
@@ -44,6 +45,7 @@ func (f *experimentFlags) register(cmd *cobra.Command) {
 	fl.BoolVar(&f.json, "json", false, "print JSON on stdout instead of Markdown")
 	fl.BoolVar(&f.keepLogs, "keep-logs", false, "keep every trial's app log in DB.logs/ID/ (default: only KO trials' logs)")
 	fl.BoolVar(&f.fresh, "fresh", false, "run every trial again even if the database holds an identical one")
+	f.backend.register(cmd)
 }
 
 // session is an opened experiment: the Session that runs it and the
@@ -90,6 +92,9 @@ func (f *experimentFlags) open() (*session, error) {
 	probe.MemoryBytes, probe.CPUs = 1<<30, 1
 	if _, err := s.Check(probe); err != nil {
 		return nil, asUsage(err)
+	}
+	if err := f.backend.apply(s, &f.db); err != nil {
+		return nil, err
 	}
 	return &session{Session: s, db: f.db}, nil
 }

@@ -7,6 +7,7 @@ import (
 	"os"
 	"path/filepath"
 	"strconv"
+	"sync"
 	"time"
 
 	"github.com/jvmfit/jvmfit/internal/app"
@@ -55,7 +56,13 @@ type Session struct {
 	ID   int64  // the experiment's id in Store, set by Begin
 	Name string // the experiment's name ("" = KIND-APP-TIME)
 
+	// Parallel is how many trials Batch runs at a time (0 or 1: one).
+	Parallel int
+
 	count counter
+	// mu serialises what concurrent trials share (Batch): preparing,
+	// the store, the counts and the progress stream.
+	mu sync.Mutex
 }
 
 // Begin records a new experiment of that kind; args (the command's flags)

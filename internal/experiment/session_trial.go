@@ -70,11 +70,13 @@ func (s *Session) Trial(ctx context.Context, spec trial.Spec, what string) (*tri
 	if err := ctx.Err(); err != nil {
 		return nil, false, interrupted(what, err)
 	}
+	s.mu.Lock()
 	prepared, err := s.Check(spec)
+	s.mu.Unlock()
 	var ref *RefusedLimit
 	switch {
 	case errors.As(err, &ref):
-		s.line("%s: %s (no trial)", what, ref.Short())
+		s.lockedLine("%s: %s (no trial)", what, ref.Short())
 		return nil, false, ref
 	case err != nil:
 		return nil, false, fmt.Errorf("%s: %w", what, err)
@@ -89,10 +91,15 @@ func (s *Session) Trial(ctx context.Context, spec trial.Spec, what string) (*tri
 	if err != nil {
 		return nil, false, fmt.Errorf("%s: %w", what, err)
 	}
-	if err := s.keep(r, prepared.Key()); err != nil {
+	s.mu.Lock()
+	err = s.keep(r, prepared.Key())
+	if err == nil {
+		s.progressLine(what, r, reused, time.Since(t0))
+	}
+	s.mu.Unlock()
+	if err != nil {
 		return nil, false, fmt.Errorf("%s: %w", what, err)
 	}
-	s.progressLine(what, r, reused, time.Since(t0))
 	if r.Kind == trial.KindError || r.Kind == trial.KindPortInUse {
 		// Not the app's verdict: stop rather than search on it (a port
 		// taken twice in a row is stored, never reused, and rerun).
@@ -105,7 +112,9 @@ func (s *Session) Trial(ctx context.Context, spec trial.Spec, what string) (*tri
 // store never offers a KindError trial, so those run again.
 func (s *Session) reuseOrRun(ctx context.Context, spec trial.Spec) (*trial.Result, bool, error) {
 	if !s.Fresh && s.Store != nil {
+		s.mu.Lock()
 		prev, found, err := s.Store.FindTrial(spec.Key())
+		s.mu.Unlock()
 		if err != nil {
 			return nil, false, fmt.Errorf("looking it up in the store: %w", err)
 		}
@@ -117,7 +126,7 @@ func (s *Session) reuseOrRun(ctx context.Context, spec trial.Spec) (*trial.Resul
 	if err == nil && r != nil && r.Kind == trial.KindPortInUse && ctx.Err() == nil {
 		// Another process took the app's port: no verdict on the app.
 		// Once more, with a port chosen afresh.
-		s.line("  %s; again with a fresh port", r.Failed[0])
+		s.lockedLine("  %s; again with a fresh port", r.Failed[0])
 		r, err = s.run(ctx, spec)
 	}
 	if err == nil && r == nil {
@@ -140,6 +149,13 @@ func (s *Session) keep(r *trial.Result, key string) error {
 	}
 	r.ID = id
 	return nil
+}
+
+// lockedLine is line for a trial that may run beside others.
+func (s *Session) lockedLine(format string, a ...any) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	s.line(format, a...)
 }
 
 func interrupted(what string, err error) error {

@@ -106,24 +106,30 @@ func (sw Sweep) Check(s *Session) error {
 	return nil
 }
 
-// Run walks the cells in order. The Session takes a cell whose identical
-// trial is stored instead of running it (unless Fresh) and stores each
-// cell before the next one starts, so an interrupted sweep loses at most
-// the cell in progress and the same command resumes it.
+// Run walks the cells in order, Session.Parallel at a time (Batch). The
+// Session takes a cell whose identical trial is stored instead of running
+// it (unless Fresh) and stores each cell the moment it ends, so an
+// interrupted sweep loses at most the cells in progress and the same
+// command resumes them.
 func (sw Sweep) Run(ctx context.Context, s *Session) ([]CellResult, error) {
 	if err := sw.Check(s); err != nil {
 		return nil, err
 	}
 	s.Expect(len(sw.Cells))
+	planned := make([]Planned, len(sw.Cells))
+	for i, cell := range sw.Cells {
+		planned[i] = Planned{Spec: cell.Spec(s.Base), What: cell.String()}
+	}
+	// The cells are independent: Batch runs them --parallel at a time.
 	out := make([]CellResult, 0, len(sw.Cells))
-	for _, cell := range sw.Cells {
-		r, reused, err := s.Trial(ctx, cell.Spec(s.Base), cell.String())
-		if r != nil {
-			out = append(out, CellResult{Cell: cell, Result: r, Reused: reused})
+	var first error
+	for i, o := range s.Batch(ctx, planned) {
+		if o.Result != nil {
+			out = append(out, CellResult{Cell: sw.Cells[i], Result: o.Result, Reused: o.Reused})
 		}
-		if err != nil {
-			return out, err
+		if o.Err != nil && first == nil {
+			first = o.Err
 		}
 	}
-	return out, nil
+	return out, first
 }

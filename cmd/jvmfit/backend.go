@@ -1,0 +1,127 @@
+package main
+
+import (
+	"errors"
+	"fmt"
+	"os"
+	"path/filepath"
+	"time"
+
+	"github.com/spf13/cobra"
+
+	"github.com/jvmfit/jvmfit/internal/experiment"
+	"github.com/jvmfit/jvmfit/internal/kube"
+)
+
+// backendFlags choose where an experiment's trials run (docs/kubernetes.md):
+// on this machine, or as Kubernetes Jobs, --parallel at a time.
+type backendFlags struct {
+	backend, namespace, kubeconfig string
+	image, agentImage, dryRun      string
+	parallel                       int
+	pending                        time.Duration
+
+	dryDB string         // a dry run's throwaway database
+	cmd   *cobra.Command // the command the flags are on
+}
+
+func (b *backendFlags) register(cmd *cobra.Command) {
+	b.cmd = cmd
+	fl := cmd.Flags()
+	fl.StringVar(&b.backend, "backend", "local", "where trials run: local (this machine) or k8s (one Kubernetes Job per trial)")
+	fl.StringVar(&b.namespace, "namespace", "", "k8s: namespace of the trial Jobs (default: the kubeconfig context's)")
+	fl.StringVar(&b.kubeconfig, "kubeconfig", "", "k8s: kubeconfig file (default: $KUBECONFIG, ~/.kube/config, then in-cluster)")
+	fl.StringVar(&b.image, "image", "", "k8s: the app's container image (JVM options reach it through JAVA_TOOL_OPTIONS)")
+	fl.StringVar(&b.agentImage, "agent-image", "jvmfit:"+version, "k8s: an image holding this jvmfit binary on its PATH (the pod's load and probe container)")
+	fl.IntVar(&b.parallel, "parallel", 1, "k8s: trials run at a time (sweep and compare cells; minmem and tune searches stay sequential)")
+	fl.DurationVar(&b.pending, "pending-timeout", 5*time.Minute, "k8s: how long a pod may stay unschedulable before the trial counts as such")
+	fl.StringVar(&b.dryRun, "dry-run", "", `k8s: write the Job manifests instead of applying them: "-" for stdout, or a directory`)
+	fl.Lookup("dry-run").NoOptDefVal = "-"
+	// A dry run's ErrDryRun is its success.
+	run := cmd.RunE
+	cmd.RunE = func(cmd *cobra.Command, args []string) error {
+		err := run(cmd, args)
+		if b.dryDB != "" {
+			os.RemoveAll(filepath.Dir(b.dryDB))
+		}
+		if b.dryRun != "" && errors.Is(err, kube.ErrDryRun) {
+			where := "stdout"
+			if b.dryRun != "-" {
+				where = b.dryRun
+			}
+			fmt.Fprintf(cmd.ErrOrStderr(), "dry run: the first trials' Job manifests are in %s; nothing was applied or stored\n", where)
+			return nil
+		}
+		return err
+	}
+}
+
+// apply points s at the chosen backend; db is the results database (a
+// dry run swaps in a throwaway one, since it stores nothing).
+func (b *backendFlags) apply(s *experiment.Session, db *string) error {
+	cmd := b.cmd
+	if b.parallel < 1 {
+		return usagef("--parallel %d: give 1 or more", b.parallel)
+	}
+	s.Parallel = b.parallel
+	switch b.backend {
+	case "local":
+		if b.dryRun != "" || b.namespace != "" || b.kubeconfig != "" {
+			return usagef("--dry-run, --namespace and --kubeconfig are for --backend k8s")
+		}
+		if b.parallel > 1 {
+			// Trials sharing this machine's CPUs and memory bandwidth would
+			// measure each other.
+			return usagef("--parallel %d is for --backend k8s: trials on one machine would disturb each other's figures", b.parallel)
+		}
+		return nil
+	case "k8s":
+	default:
+		return usagef("--backend %q: give local or k8s", b.backend)
+	}
+	if b.image == "" {
+		return usagef("--backend k8s needs the app's image: give --image NAME[:TAG]")
+	}
+	opts := kube.JobOptions{Namespace: b.namespace, Image: b.image, AgentImage: b.agentImage,
+		Owner: kube.OwnerID(absPath(*db)), Session: kube.NewSessionID()}
+	if b.dryRun != "" {
+		dir, err := os.MkdirTemp("", "jvmfit-dry-run-")
+		if err != nil {
+			return err
+		}
+		b.dryDB, *db = filepath.Join(dir, "dry-run.db"), filepath.Join(dir, "dry-run.db")
+		if opts.Namespace == "" {
+			opts.Namespace = "default"
+		}
+		d := &kube.DryRun{App: s.App, Jobs: opts, Out: cmd.OutOrStdout()}
+		if b.dryRun != "-" {
+			d.Dir = b.dryRun
+		}
+		s.Run, s.Parallel = d.Run, 1<<16 // nothing runs: write every batched trial's Job
+		return nil
+	}
+	client, ns, err := kube.Connect(b.kubeconfig)
+	if err != nil {
+		return asUsage(err)
+	}
+	if opts.Namespace == "" {
+		opts.Namespace = ns
+	}
+	n, err := kube.Sweep(cmd.Context(), client, opts.Namespace, opts.Owner, opts.Session)
+	if err != nil {
+		return err
+	}
+	if n > 0 {
+		fmt.Fprintf(cmd.ErrOrStderr(), "removed %d Job(s) an earlier run on %s left in namespace %s\n", n, *db, opts.Namespace)
+	}
+	r := &kube.Runner{Client: client, App: s.App, Jobs: opts, Pending: b.pending, Progress: s.Progress}
+	s.Run = r.Run
+	return nil
+}
+
+func absPath(p string) string {
+	if a, err := filepath.Abs(p); err == nil {
+		return a
+	}
+	return p
+}

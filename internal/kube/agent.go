@@ -1,0 +1,144 @@
+//go:build linux
+
+package kube
+
+import (
+	"context"
+	"fmt"
+	"io"
+	"os"
+	"path/filepath"
+	"strconv"
+	"strings"
+	"time"
+
+	"github.com/jvmfit/jvmfit/internal/probe"
+	"github.com/jvmfit/jvmfit/internal/trial"
+)
+
+// Agent is `jvmfit agent`, the trial pod's jvmfit container: it runs the
+// trial of task with the trial package's own steps (readiness on
+// localhost, the scenario through the load package, the probe's samples),
+// its sandbox attached to the app container's JVM, and writes the result:
+// whole on a marked line of out (the container's log), and as the
+// termination message at msgPath. progress gets the trial's steps.
+func Agent(ctx context.Context, task Task, out, progress io.Writer, msgPath string) error {
+	r, err := runAgent(ctx, task, progress, "/proc")
+	m := Message{Result: r}
+	if err != nil {
+		m = Message{Error: err.Error()}
+	} else if err := WriteLogLine(out, r); err != nil {
+		return err
+	}
+	s, encErr := EncodeMessage(m)
+	if encErr != nil {
+		return encErr
+	}
+	if werr := os.WriteFile(msgPath, []byte(s), 0o644); werr != nil {
+		return fmt.Errorf("writing the termination message: %w", werr)
+	}
+	return err
+}
+
+func runAgent(ctx context.Context, task Task, progress io.Writer, proc string) (*trial.Result, error) {
+	dir, err := os.MkdirTemp("", "jvmfit-agent-")
+	if err != nil {
+		return nil, err
+	}
+	defer os.RemoveAll(dir)
+	a, err := task.appIn(dir)
+	if err != nil {
+		return nil, err
+	}
+	d := trial.DefaultDeps()
+	d.Sandbox = attachSandbox{proc: proc, wait: a.ReadyTimeout}
+	d.Prober = podProber{inner: d.Prober}
+	d.Progress = progress
+	d.LogDir = dir
+	return trial.Run(ctx, task.Spec, a, d)
+}
+
+// podProber samples the app with the probe package, its cgroup read
+// through the app's own mount of it (/proc/PID/root/sys/fs/cgroup).
+type podProber struct{ inner trial.Prober }
+
+func (pp podProber) Start(ctx context.Context, p trial.Process) trial.Sampling {
+	t := probe.Target{Pid: p.Pid(), NMT: true}
+	if a, ok := p.(*attached); ok {
+		t.PerfData = perfDataOf(a.proc, a.pid)
+		if a.memDir != "" {
+			t.CgroupDir = a.memDir
+			t.CgroupStats = func() (probe.CgroupStats, error) { return cgroupStats(a.memDir, a.cpuDir) }
+		}
+	}
+	return sampling{probe.Start(ctx, t, 250*time.Millisecond)}
+}
+
+func (pp podProber) NMT(ctx context.Context, jcmd string, pid int) (map[string]trial.NMT, error) {
+	return pp.inner.NMT(ctx, jcmd, pid)
+}
+
+type sampling struct{ s *probe.Sampler }
+
+func (s sampling) Stop(wall time.Duration) ([]probe.Sample, trial.Summary) {
+	series := s.s.Stop()
+	return series, probe.Summarise(series, wall)
+}
+
+// perfDataOf is the JVM's hsperfdata file inside its container: the
+// agent's /tmp is not the app's, and its user may be unknown here.
+func perfDataOf(proc string, pid int) string {
+	root := filepath.Join(proc, strconv.Itoa(pid), "root", "tmp")
+	if m, _ := filepath.Glob(filepath.Join(root, "hsperfdata_*", strconv.Itoa(pid))); len(m) > 0 {
+		return m[0]
+	}
+	return filepath.Join(root, "hsperfdata_root", strconv.Itoa(pid))
+}
+
+// cgroupStats reads one sample of the app's groups (v1 or v2 files).
+func cgroupStats(mem, cpu string) (probe.CgroupStats, error) {
+	var s probe.CgroupStats
+	var err error
+	if s.Usage, err = readCgroupInt(mem, "memory.usage_in_bytes", "memory.current"); err != nil {
+		return s, err
+	}
+	s.Peak, _ = readCgroupInt(mem, "memory.max_usage_in_bytes", "memory.peak")
+	st := readKeyed(mem, "memory.stat")
+	if _, v1 := st["rss"]; v1 {
+		s.RSS, s.Cache = st["rss"], st["cache"]
+	} else {
+		s.RSS, s.Cache = st["anon"], st["file"]
+	}
+	if cpu == "" {
+		cpu = mem
+	}
+	if ns, err := readCgroupInt(cpu, "cpuacct.usage"); err == nil {
+		s.CPUUsage = time.Duration(ns)
+	} else if cs := readKeyed(cpu, "cpu.stat"); cs["usage_usec"] > 0 {
+		s.CPUUsage = time.Duration(cs["usage_usec"]) * time.Microsecond
+	}
+	cs := readKeyed(cpu, "cpu.stat")
+	s.NrThrottled = cs["nr_throttled"]
+	if v, ok := cs["throttled_usec"]; ok {
+		s.Throttled = time.Duration(v) * time.Microsecond
+	} else {
+		s.Throttled = time.Duration(cs["throttled_time"])
+	}
+	return s, nil
+}
+
+func readKeyed(dir, file string) map[string]int64 {
+	m := map[string]int64{}
+	b, err := os.ReadFile(filepath.Join(dir, file))
+	if err != nil {
+		return m
+	}
+	for _, line := range strings.Split(string(b), "\n") {
+		if k, v, ok := strings.Cut(line, " "); ok {
+			if n, err := strconv.ParseInt(strings.TrimSpace(v), 10, 64); err == nil {
+				m[k] = n
+			}
+		}
+	}
+	return m
+}
