@@ -30,6 +30,10 @@ type App struct {
 	JVMOptions   []string
 	OptionSets   string // path of the option-sets file, "" if none
 	Services     []Service
+	// Image is the container image that runs the app (image: NAME[:TAG]),
+	// in place of Jar, MainClass or Command; Container says how.
+	Image     string
+	Container Container
 }
 
 // Service is another process the app needs; its kind-specific handling
