@@ -51,7 +51,7 @@ func prepareImage(spec *Spec, a *app.App) (jdk.JDK, error) {
 	}
 	java := ImageJava(a.Image, j.Path)
 	if spec.Java != "" && spec.Java != java {
-		return jdk.JDK{}, fmt.Errorf("--java %s: an image app runs the image's own JDK (%s): drop --java", spec.Java, j.Path)
+		return jdk.JDK{}, fmt.Errorf("--java %s: an image app runs the JDK in its image (%s in %s): drop --java", spec.Java, j.Path, a.Image)
 	}
 	spec.Engine, spec.Image, spec.ImageID = e.Bin, a.Image, id
 	spec.Java, spec.JDKVersion = java, j.Version
