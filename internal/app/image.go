@@ -71,7 +71,7 @@ func parseImage(a *App, r *raw) error {
 		}
 		c.Port = p
 	}
-	a.Container = c
+	a.Container = &c
 	return nil
 }
 
@@ -118,7 +118,7 @@ func FromImage(image, ready, scenario string, containerPort int) (*App, error) {
 	name, _, _ = strings.Cut(name, ":")
 	wd, _ := os.Getwd()
 	a := &App{Name: name, Dir: wd, Image: image, Ready: ready, ReadyTimeout: DefaultReadyTimeout,
-		Container: Container{Port: containerPort}}
+		Container: &Container{Port: containerPort}}
 	if !strings.Contains(ready, "${port}") {
 		a.Port, _ = strconv.Atoi(u.Port())
 	}

@@ -1,6 +1,7 @@
 package app
 
 import (
+	"encoding/json"
 	"os"
 	"path/filepath"
 	"slices"
@@ -30,7 +31,7 @@ jvm_options: ["-Dmsg=a b", "-Xss512k"]
 		t.Fatal(err)
 	}
 	want := Container{User: "65534", Tmpfs: []string{"/tmp", "/work:size=16m"}, Volumes: []string{filepath.Join(dir, "data") + ":/data:ro"}, Port: 8080}
-	if a.Image != "jvmfit-test/filecache:jdk17" || !equalContainer(a.Container, want) {
+	if a.Image != "jvmfit-test/filecache:jdk17" || !equalContainer(*a.Container, want) {
 		t.Fatalf("got image %q container %+v, want %+v", a.Image, a.Container, want)
 	}
 	t.Setenv("JVMFIT_HOST_ONLY", "1")
@@ -119,4 +120,18 @@ func TestToolOptions(t *testing.T) {
 
 func equalContainer(a, b Container) bool {
 	return a.User == b.User && a.Port == b.Port && slices.Equal(a.Tmpfs, b.Tmpfs) && slices.Equal(a.Volumes, b.Volumes)
+}
+
+// TestDigestUnchangedWithoutImage: a descriptor without image: marshals
+// (and so digests, in the trial's key) as before the image fields existed,
+// so stored trials are still found by resume.
+func TestDigestUnchangedWithoutImage(t *testing.T) {
+	a, err := Parse("/x/app.yaml", []byte("jar: a.jar\nready: http://127.0.0.1:1/\n"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	b, _ := json.Marshal(a)
+	if strings.Contains(string(b), "Image") || strings.Contains(string(b), "Container") {
+		t.Errorf("a jar descriptor's JSON %s names the image fields", b)
+	}
 }

@@ -33,7 +33,10 @@ func (t *trialRun) container() *ContainerLaunch {
 	if t.app.Image == "" {
 		return nil
 	}
-	c := t.app.Container
+	var c app.Container
+	if t.app.Container != nil {
+		c = *t.app.Container
+	}
 	cl := &ContainerLaunch{Engine: t.spec.Engine, Image: t.app.Image, User: c.User, Tmpfs: c.Tmpfs, Volumes: c.Volumes}
 	if c.Port > 0 {
 		cl.Publish = "127.0.0.1:" + strconv.Itoa(t.launch.Port) + ":" + strconv.Itoa(c.Port)
