@@ -46,7 +46,7 @@ func imageRunArgs(t *testing.T, memory string) []string {
 	}
 	p := strconv.Itoa(port)
 	return []string{"run", "--image", image.FilecacheRef, "--ready", "http://127.0.0.1:" + p + "/actuator/health",
-		"--jvm", "-Dserver.port=" + p, "--memory", memory, "--cpus", "1", "--json", "--db", filepath.Join(t.TempDir(), "j.db")}
+		"--jvm", "-Dserver.port=" + p + " -XX:TieredStopAtLevel=1", "--memory", memory, "--cpus", "1", "--json", "--db", filepath.Join(t.TempDir(), "j.db")}
 }
 
 // containersOf lists the containers a jvmfit pid created and left.
