@@ -4,6 +4,7 @@ import (
 	"archive/tar"
 	"bytes"
 	"context"
+	"encoding/json"
 	"fmt"
 	"io"
 	"os"
@@ -74,4 +75,25 @@ func writeFirst(tarred []byte, dst string) error {
 		return err
 	}
 	return os.Rename(tmp.Name(), dst)
+}
+
+// ImageInfo is what one `image inspect` tells about an image: its content
+// id and the JAVA_HOME its configuration sets ("" if none).
+type ImageInfo struct {
+	ID       string
+	JavaHome string
+}
+
+// Inspect reads an image's id and JAVA_HOME in one engine call.
+func Inspect(ctx context.Context, e Engine, image string) (ImageInfo, error) {
+	out, err := e.Run(ctx, nil, "image", "inspect", "--format", "{{.Id}} {{json .Config.Env}}", image)
+	if err != nil {
+		return ImageInfo{}, fmt.Errorf("image %s is not in the %s engine's store (%w): build or pull it first", image, e.Bin, err)
+	}
+	id, env, _ := strings.Cut(out, " ")
+	var vars []string
+	if err := json.Unmarshal([]byte(env), &vars); err != nil && env != "null" {
+		return ImageInfo{}, fmt.Errorf("cannot read the environment of image %s: %w", image, err)
+	}
+	return ImageInfo{ID: id, JavaHome: javaHome(vars)}, nil
 }

@@ -34,9 +34,13 @@ func containerSandbox(ctx context.Context, engine string) (*docker.Sandbox, erro
 	if s := engines.sandboxes[engine]; s != nil {
 		return s, nil
 	}
-	e, err := docker.Select(ctx, engine)
-	if err != nil {
-		return nil, err
+	// Prepare has chosen the engine (spec.Engine); New checks it answers.
+	e := docker.Engine{Bin: engine}
+	if engine == "" {
+		var err error
+		if e, err = docker.Select(ctx, ""); err != nil {
+			return nil, err
+		}
 	}
 	s, err := docker.New(ctx, e)
 	if err != nil {

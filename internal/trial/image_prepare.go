@@ -41,11 +41,12 @@ func prepareImage(spec *Spec, a *app.App) (jdk.JDK, error) {
 	if err != nil {
 		return jdk.JDK{}, err
 	}
-	id, err := docker.ImageID(ctx, e, a.Image)
+	info, err := docker.Inspect(ctx, e, a.Image)
 	if err != nil {
 		return jdk.JDK{}, err
 	}
-	j, err := imageJDK(ctx, e, a.Image, id, spec.JVM)
+	id := info.ID
+	j, err := imageJDK(ctx, e, a.Image, info, spec.JVM)
 	if err != nil {
 		return jdk.JDK{}, err
 	}
@@ -93,31 +94,48 @@ func imageEngine(ctx context.Context, name string) (docker.Engine, error) {
 	return e, nil
 }
 
-// imageJDK reads the image's JDK once per image id, and copies the files
-// the planner and the anchors read (the CDS archive; the module image only
-// for --jvm paketo, which counts its classes: 100+ MiB).
-func imageJDK(ctx context.Context, e docker.Engine, image, id, mode string) (jdk.JDK, error) {
+// imageJDK reads the image's JDK once per image id: from the release file
+// an earlier jvmfit copied into the cache, else from the image (a created
+// container), copying the files the planner and the anchors read (the CDS
+// archive; the module image only for --jvm paketo, which counts its
+// classes: 100+ MiB).
+func imageJDK(ctx context.Context, e docker.Engine, image string, info docker.ImageInfo, mode string) (jdk.JDK, error) {
+	key := e.Bin + " " + info.ID
 	imageJDKs.Lock()
-	j, ok := imageJDKs.byID[e.Bin+" "+id]
+	j, ok := imageJDKs.byID[key]
 	imageJDKs.Unlock()
 	if !ok {
 		var err error
-		if j, err = docker.ImageJDK(ctx, e, image); err != nil {
-			return j, err
+		if j, err = cachedJDK(info); err != nil {
+			if j, err = docker.ImageJDK(ctx, e, image); err != nil {
+				return j, err
+			}
 		}
-		if err := copyOnce(ctx, e, image, id, j.Home, "release", "lib/server/classes.jsa"); err != nil {
+		if err := copyOnce(ctx, e, image, info.ID, j.Home, "release", "lib/server/classes.jsa"); err != nil {
 			return j, err
 		}
 		imageJDKs.Lock()
-		imageJDKs.byID[e.Bin+" "+id] = j
+		imageJDKs.byID[key] = j
 		imageJDKs.Unlock()
 	}
 	if mode == "paketo" {
-		if err := copyOnce(ctx, e, image, id, j.Home, "lib/modules"); err != nil {
+		if err := copyOnce(ctx, e, image, info.ID, j.Home, "lib/modules"); err != nil {
 			return j, err
 		}
 	}
 	return j, nil
+}
+
+// cachedJDK reads the image's JDK from its release file in the cache.
+func cachedJDK(info docker.ImageInfo) (jdk.JDK, error) {
+	if info.JavaHome == "" {
+		return jdk.JDK{}, fmt.Errorf("no JAVA_HOME")
+	}
+	b, err := os.ReadFile(filepath.Join(imageCacheDir(info.ID, info.JavaHome), "release"))
+	if err != nil {
+		return jdk.JDK{}, err
+	}
+	return jdk.FromRelease(info.JavaHome, string(b))
 }
 
 // copyOnce copies the JDK's files (relative to home) out of the image into
