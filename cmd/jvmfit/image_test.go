@@ -156,3 +156,44 @@ func TestImageBadInputExit2(t *testing.T) {
 		}
 	}
 }
+
+// TestRunImageSIGKILLThenRerunSweeps: a jvmfit killed outright leaves its
+// container; the next jvmfit that runs an image trial removes it, and the
+// killed one's cgroup sub-tree, before its own trial.
+func TestRunImageSIGKILLThenRerunSweeps(t *testing.T) {
+	filecacheImage(t)
+	var killed int
+	runUntil(t, imageRunArgs(t, "256Mi"), "trial ", func(p int) {
+		killed = p
+		deadline := time.Now().Add(60 * time.Second)
+		for containersOf(t, p) == "" && time.Now().Before(deadline) {
+			time.Sleep(100 * time.Millisecond)
+		}
+		syscall.Kill(p, syscall.SIGKILL)
+	})
+	left := containersOf(t, killed)
+	if left == "" {
+		t.Fatal("the SIGKILLed jvmfit left no container: nothing to sweep (the test did not reach the trial)")
+	}
+	t.Cleanup(func() { docker.Default().Run(context.Background(), nil, "rm", "--force", left) })
+	// The rerun's own trial: OOM-killed at once, which is quick.
+	_, stderr, code := run(t, nil, imageRunArgs(t, "64Mi")...)
+	if code != 1 {
+		t.Errorf("rerun: exit %d, want 1 (KO)\n%s", code, stderr)
+	}
+	if still := containersOf(t, killed); still != "" {
+		t.Errorf("the killed jvmfit's container %s is still there after a rerun", still)
+	}
+	h, err := cgroup.ReadHierarchy("/")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if mem := filepath.Join(h.Dir("memory"), "jvmfit-"+strconv.Itoa(killed), "docker"); exists(mem) {
+		t.Errorf("the killed jvmfit's container cgroup %s is still there", mem)
+	}
+}
+
+func exists(p string) bool {
+	_, err := os.Stat(p)
+	return err == nil
+}
