@@ -16,30 +16,37 @@ echo "load: $(cut -d' ' -f1-3 /proc/loadavg)"
 
 # 1. minmem, image and jar searched at the same time (memory decides: the
 #    SLO is success only).
-for kind in image jar; do
-  "$J" minmem --app bench/docker/filecache-$kind.yaml --cpus 1 --jvm default \
-    --min 96Mi --max 320Mi --step 8Mi --repeats 0 --soak 0 --fresh \
-    --db "$out/minmem-$kind.db" --json >"$out/minmem-$kind.json" 2>"$out/minmem-$kind.log" &
-done
-wait
-echo "load: $(cut -d' ' -f1-3 /proc/loadavg)"
-for kind in image jar; do
-  echo "== minmem $kind"
-  "$J" report --db "$out/minmem-$kind.db" 2>/dev/null | sed -n '1,40p'
-done
-
-# 2. start and wall time per trial, alternating, with a short load (the
-#    same for both): wall minus start is the trial's work after ready.
-for i in 1 2 3; do
+#    SKIP_MINMEM=1 skips it (parts 2 and 3 take a few minutes).
+if [[ -z ${SKIP_MINMEM:-} ]]; then
   for kind in image jar; do
-    t0=$(date +%s.%N)
-    "$J" run --app bench/docker/filecache-$kind.yaml --warmup 1s --duration 2s --memory 256Mi --cpus 1 \
-      --db "$out/start.db" --json 2>/dev/null >"$out/start-$kind-$i.json" || true
-    t1=$(date +%s.%N)
-    start=$(grep -m1 '"start_seconds"' "$out/start-$kind-$i.json" | tr -dc '0-9.')
-    wall=$(echo "$t1 - $t0" | bc)
-    printf '%s run %d: start %.2fs, wall %.2fs, wall-start %.2fs, load %s\n' "$kind" "$i" "$start" "$wall" "$(echo "$wall - $start" | bc)" "$(cut -d' ' -f1 /proc/loadavg)"
+    "$J" minmem --app bench/docker/filecache-$kind.yaml --cpus 1 --jvm default \
+      --min 96Mi --max 320Mi --step 8Mi --repeats 0 --soak 0 --fresh \
+      --db "$out/minmem-$kind.db" --json >"$out/minmem-$kind.json" 2>"$out/minmem-$kind.log" &
   done
+  wait
+  echo "load: $(cut -d' ' -f1-3 /proc/loadavg)"
+  for kind in image jar; do
+    echo "== minmem $kind"
+    "$J" report --db "$out/minmem-$kind.db" 2>/dev/null | sed -n '1,40p'
+  done
+fi
+
+# 2. per trial, image and jar alternated, with a short load (the same for
+#    both): prepare = command start to the trial line (engine check, image
+#    inspect, the image's JDK), start = to the first 2xx, after = end of
+#    the load to exit (stop, rm, store, cleanup), and the whole wall time.
+phases() {
+  "$J" run --app "bench/docker/filecache-$1.yaml" --warmup 1s --duration 2s --memory 256Mi --cpus 1 \
+    --db "$out/start.db" 2>&1 >/dev/null |
+    while IFS= read -r l; do echo "$(date +%s.%N) $l"; done |
+    awk -v t0="$(date +%s.%N)" -v kind="$1" '
+      /trial /&&!p {p=$1} /ready in/ {r=$4} /^[0-9.]+ measure/ {m=$1}
+      END {"date +%s.%N" | getline e; printf "%-5s prepare %.2fs  start %s  after-load %.2fs  wall %.2fs", kind, p-t0, r, e-m, e-t0}'
+  echo "  load $(cut -d' ' -f1 /proc/loadavg)"
+}
+for ((i = 0; i < ${PHASE_RUNS:-3}; i++)); do
+  phases image
+  phases jar
 done
 
 # 3. the backends' own cost per trial.
