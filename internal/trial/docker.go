@@ -104,7 +104,7 @@ func startContainer(ctx context.Context, l Launch) (Process, error) {
 	engines.Lock()
 	engines.live[p] = struct{}{}
 	engines.Unlock()
-	return dockerProcess{Process: p, java: p.JavaPid(javaWait), jcmd: c.Jcmd}, nil
+	return dockerProcess{Process: p, java: p.JavaPid(javaWait), jcmd: c.Jcmd, s: s}, nil
 }
 
 // DockerSandbox runs each trial's app as a container of image through s,
@@ -138,7 +138,8 @@ func (d dockerSandbox) Start(ctx context.Context, l Launch) (Process, error) {
 type dockerProcess struct {
 	*docker.Process
 	java int
-	jcmd string // jcmd inside the image; "" = next to the JVM's java
+	jcmd string          // jcmd inside the image; "" = next to the JVM's java
+	s    *docker.Sandbox // whose sub-tree goes with the last container; nil = the caller's
 }
 
 func (p dockerProcess) Pid() int { return p.java }
@@ -147,7 +148,14 @@ func (p dockerProcess) Stop(grace time.Duration) Exit {
 	e := p.Process.Stop(grace)
 	engines.Lock()
 	delete(engines.live, p.Process)
+	idle := len(engines.live) == 0
 	engines.Unlock()
+	// As a plain trial's group goes with it, the last container takes
+	// this jvmfit's jvmfit-<pid>/docker cgroups with it (the engine makes
+	// them again for the next one).
+	if idle && p.s != nil {
+		p.s.Close()
+	}
 	return Exit{Code: e.Code, Signal: e.Signal, OOMKilled: e.OOMKilled}
 }
 

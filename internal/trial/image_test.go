@@ -176,4 +176,23 @@ scenario: scenario.yaml
 	if err != nil || out != "" {
 		t.Errorf("containers left: %q %v", out, err)
 	}
+	noContainerCgroups(t)
+}
+
+// noContainerCgroups fails if this process's container sub-tree is left
+// after its trials, as a plain trial's group would not be.
+func noContainerCgroups(t *testing.T) {
+	t.Helper()
+	s, err := containerSandbox(context.Background(), "docker")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if dir := filepath.Join(s.Tree.Mount, s.Tree.Parent); exists(dir) {
+		t.Errorf("the container cgroup sub-tree %s is left after the trial", dir)
+	}
+}
+
+func exists(p string) bool {
+	_, err := os.Stat(p)
+	return err == nil
 }
