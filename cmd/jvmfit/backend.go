@@ -17,7 +17,7 @@ import (
 // on this machine, or as Kubernetes Jobs, --parallel at a time.
 type backendFlags struct {
 	backend, namespace, kubeconfig string
-	image, agentImage, dryRun      string
+	agentImage, dryRun             string
 	parallel                       int
 	pending                        time.Duration
 
@@ -31,7 +31,6 @@ func (b *backendFlags) register(cmd *cobra.Command) {
 	fl.StringVar(&b.backend, "backend", "local", "where trials run: local (this machine) or k8s (one Kubernetes Job per trial)")
 	fl.StringVar(&b.namespace, "namespace", "", "k8s: namespace of the trial Jobs (default: the kubeconfig context's)")
 	fl.StringVar(&b.kubeconfig, "kubeconfig", "", "k8s: kubeconfig file (default: $KUBECONFIG, ~/.kube/config, then in-cluster)")
-	fl.StringVar(&b.image, "image", "", "k8s: the app's container image (JVM options reach it through JAVA_TOOL_OPTIONS)")
 	fl.StringVar(&b.agentImage, "agent-image", "jvmfit:"+version, "k8s: an image holding this jvmfit binary on its PATH (the pod's load and probe container)")
 	fl.IntVar(&b.parallel, "parallel", 1, "k8s: trials run at a time (sweep and compare cells; minmem and tune searches stay sequential)")
 	fl.DurationVar(&b.pending, "pending-timeout", 5*time.Minute, "k8s: how long a pod may stay unschedulable before the trial counts as such")
@@ -79,10 +78,11 @@ func (b *backendFlags) apply(s *experiment.Session, db *string) error {
 	default:
 		return usagef("--backend %q: give local or k8s", b.backend)
 	}
-	if b.image == "" {
-		return usagef("--backend k8s needs the app's image: give --image NAME[:TAG]")
+	// The app's image is the descriptor's image: or --image (image_flags.go).
+	if s.App == nil || s.App.Image == "" {
+		return usagef("--backend k8s needs the app's image: give --image NAME[:TAG] or image: in the descriptor")
 	}
-	opts := kube.JobOptions{Namespace: b.namespace, Image: b.image, AgentImage: b.agentImage,
+	opts := kube.JobOptions{Namespace: b.namespace, Image: s.App.Image, AgentImage: b.agentImage,
 		Owner: kube.OwnerID(absPath(*db)), Session: kube.NewSessionID()}
 	if b.dryRun != "" {
 		dir, err := os.MkdirTemp("", "jvmfit-dry-run-")

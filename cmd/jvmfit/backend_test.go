@@ -5,6 +5,8 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+
+	"github.com/jvmfit/jvmfit/internal/image"
 )
 
 // The backend flags refuse bad input with one line and exit 2.
@@ -32,12 +34,15 @@ func TestBackendFlagsBadInput(t *testing.T) {
 // --dry-run writes every cell's Job and applies and stores nothing: it
 // needs no cluster at all.
 func TestSweepDryRunWritesTheJobs(t *testing.T) {
-	needJava(t)
-	desc, _ := filepath.Abs("../../workloads/filecache/app.yaml")
+	// The plan is made for the image's own JDK, so the image must be here
+	// (built offline from the host's JDK 17), though no container runs.
+	filecacheImage(t)
+	scenario, _ := filepath.Abs("../../workloads/filecache/scenario.yaml")
 	dir := t.TempDir()
 	db, out := filepath.Join(dir, "j.db"), filepath.Join(dir, "jobs")
-	_, errOut, code := run(t, []string{"KUBECONFIG=/nonexistent"}, "sweep", "--app", desc, "--java", java17, "--db", db,
-		"--memory", "192Mi,256Mi", "--cpus", "1,2", "--backend", "k8s", "--image", "filecache:17", "--dry-run="+out)
+	_, errOut, code := run(t, []string{"KUBECONFIG=/nonexistent"}, "sweep", "--image", image.FilecacheRef,
+		"--ready", "http://127.0.0.1:8080/actuator/health", "--scenario", scenario, "--db", db,
+		"--memory", "192Mi,256Mi", "--cpus", "1,2", "--backend", "k8s", "--dry-run="+out)
 	if code != 0 {
 		t.Fatalf("exit %d: %s", code, errOut)
 	}
@@ -50,7 +55,7 @@ func TestSweepDryRunWritesTheJobs(t *testing.T) {
 		b, _ := os.ReadFile(f)
 		all += string(b)
 	}
-	for _, want := range []string{"memory: 192Mi", "memory: 256Mi", `cpu: "2"`, "image: filecache:17", "shareProcessNamespace: true", "kind: Job"} {
+	for _, want := range []string{"memory: 192Mi", "memory: 256Mi", `cpu: "2"`, "image: " + image.FilecacheRef, "shareProcessNamespace: true", "kind: Job"} {
 		if !strings.Contains(all, want) {
 			t.Errorf("manifests lack %q", want)
 		}

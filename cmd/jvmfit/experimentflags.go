@@ -11,7 +11,6 @@ import (
 
 	"github.com/spf13/cobra"
 
-	"github.com/jvmfit/jvmfit/internal/app"
 	"github.com/jvmfit/jvmfit/internal/experiment"
 	"github.com/jvmfit/jvmfit/internal/plan"
 	"github.com/jvmfit/jvmfit/internal/report"
@@ -27,6 +26,7 @@ type experimentFlags struct {
 	vars                                 []string
 	nmt, json, keepLogs, fresh           bool
 	backend                              backendFlags // backend.go
+	img                                  imageFlags
 }
 
 func (f *experimentFlags) register(cmd *cobra.Command) {
@@ -46,6 +46,7 @@ func (f *experimentFlags) register(cmd *cobra.Command) {
 	fl.BoolVar(&f.keepLogs, "keep-logs", false, "keep every trial's app log in DB.logs/ID/ (default: only KO trials' logs)")
 	fl.BoolVar(&f.fresh, "fresh", false, "run every trial again even if the database holds an identical one")
 	f.backend.register(cmd)
+	f.img.registerExperiment(fl)
 }
 
 // session is an opened experiment: the Session that runs it and the
@@ -60,10 +61,7 @@ type session struct {
 // anything is stored; begin then records the experiment, once the command
 // has checked everything it can.
 func (f *experimentFlags) open() (*session, error) {
-	if f.app == "" {
-		return nil, usagef("--app is required: give the service's app.yaml (see docs/app.md)")
-	}
-	a, err := app.Load(f.app)
+	a, err := f.img.experimentApp(f.app)
 	if err != nil {
 		return nil, asUsage(err)
 	}
@@ -80,7 +78,7 @@ func (f *experimentFlags) open() (*session, error) {
 	}
 	s := &experiment.Session{App: a, OptionSets: f.optionSets, Name: f.name, Fresh: f.fresh, KeepLogs: f.keepLogs,
 		Base: trial.Spec{Java: f.java, Warmup: f.warmup, Duration: f.duration, Vars: vars, SLO: f.slo, NMT: f.nmt, JVM: "default",
-			Profile: f.profile},
+			Profile: f.profile, Engine: f.img.engine},
 		Deps:     trial.DefaultDeps(),
 		Progress: experiment.ProgressWriter(os.Stderr)}
 	if f.profile != "" {

@@ -13,6 +13,7 @@ import (
 
 	"github.com/jvmfit/jvmfit/internal/sandbox"
 	"github.com/jvmfit/jvmfit/internal/service"
+	"github.com/jvmfit/jvmfit/internal/trial"
 )
 
 // version is set by the linker (-X main.version=...).
@@ -32,9 +33,11 @@ func main() {
 		<-again
 		sandbox.StopAll()
 		service.StopAll()
+		trial.CloseContainers()
 		os.Exit(130)
 	}()
 	err := newRoot().ExecuteContext(ctx)
+	trial.CloseContainers() // containers left by a failed path, and the cgroup sub-tree
 	// stop() cancels ctx too, so read whether a signal came first.
 	interrupted := ctx.Err() != nil
 	stop()

@@ -37,6 +37,7 @@ type runFlags struct {
 	warmup, duration                time.Duration
 	vars                            []string
 	nmt, saturate, noLimits, asJSON bool
+	img                             imageFlags
 }
 
 func newRunCmd() *cobra.Command {
@@ -81,6 +82,7 @@ Exit status: 0 OK, 1 KO (or jvmfit failed), 2 bad input, 130 interrupted
 	fl.StringVar(&f.db, "db", "jvmfit.db", "results database (SQLite); created if missing")
 	fl.StringVar(&f.experiment, "experiment", "", "experiment name in the database (default: run-APP-TIME)")
 	fl.BoolVar(&f.asJSON, "json", false, "print the result as JSON on stdout")
+	f.img.register(fl)
 	return cmd
 }
 
@@ -153,7 +155,7 @@ func runSpec(f *runFlags, a *app.App) (trial.Spec, error) {
 	spec := trial.Spec{
 		Java: f.java, JVM: f.jvm, CPUs: f.cpus, CPUSet: f.cpuset, NoLimits: f.noLimits,
 		Rate: f.rate, Warmup: f.warmup, Duration: f.duration, SLO: f.slo, NMT: f.nmt || f.profileOut != "", Saturate: f.saturate,
-		Profile: f.profile,
+		Profile: f.profile, Engine: f.img.engine,
 	}
 	jvmfitMode := f.jvm == "jvmfit" || strings.HasPrefix(f.jvm, "jvmfit:")
 	if (f.profile != "" || f.viaExec) && !jvmfitMode {
@@ -199,12 +201,24 @@ func storeRun(cmd *cobra.Command, st *store.Store, f *runFlags, r *trial.Result)
 }
 
 func runApp(f *runFlags) (*app.App, error) {
+	a, err := runAppOf(f)
+	if err != nil {
+		return nil, err
+	}
+	return a, f.img.check(a)
+}
+
+func runAppOf(f *runFlags) (*app.App, error) {
 	switch {
 	case f.app != "" && f.jar != "":
 		return nil, errors.New("give --app or --jar, not both")
+	case f.img.image != "" && (f.app != "" || f.jar != ""):
+		return nil, errors.New("give one of --app, --jar or --image")
+	case f.img.image != "":
+		return f.img.fromImage(f.ready, f.scenario)
 	case f.app != "":
 		if f.ready != "" {
-			return nil, errors.New("--ready goes with --jar; a descriptor has its own ready")
+			return nil, errors.New("--ready goes with --jar or --image; a descriptor has its own ready")
 		}
 		a, err := app.Load(f.app)
 		if err != nil || f.scenario == "" {
@@ -222,7 +236,7 @@ func runApp(f *runFlags) (*app.App, error) {
 	case f.jar != "":
 		return app.FromJar(f.jar, f.ready, f.scenario)
 	}
-	return nil, errors.New("give --app app.yaml, or --jar app.jar --ready URL [--scenario s.yaml]")
+	return nil, errors.New("give --app app.yaml, --jar app.jar --ready URL, or --image NAME --ready URL [--scenario s.yaml]")
 }
 
 func runVars(kvs []string) (map[string]string, error) {

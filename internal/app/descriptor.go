@@ -30,6 +30,12 @@ type App struct {
 	JVMOptions   []string
 	OptionSets   string // path of the option-sets file, "" if none
 	Services     []Service
+	// Image is the container image that runs the app (image: NAME[:TAG]),
+	// in place of Jar, MainClass or Command; Container says how. Both are
+	// left out of the JSON when empty, so that the digest of a descriptor
+	// without them (the trial's key) is what it was before they existed.
+	Image     string     `json:",omitempty"`
+	Container *Container `json:",omitempty"`
 }
 
 // Service is another process the app needs; its kind-specific handling

@@ -63,11 +63,6 @@ func (a *App) Expand(v Values) (Launch, error) {
 	}
 	vars["jvm_options"] = strings.Join(opts, " ")
 
-	argv := a.argv(v.Java, opts, sub)
-	if len(argv) == 0 || argv[0] == "" {
-		return Launch{}, fmt.Errorf("%s: no java binary to run: give --java PATH", a.where())
-	}
-
 	keys := make([]string, 0, len(a.Env))
 	for k := range a.Env {
 		keys = append(keys, k)
@@ -76,6 +71,13 @@ func (a *App) Expand(v Values) (Launch, error) {
 	var set []string
 	for _, k := range keys {
 		set = append(set, k+"="+sub(a.Env[k]))
+	}
+	if a.Image != "" {
+		return a.imageLaunch(opts, set, sub, port), nil
+	}
+	argv := a.argv(v.Java, opts, sub)
+	if len(argv) == 0 || argv[0] == "" {
+		return Launch{}, fmt.Errorf("%s: no java binary to run: give --java PATH", a.where())
 	}
 	env := append(inheritedEnv(set), set...)
 	return Launch{Argv: argv, Env: env, Set: set, Dir: a.Dir, Ready: sub(a.Ready), Port: port}, nil

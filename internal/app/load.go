@@ -39,6 +39,12 @@ type raw struct {
 	JVMOptions   []string          `yaml:"jvm_options"`
 	OptionSets   string            `yaml:"option_sets"`
 	Services     []rawService      `yaml:"services"`
+	// A container image as the app (docs/docker.md).
+	Image         string   `yaml:"image"`
+	User          string   `yaml:"user"`
+	Tmpfs         []string `yaml:"tmpfs"`
+	Volumes       []string `yaml:"volumes"`
+	ContainerPort *scalar  `yaml:"container_port"`
 }
 
 type rawService struct {
@@ -87,7 +93,7 @@ func Parse(path string, data []byte) (*App, error) {
 	if a.Name == "" {
 		a.Name = strings.TrimSuffix(filepath.Base(dir), string(filepath.Separator))
 	}
-	for _, step := range []func(*App, *raw) error{parseStart, parseReady, parseLoad, parseOptions, parseServices} {
+	for _, step := range []func(*App, *raw) error{parseStart, parseImage, parseReady, parseLoad, parseOptions, parseServices} {
 		if err := step(a, &r); err != nil {
 			return nil, fmt.Errorf("%s: %w", path, err)
 		}
@@ -107,16 +113,16 @@ func fieldError(field, format string, args ...any) error {
 // the JDK it names.
 func parseStart(a *App, r *raw) error {
 	starts := 0
-	for _, set := range []bool{r.Jar != "", r.MainClass != "", len(r.Command) > 0} {
+	for _, set := range []bool{r.Jar != "", r.MainClass != "", len(r.Command) > 0, r.Image != ""} {
 		if set {
 			starts++
 		}
 	}
 	switch {
 	case starts == 0:
-		return fieldError("jar", "missing: give jar, main_class (with classpath) or command")
+		return fieldError("jar", "missing: give jar, main_class (with classpath), command or image")
 	case starts > 1:
-		return fieldError("jar", "give only one of jar, main_class or command")
+		return fieldError("jar", "give only one of jar, main_class, command or image")
 	case r.MainClass != "" && r.Classpath == "":
 		return fieldError("classpath", "missing: main_class needs a classpath")
 	}

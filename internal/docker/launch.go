@@ -20,6 +20,9 @@ type Launch struct {
 	NoLimits    bool
 	Tmpfs       []string // mount points of tmpfs; nil = /tmp
 	Network     string   // "" = host (the app's port is reachable on loopback)
+	Publish     []string // -p values, e.g. 127.0.0.1:8081:8080 (with a network other than host)
+	User        string   // --user; "" = the image's own
+	Volumes     []string // -v values, HOST:CONTAINER[:ro]
 	Stdout      io.Writer
 	Stderr      io.Writer
 }
@@ -65,6 +68,15 @@ func createArgs(l Launch, name, parent string, pid int) ([]string, error) {
 	}
 	for _, t := range tmpfs {
 		a = append(a, "--tmpfs", t)
+	}
+	for _, p := range l.Publish {
+		a = append(a, "--publish", p)
+	}
+	if l.User != "" {
+		a = append(a, "--user", l.User)
+	}
+	for _, v := range l.Volumes {
+		a = append(a, "--volume", v)
 	}
 	for _, e := range l.Env {
 		a = append(a, "--env", e)

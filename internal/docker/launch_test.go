@@ -64,3 +64,24 @@ func TestParseState(t *testing.T) {
 		t.Errorf("parseState(garbage) = %d, want -1", c)
 	}
 }
+
+// TestCreateArgsContainer: the descriptor's user, volumes, tmpfs and a
+// published loopback port reach docker create; an empty tmpfs list mounts
+// none (nil is /tmp).
+func TestCreateArgsContainer(t *testing.T) {
+	a, err := createArgs(Launch{Name: "t", Image: "img", NoLimits: true, Network: "bridge",
+		Publish: []string{"127.0.0.1:8081:8080"}, User: "65534", Volumes: []string{"/d:/data:ro"},
+		Tmpfs: []string{}}, "n", "/p", 7)
+	if err != nil {
+		t.Fatal(err)
+	}
+	got := " " + strings.Join(a, " ") + " "
+	for _, want := range []string{" --network bridge ", " --publish 127.0.0.1:8081:8080 ", " --user 65534 ", " --volume /d:/data:ro "} {
+		if !strings.Contains(got, want) {
+			t.Errorf("create args %q lack %q", got, want)
+		}
+	}
+	if strings.Contains(got, "--tmpfs") {
+		t.Errorf("create args %q: an empty tmpfs list mounts none", got)
+	}
+}

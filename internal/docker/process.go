@@ -12,6 +12,8 @@ import (
 	"sync"
 	"sync/atomic"
 	"time"
+
+	"github.com/jvmfit/jvmfit/internal/cgroup"
 )
 
 // Process is a started container: the method set of trial.Process.
@@ -21,6 +23,10 @@ type Process struct {
 	pid   int    // the container's init process, seen from the host
 	cgDir string // its memory cgroup directory
 	logs  *exec.Cmd
+
+	statsMu sync.Mutex
+	dirs    map[string]string // controller -> the container's cgroup directory
+	last    cgroup.Stats      // the last reading, kept once the cgroup is gone
 
 	// Sampled while the container runs: the engine removes the cgroup as
 	// soon as the container exits, so its peak and OOM-kill count must be

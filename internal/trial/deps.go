@@ -31,6 +31,10 @@ type Launch struct {
 	NoLimits    bool
 	Stdout      io.Writer
 	Stderr      io.Writer
+	// Container, when set, runs the app as this container (an image app):
+	// Argv are then the arguments after the image's entrypoint and Env
+	// only what is set in the container, JVM options in JAVA_TOOL_OPTIONS.
+	Container *ContainerLaunch
 }
 
 // Process is a started app.

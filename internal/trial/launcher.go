@@ -65,6 +65,9 @@ func checkLauncher(spec Spec, a *app.App) error {
 	if !isJvmfitMode(spec.JVM) {
 		return fmt.Errorf("--via-exec runs the app through jvmfit exec, which plans itself: give --jvm jvmfit[:goal], not %s", spec.JVM)
 	}
+	if a.Image != "" {
+		return fmt.Errorf("--via-exec runs a java command on the host: an image app runs its own entrypoint (JVM options reach it through JAVA_TOOL_OPTIONS)")
+	}
 	if len(a.Command) > 0 && a.Command[0] != "${java}" {
 		if j, _ := commandJava(a); j == "" {
 			return fmt.Errorf("%s: --via-exec needs a command that runs java (command[0] is %s): jvmfit exec is given the java command line", a.File, a.Command[0])

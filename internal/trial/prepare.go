@@ -37,15 +37,10 @@ func Prepare(spec Spec, a *app.App, optionSets string) (Spec, error) {
 			spec.App = a.Jar
 		}
 	}
-	java, err := javaFor(spec.Java, a)
+	j, err := prepareJDK(&spec, a)
 	if err != nil {
 		return spec, err
 	}
-	j, err := jdk.Inspect(java)
-	if err != nil {
-		return spec, err
-	}
-	spec.Java, spec.JDKVersion = java, j.Version
 	if err := checkLimits(&spec); err != nil {
 		return spec, err
 	}
@@ -56,6 +51,25 @@ func Prepare(spec Spec, a *app.App, optionSets string) (Spec, error) {
 		return spec, err
 	}
 	return spec, loadDefaults(&spec, a)
+}
+
+// prepareJDK finds the JDK the app runs and sets spec.Java and
+// JDKVersion: the image's own for an image app, else the host's.
+func prepareJDK(spec *Spec, a *app.App) (jdk.JDK, error) {
+	if a.Image != "" {
+		return prepareImage(spec, a)
+	}
+	spec.Engine = "" // a host trial's key does not depend on --engine
+	java, err := javaFor(spec.Java, a)
+	if err != nil {
+		return jdk.JDK{}, err
+	}
+	j, err := jdk.Inspect(java)
+	if err != nil {
+		return j, err
+	}
+	spec.Java, spec.JDKVersion = java, j.Version
+	return j, nil
 }
 
 // MinMemoryBytes is the smallest limit a trial's cgroup accepts.

@@ -21,6 +21,9 @@ func DefaultDeps() Deps {
 type realSandbox struct{}
 
 func (realSandbox) Start(ctx context.Context, l Launch) (Process, error) {
+	if l.Container != nil {
+		return startContainer(ctx, l)
+	}
 	p, err := sandbox.Start(ctx, sandbox.Spec{
 		Name: l.Name, Argv: l.Argv, Env: l.Env, Dir: l.Dir,
 		Limits:   cgroup.Spec{MemoryBytes: l.MemoryBytes, CPUs: l.CPUs, CPUSet: l.CPUSet},

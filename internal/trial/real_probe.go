@@ -23,6 +23,9 @@ type realProber struct{ fullGCAtEnd bool }
 func ProfileProber() Prober { return realProber{fullGCAtEnd: true} }
 
 func (rp realProber) Start(ctx context.Context, p Process) Sampling {
+	if dp, ok := p.(dockerProcess); ok {
+		return dp.sampler(ctx)
+	}
 	t := probe.Target{Pid: p.Pid(), NMT: true, FullGCAtEnd: rp.fullGCAtEnd}
 	if rp, ok := p.(realProcess); ok && rp.p.CgroupPath() != "" {
 		t.CgroupDir = rp.p.CgroupPath()

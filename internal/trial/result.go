@@ -77,6 +77,12 @@ type Spec struct {
 	// UserOptions are options given on top of the mode's, after the
 	// descriptor's jvm_options (tune's candidate under the launcher).
 	UserOptions []string `json:"user_options,omitempty"`
+	// Image is the container image an image app runs (docs/docker.md),
+	// ImageID its content id (a tag rebuilt is another cell) and Engine
+	// the engine that runs it, docker or podman. Java is then IMAGE:PATH.
+	Image   string `json:"image,omitempty"`
+	ImageID string `json:"image_id,omitempty"`
+	Engine  string `json:"engine,omitempty"`
 }
 
 // Result is one finished trial, as stored and reported.

@@ -95,6 +95,9 @@ func newRun(spec Spec, a *app.App, d Deps) (*trialRun, error) {
 	}
 	r := &Result{Spec: spec, Key: spec.Key(), StartedAt: time.Now()}
 	r.Env = CollectEnv(spec)
+	if spec.Image != "" {
+		r.Env.JDK = imageJDKText(spec)
+	}
 	return &trialRun{spec: spec, app: a, d: d, slo: slo, r: r}, nil
 }
 

@@ -8,7 +8,6 @@ import (
 
 	"github.com/jvmfit/jvmfit/internal/app"
 	"github.com/jvmfit/jvmfit/internal/launch"
-	"github.com/jvmfit/jvmfit/internal/probe"
 )
 
 // prepare starts the app's services (first, so the app never runs without
@@ -31,7 +30,9 @@ func (t *trialRun) prepare(ctx context.Context) error {
 		return fmt.Errorf("cannot make a temporary directory for the app: %w", err)
 	}
 	opts := append(append([]string{}, t.spec.JVMOptions...), flagsOption)
-	if !hasOption(opts, "-Djava.io.tmpdir=") {
+	// A container's temporary files stay in it (its /tmp is a tmpfs
+	// counted in its limit, removed with it).
+	if t.app.Image == "" && !hasOption(opts, "-Djava.io.tmpdir=") {
 		opts = append(opts, "-Djava.io.tmpdir="+t.appTmp)
 	}
 	l, err := t.app.Expand(app.Values{Java: t.spec.Java, JVMOptions: opts, Exports: svcs.Exports()})
@@ -55,7 +56,11 @@ func (t *trialRun) prepare(ctx context.Context) error {
 		return err
 	}
 	t.out = newOutput(t.log.file)
-	t.say("trial %s: %s, jvm %s: %s", t.spec.AppName, limitsText(t.spec), t.spec.JVM, commandLine(l))
+	cmdline := commandLine(l)
+	if c := t.container(); c != nil {
+		cmdline = imageCommandLine(t.spec, c, l)
+	}
+	t.say("trial %s: %s, jvm %s: %s", t.spec.AppName, limitsText(t.spec), t.spec.JVM, cmdline)
 	return nil
 }
 
@@ -70,7 +75,7 @@ func (t *trialRun) start(ctx context.Context) error {
 		Name: "jvmfit-trial-" + t.log.name,
 		Argv: t.launch.Argv, Env: t.launch.Env, Dir: t.launch.Dir,
 		MemoryBytes: t.spec.MemoryBytes, CPUs: t.spec.CPUs, CPUSet: t.spec.CPUSet, NoLimits: t.spec.NoLimits,
-		Stdout: both, Stderr: both,
+		Stdout: both, Stderr: both, Container: t.container(),
 	})
 	if err != nil {
 		return err
@@ -128,7 +133,7 @@ func (t *trialRun) sample(ctx context.Context) error {
 	r := t.r
 	// A stalled JVM cannot answer an attach; asking would only wait.
 	if t.spec.NMT && t.rd == ready && alive(t.p) && !stalled(t.p) {
-		nmt, err := t.d.Prober.NMT(ctx, probe.JcmdFor(t.spec.Java), t.p.Pid())
+		nmt, err := t.nmt(ctx)
 		if err != nil {
 			r.Notes = append(r.Notes, "NMT summary unavailable: "+err.Error())
 		}

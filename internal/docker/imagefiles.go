@@ -1,0 +1,99 @@
+package docker
+
+import (
+	"archive/tar"
+	"bytes"
+	"context"
+	"encoding/json"
+	"fmt"
+	"io"
+	"os"
+	"path/filepath"
+	"strings"
+	"time"
+)
+
+// ImageID is the image's content id (sha256:...): a tag rebuilt is another
+// image, and so another trial.
+func ImageID(ctx context.Context, e Engine, image string) (string, error) {
+	id, err := e.Run(ctx, nil, "image", "inspect", "--format", "{{.Id}}", image)
+	if err != nil {
+		return "", fmt.Errorf("image %s is not in the %s engine's store (%w): build or pull it first", image, e.Bin, err)
+	}
+	return id, nil
+}
+
+// CopyFiles copies files out of an image into dir, each under its path in
+// the image (dir/usr/lib/jvm/...), through one created (never started)
+// container; a path the image lacks is skipped, the others' errors are
+// returned. It is how the planner reads the image's CDS archive size.
+func CopyFiles(ctx context.Context, e Engine, image, dir string, paths ...string) error {
+	id, err := e.Run(ctx, nil, "create", "--entrypoint", "/", image)
+	if err != nil {
+		return fmt.Errorf("cannot create a container of %s to read its files: %w", image, err)
+	}
+	defer func() {
+		rm, cancel := context.WithTimeout(context.Background(), 30*time.Second)
+		defer cancel()
+		_, _ = e.Run(rm, nil, "rm", "--force", id)
+	}()
+	for _, p := range paths {
+		tarred, err := e.Output(ctx, nil, "cp", id+":"+p, "-")
+		if err != nil {
+			if strings.Contains(err.Error(), "No such") || strings.Contains(err.Error(), "no such") {
+				continue
+			}
+			return fmt.Errorf("cannot copy %s out of %s: %w", p, image, err)
+		}
+		if err := writeFirst(tarred, filepath.Join(dir, p)); err != nil {
+			return fmt.Errorf("cannot copy %s out of %s: %w", p, image, err)
+		}
+	}
+	return nil
+}
+
+// writeFirst writes the tar's first file to dst, through a temporary name
+// so that a reader never sees half of it.
+func writeFirst(tarred []byte, dst string) error {
+	tr := tar.NewReader(bytes.NewReader(tarred))
+	if _, err := tr.Next(); err != nil {
+		return err
+	}
+	if err := os.MkdirAll(filepath.Dir(dst), 0o755); err != nil {
+		return err
+	}
+	tmp, err := os.CreateTemp(filepath.Dir(dst), ".part-")
+	if err != nil {
+		return err
+	}
+	defer os.Remove(tmp.Name())
+	if _, err := io.Copy(tmp, tr); err != nil {
+		tmp.Close()
+		return err
+	}
+	if err := tmp.Close(); err != nil {
+		return err
+	}
+	return os.Rename(tmp.Name(), dst)
+}
+
+// ImageInfo is what one `image inspect` tells about an image: its content
+// id and the JAVA_HOME its configuration sets ("" if none).
+type ImageInfo struct {
+	ID       string
+	JavaHome string
+}
+
+// Inspect reads an image's id and JAVA_HOME in one engine call.
+func Inspect(ctx context.Context, e Engine, image string) (ImageInfo, error) {
+	out, err := e.Run(ctx, nil, "image", "inspect", "--format", "{{.Id}} {{json .Config.Env}}", image)
+	if err != nil {
+		return ImageInfo{}, fmt.Errorf("image %s is not in the %s engine's store (%w): build or pull it first", image, e.Bin, err)
+	}
+	id, env, _ := strings.Cut(out, " ")
+	var vars []string
+	if err := json.Unmarshal([]byte(env), &vars); err != nil && env != "null" {
+		return ImageInfo{}, fmt.Errorf("cannot read the environment of image %s: %w", image, err)
+	}
+	return ImageInfo{ID: id, JavaHome: javaHome(vars)}, nil
+}

@@ -1,0 +1,34 @@
+package docker
+
+import (
+	"context"
+	"fmt"
+)
+
+// Engines jvmfit can drive, by their command's name.
+const (
+	Docker = "docker"
+	Podman = "podman"
+)
+
+// Select is the engine --engine names, checked: "docker" or "podman"; ""
+// detects one, docker if its daemon answers, else podman. The error is one
+// line saying what to install or start.
+func Select(ctx context.Context, name string) (Engine, error) {
+	switch name {
+	case Docker, Podman:
+		e := Engine{Bin: name}
+		return e, e.Check(ctx)
+	case "":
+		d := Engine{Bin: Docker}
+		derr := d.Check(ctx)
+		if derr == nil {
+			return d, nil
+		}
+		if p := (Engine{Bin: Podman}); p.Check(ctx) == nil {
+			return p, nil
+		}
+		return Engine{}, fmt.Errorf("no container engine answers: %w (or install podman)", derr)
+	}
+	return Engine{}, fmt.Errorf("--engine %q: give docker or podman", name)
+}
