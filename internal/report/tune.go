@@ -109,18 +109,29 @@ func tuneChosen(ts, search []*trial.Result) *trial.Result {
 	if soak == nil {
 		return nil
 	}
-	var match []*trial.Result
+	// The descriptor's own jvm_options may follow the candidate's in a
+	// search trial's options: a run of them anywhere matches, at the end
+	// is better.
+	var match, within []*trial.Result
 	for _, r := range search {
 		if r.Spec.MemoryBytes != soak.Spec.MemoryBytes || r.Verdict != trial.OK {
 			continue
 		}
-		if soak.Spec.Launcher == trial.LauncherExec {
-			if u := soak.Spec.UserOptions; len(u) > 0 && tuneEndsWith(r.Spec.JVMOptions, u) {
+		u := soak.Spec.UserOptions
+		switch {
+		case soak.Spec.Launcher != trial.LauncherExec:
+			if r.Spec.JVM == soak.Spec.JVM {
 				match = append(match, r)
 			}
-		} else if r.Spec.JVM == soak.Spec.JVM {
+		case len(u) == 0:
+		case tuneEndsWith(r.Spec.JVMOptions, u):
 			match = append(match, r)
+		case tuneHasRun(r.Spec.JVMOptions, u):
+			within = append(within, r)
 		}
+	}
+	if len(match) == 0 {
+		match = within
 	}
 	if len(match) == 0 {
 		return nil
@@ -129,6 +140,15 @@ func tuneChosen(ts, search []*trial.Result) *trial.Result {
 	// whose own options are the longest match is the likelier, but the
 	// store cannot tell; take the latest, which tune reached last.
 	return match[len(match)-1]
+}
+
+func tuneHasRun(opts, run []string) bool {
+	for i := 0; i+len(run) <= len(opts); i++ {
+		if slices.Equal(opts[i:i+len(run)], run) {
+			return true
+		}
+	}
+	return false
 }
 
 func tuneEndsWith(opts, tail []string) bool {

@@ -293,3 +293,19 @@ func TestTuneChartWithoutSoakOrSearch(t *testing.T) {
 		t.Errorf("a chart from the profile and training alone: %+v", c)
 	}
 }
+
+// The descriptor's own jvm_options can follow the candidate's in a search
+// trial's options; the soak's candidate options still find their trial.
+func TestTuneChosenWithDescriptorOptions(t *testing.T) {
+	db, search := tuneFixtureDB(t)
+	in := loadInput(t, db, "tune-filecache")
+	for _, r := range in.Trials {
+		if !r.Spec.Soak {
+			r.Spec.JVMOptions = append(r.Spec.JVMOptions, "-Dapp.mode=demo")
+		}
+	}
+	s := tuneSearchTrials(in.Trials)
+	if c := tuneChosen(in.Trials, s); c == nil || c.ID != search[1].ID {
+		t.Errorf("chosen %v, want #%d", c, search[1].ID)
+	}
+}
