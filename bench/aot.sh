@@ -55,14 +55,14 @@ descriptor() {
 # train JAR CACHE: the training run under load.
 train() {
   local port
-  port=$(( 20000 + RANDOM % 20000 ))
+  port=$(python3 -c 'import socket; s = socket.socket(); s.bind(("127.0.0.1", 0)); print(s.getsockname()[1])')
   (cd "$out" && exec setsid "$JAVA" -XX:AOTCacheOutput="$2" -XX:ActiveProcessorCount=1 -Xmx128m \
     -jar "$1" --server.port=$port >"$2.log" 2>&1) &
   pid=$!
   local i
   for i in $(seq 1 240); do
     curl -sf "http://127.0.0.1:$port/actuator/health" >/dev/null && break
-    kill -0 "$pid" 2>/dev/null || { echo "aot: the training JVM exited; its log:" >&2; tail "$2.log" >&2; exit 1; }
+    kill -0 "$pid" 2>/dev/null || { echo "aot: the training JVM exited before it was ready; its log:" >&2; grep -v '\[aot\]' "$2.log" | head -40 >&2; exit 1; }
     sleep 0.5
   done
   bin/jvmfit load --scenario workloads/filecache/scenario.yaml --target "http://127.0.0.1:$port" \
@@ -74,9 +74,25 @@ train() {
   echo "trained: $(grep -o 'AOTCache creation is complete.*' "$2.log")"
 }
 
-# trial NAME APP JVM: one jvmfit run; prints "start peak ws archive" (bytes).
+# evict FILE...: drop the files' clean pages from the page cache, so the
+# next trial reads them and its cgroup is charged for them, as a fresh
+# container is. Without this the AOT cache's pages stay charged to whoever
+# first read them (the training run, outside any trial), and the cgroup
+# peak with the cache leaves them out.
+evict() {
+  python3 -c 'import os, sys
+for f in sys.argv[1:]:
+    fd = os.open(f, os.O_RDONLY)
+    os.posix_fadvise(fd, 0, 0, os.POSIX_FADV_DONTNEED)
+    os.close(fd)' "$@"
+}
+
+# trial NAME APP JVM: one jvmfit run; prints "verdict start peak ws archive
+# metaspace" (bytes). The app's jar, the JDK's default CDS archive and the
+# AOT cache are evicted first, for both modes alike.
 trial() {
   local db=$out/$1.db
+  evict "$jar" "$cache" "$(dirname "$JAVA")"/../lib/server/classes*.jsa
   bin/jvmfit run --app "$2" --memory "$LIMIT" --cpus 1 --java "$JAVA" --jvm "$3" \
     --rate "$RATE" --warmup "$WARMUP" --duration "$DURATION" --db "$db" >"$out/$1.txt" 2>&1 || true
   bin/jvmfit report --db "$db" -f json | jq -r '.[0] | [.verdict + (if .kind != "" and .kind != null then "(" + .kind + ")" else "" end), .start_seconds, .memory_peak_bytes,
@@ -85,7 +101,8 @@ trial() {
 
 # compare LABEL JAR: train, then N alternating pairs, then the medians.
 compare() {
-  local label=$1 jar=$2 app cache=$out/$1.aot i
+  local label=$1 i app
+  jar=$2 cache=$out/$1.aot
   app=$(descriptor "$jar")
   train "$jar" "$cache"
   : >"$out/$label.with"; : >"$out/$label.without"
