@@ -52,17 +52,35 @@ descriptor() {
   echo "$dir/app.yaml"
 }
 
-# train JAR CACHE: the training run under load.
+# train JAR CACHE: the training run under load. Another process can take
+# the port between choosing it and the app binding it (tests run on this
+# machine too): then the app exits before it is ready, and the training
+# starts again on a fresh port, at most three times.
 train() {
-  local port
+  local attempt
+  for attempt in 1 2 3; do
+    if train_once "$1" "$2"; then
+      echo "trained: $(grep -o 'AOTCache creation is complete.*' "$2.log")"
+      return 0
+    fi
+    grep -q 'already in use' "$2.log" || break
+    echo "  training: the port was taken; again on another (attempt $((attempt + 1)))"
+  done
+  echo "aot: the training JVM exited before it was ready; its log:" >&2
+  grep -v '\[aot\]' "$2.log" | head -40 >&2
+  exit 1
+}
+
+train_once() {
+  local port i
+  rm -f "$2"
   port=$(python3 -c 'import socket; s = socket.socket(); s.bind(("127.0.0.1", 0)); print(s.getsockname()[1])')
   (cd "$out" && exec setsid "$JAVA" -XX:AOTCacheOutput="$2" -XX:ActiveProcessorCount=1 -Xmx128m \
     -jar "$1" --server.port=$port >"$2.log" 2>&1) &
   pid=$!
-  local i
   for i in $(seq 1 240); do
     curl -sf "http://127.0.0.1:$port/actuator/health" >/dev/null && break
-    kill -0 "$pid" 2>/dev/null || { echo "aot: the training JVM exited before it was ready; its log:" >&2; grep -v '\[aot\]' "$2.log" | head -40 >&2; exit 1; }
+    if ! kill -0 "$pid" 2>/dev/null; then wait "$pid" || true; pid=; return 1; fi
     sleep 0.5
   done
   bin/jvmfit load --scenario workloads/filecache/scenario.yaml --target "http://127.0.0.1:$port" \
@@ -71,7 +89,6 @@ train() {
   wait "$pid" || true
   pid=
   [[ -s $2 ]] || { echo "aot: the training run wrote no cache; its log:" >&2; tail "$2.log" >&2; exit 1; }
-  echo "trained: $(grep -o 'AOTCache creation is complete.*' "$2.log")"
 }
 
 # evict FILE...: drop the files' clean pages from the page cache, so the
