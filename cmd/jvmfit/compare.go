@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"time"
 
 	"github.com/spf13/cobra"
 
@@ -25,6 +26,7 @@ func newCompare() *cobra.Command {
 		sets, memory, cpus string
 		jvms               string
 		rate               float64
+		soak               time.Duration
 	)
 	cmd := &cobra.Command{
 		Use:   "compare --app app.yaml [--sets seed001|FILE] [--memory 512Mi]",
@@ -52,6 +54,9 @@ func newCompare() *cobra.Command {
 			if rate < 0 {
 				return usagef("--rate cannot be negative")
 			}
+			if soak < 0 {
+				return usagef("--soak cannot be negative (0 skips the proof)")
+			}
 			if ef.optionSets != "" {
 				return usagef("--option-sets: compare takes its sets from --sets")
 			}
@@ -61,7 +66,7 @@ func newCompare() *cobra.Command {
 			}
 			defer cleanup()
 			ef.optionSets = path
-			args := map[string]any{"app": ef.app, "sets": sets, "names": names, "memory": mems, "cpus": cpuList, "rate": rate, "fresh": ef.fresh}
+			args := map[string]any{"app": ef.app, "sets": sets, "names": names, "memory": mems, "cpus": cpuList, "rate": rate, "fresh": ef.fresh, "soak": soak.String()}
 			sess, err := ef.open()
 			if err != nil {
 				return err
@@ -72,6 +77,7 @@ func newCompare() *cobra.Command {
 			if jvms != "" { // modes side by side instead of option sets (docs/anchors.md)
 				sw = experiment.Sweep{Cells: experiment.Axes{JVMs: names, Memory: mems, CPUs: cpuList}.Cells(sess.Base)}
 			}
+			sw.SoakFor = soak
 			what := fmt.Sprintf("%d option sets × %d limits × %d CPU counts", len(names), len(mems), len(cpuList))
 			return runMatrix(cmd, sess, sw, store.KindCompare, args, ef.json, what)
 		},
@@ -83,6 +89,7 @@ func newCompare() *cobra.Command {
 	fl.StringVar(&memory, "memory", "512Mi", "memory limits, e.g. 512Mi or 256Mi,512Mi")
 	fl.StringVar(&cpus, "cpus", "1", "CPU counts, e.g. 1 or 1,2")
 	fl.Float64Var(&rate, "rate", 0, "measured request rate (0 = the descriptor's or scenario's)")
+	fl.DurationVar(&soak, "soak", 0, "prove the recommendation with a soak this long at its limit, run as recommended (0 = none: it is labelled not proven, with the command that proves it)")
 	return cmd
 }
 

@@ -60,10 +60,12 @@ func TestExperimentsBadInputExit2(t *testing.T) {
 		"sweep bad memory":     with("sweep", "--memory", "lots"),
 		"sweep too many cpus":  with("sweep", "--cpus", "1,4096"),
 		"sweep missing java":   {"sweep", "--app", desc, "--db", db, "--java", java17 + ",/nonexistent/java"},
+		"sweep soak < 0":       with("sweep", "--soak", "-1s"),
 		"compare no app":       {"compare", "--db", db},
 		"compare missing sets": with("compare", "--sets", "/nonexistent/sets.yaml"),
 		"compare bad rate":     with("compare", "--sets", sets, "--rate", "1..2"),
 		"compare bad memory":   with("compare", "--sets", sets, "--memory", "0"),
+		"compare soak < 0":     with("compare", "--sets", sets, "--soak", "-1s"),
 	}
 	for name, args := range cases {
 		_, stderr, code := run(t, []string{"TMPDIR=" + dir}, args...)

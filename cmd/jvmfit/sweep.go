@@ -2,6 +2,7 @@ package main
 
 import (
 	"fmt"
+	"time"
 
 	"github.com/spf13/cobra"
 
@@ -18,6 +19,7 @@ func newSweep() *cobra.Command {
 	var (
 		ef                        experimentFlags
 		cpus, rates, memory, jvms string
+		soak                      time.Duration
 	)
 	cmd := &cobra.Command{
 		Use:   "sweep --app app.yaml --cpus 1,2 --rate 100..1000/100",
@@ -48,15 +50,18 @@ ranges with a step (100..1000/100, 256Mi..1Gi/256Mi).`,
 			if ax.JVMs = experiment.ParseList(jvms); len(ax.JVMs) == 0 {
 				return usagef("--jvm: give at least one mode, e.g. default")
 			}
+			if soak < 0 {
+				return usagef("--soak cannot be negative (0 skips the proof)")
+			}
 			// --java is an axis here: every JDK is checked when the cells are prepared.
 			ax.Javas, ef.java = experiment.ParseList(ef.java), ""
-			args := map[string]any{"app": ef.app, "cpus": ax.CPUs, "memory": ax.Memory, "rate": ax.Rates, "jvm": ax.JVMs, "java": ax.Javas, "fresh": ef.fresh}
+			args := map[string]any{"app": ef.app, "cpus": ax.CPUs, "memory": ax.Memory, "rate": ax.Rates, "jvm": ax.JVMs, "java": ax.Javas, "fresh": ef.fresh, "soak": soak.String()}
 			sess, err := ef.open()
 			if err != nil {
 				return err
 			}
 			defer sess.close()
-			sw := experiment.Sweep{Cells: ax.Cells(sess.Base)}
+			sw := experiment.Sweep{Cells: ax.Cells(sess.Base), SoakFor: soak}
 			return runMatrix(cmd, sess, sw, store.KindSweep, args, ef.json, fmt.Sprintf("%d cells", len(sw.Cells)))
 		},
 	}
@@ -67,6 +72,7 @@ ranges with a step (100..1000/100, 256Mi..1Gi/256Mi).`,
 	fl.StringVar(&rates, "rate", "", "measured request rates, e.g. 100..1000/100 (default: the descriptor's)")
 	fl.StringVar(&memory, "memory", "1Gi", "memory limits, e.g. 512Mi,1Gi or 256Mi..1Gi/256Mi")
 	fl.StringVar(&jvms, "jvm", "default", "JVM option modes: default, jvmfit[:goal], runjava, paketo, ubi, set:NAME, quoted options")
+	fl.DurationVar(&soak, "soak", 0, "prove the recommendation with a soak this long at its limit, run as recommended (0 = none: it is labelled not proven, with the command that proves it)")
 	return cmd
 }
 

@@ -22,6 +22,9 @@ func (p MinMemPlan) Conclude(ctx context.Context, s *Session, soak time.Duration
 		return res, Answer{}, err
 	}
 	rec, whyNot := Recommend(Candidates(res), s.OptionsAt)
+	if rec != nil {
+		rec.describe(s)
+	}
 	if rec != nil && soak > 0 {
 		if err := p.Soak(ctx, s, rec, soak); err != nil {
 			return res, Answer{}, err
@@ -40,5 +43,13 @@ func (sw Sweep) Conclude(ctx context.Context, s *Session) ([]CellResult, Answer,
 		return cells, Answer{}, err
 	}
 	rec, whyNot := Recommend(SweepCandidates(cells), s.OptionsAt)
+	if rec != nil {
+		rec.describe(s)
+	}
+	if rec != nil && sw.SoakFor > 0 {
+		if err := sw.Soak(ctx, s, rec, sw.SoakFor); err != nil {
+			return cells, Answer{}, err
+		}
+	}
 	return cells, Answer{Rec: rec, WhyNot: whyNot}, s.End(rec, "")
 }

@@ -67,6 +67,10 @@ type Recommendation struct {
 	// ViaExec says the soak ran the app through `jvmfit exec`, as
 	// recommended.
 	ViaExec bool `json:"via_exec,omitempty"`
+	// App and Rate are the descriptor and the request rate the answer was
+	// judged at: what the command that proves it runs (ProveCommand).
+	App  string  `json:"app,omitempty"`
+	Rate float64 `json:"rate,omitempty"`
 }
 
 // OptionsAt gives the JVM options a mode resolves to at a limit: none for
@@ -85,6 +89,7 @@ type Candidate struct {
 	Footprint  int64   // container peak at MinOK, the first tie-breaker
 	Where      string  // what else held, e.g. "at 600 req/s", for the explanation
 	Throughput float64 // req/s at MinOK, the second
+	Rate       float64 // the rate it was judged at (a sweep's target); 0 = the session's
 }
 
 // Recommend picks the candidate with the smallest limit (then fewer CPUs,
@@ -106,7 +111,8 @@ func Recommend(cands []Candidate, opts OptionsAt) (*Recommendation, error) {
 	if best == nil {
 		return nil, fmt.Errorf("no trial passed, so there is nothing to recommend: raise the memory range or relax the SLO")
 	}
-	rec := &Recommendation{MinOKBytes: best.MinOK, CPUs: best.CPUs, JVM: best.JVM, Java: best.Java, MemoryBytes: best.MinOK, Tested: true}
+	rec := &Recommendation{MinOKBytes: best.MinOK, CPUs: best.CPUs, JVM: best.JVM, Java: best.Java, MemoryBytes: best.MinOK, Tested: true,
+		Rate: best.Rate}
 	if best.Edge {
 		rec.MarginBytes, rec.MarginWhy = Margin(best.MinOK, best.Precision, best.NoiseBand)
 		rec.MemoryBytes += rec.MarginBytes
@@ -221,7 +227,7 @@ func (r *Recommendation) entrypoint() string {
 		return strings.Join(q, ", ")
 	}
 	switch {
-	case r.JVM == "jvmfit" || strings.HasPrefix(r.JVM, "jvmfit:"):
+	case r.isJvmfit():
 		args := []string{"/jvmfit", "exec"}
 		if _, goal, ok := strings.Cut(r.JVM, ":"); ok {
 			args = append(args, "--goal", goal)
@@ -230,8 +236,11 @@ func (r *Recommendation) entrypoint() string {
 			args = append(args, "--profile", r.Profile)
 		}
 		proof := ""
-		if r.ViaExec {
+		switch {
+		case r.ViaExec:
 			proof = " The soak ran the app through `jvmfit exec` in the trial's cgroup, as here."
+		case len(r.Soak) > 0:
+			proof = " **Not proven through `jvmfit exec`**: the soak ran java with the launcher's options on its command line (the descriptor's command does not start java itself, so `jvmfit exec` could not wrap it); what it proved is the `JAVA_TOOL_OPTIONS` form below."
 		}
 		return "`jvmfit exec` as the entrypoint: it reads the container's limits at start and computes these options itself, so they follow the limit if it changes." + proof +
 			fmt.Sprintf(df, quote(append(args, "--", "java", "-jar", "/app.jar")))

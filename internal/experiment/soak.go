@@ -3,6 +3,7 @@ package experiment
 import (
 	"context"
 	"fmt"
+	"strconv"
 	"strings"
 	"time"
 
@@ -36,9 +37,23 @@ type SoakRun struct {
 // one rounding step and soaks again, at most soakTries times in all. The
 // recommendation is Tested when the last soak passed.
 func (p MinMemPlan) Soak(ctx context.Context, s *Session, rec *Recommendation, d time.Duration) error {
-	if trial.CanExec(s.App, rec.JVM) {
-		rec.Profile = s.Base.Profile
-	}
+	return soak(ctx, s, rec, d, func(mem int64) trial.Spec { return p.spec(s, rec.CPUs, rec.JVM, mem) })
+}
+
+// Soak proves a sweep's (or compare's) recommendation as minmem proves
+// its own: the same soak, at the rate the recommendation was judged at.
+func (sw Sweep) Soak(ctx context.Context, s *Session, rec *Recommendation, d time.Duration) error {
+	return soak(ctx, s, rec, d, func(mem int64) trial.Spec {
+		return Cell{Java: rec.Java, JVM: rec.JVM, CPUs: rec.CPUs, MemoryBytes: mem, Rate: rec.Rate}.Spec(s.Base)
+	})
+}
+
+// soak runs the proof of rec, each trial spec(limit) made a soak of d. A
+// jvmfit mode is recommended as `jvmfit exec`, so that is what its soak
+// runs (when the descriptor's command starts java itself): the entrypoint
+// recommended is the entrypoint proven.
+func soak(ctx context.Context, s *Session, rec *Recommendation, d time.Duration, spec func(mem int64) trial.Spec) error {
+	rec.describe(s)
 	for i := 0; i < soakTries; i++ {
 		if i > 0 {
 			failed := rec.MemoryBytes
@@ -51,17 +66,16 @@ func (p MinMemPlan) Soak(ctx context.Context, s *Session, rec *Recommendation, d
 			}
 			rec.Options = o
 		}
-		spec := p.spec(s, rec.CPUs, rec.JVM, rec.MemoryBytes)
-		spec.Duration, spec.Soak = d, true
-		// A jvmfit mode is recommended as `jvmfit exec`: prove that.
+		sp := spec(rec.MemoryBytes)
+		sp.Duration, sp.Soak = d, true
 		if trial.CanExec(s.App, rec.JVM) {
-			spec.Launcher = trial.LauncherExec
+			sp.Launcher = trial.LauncherExec
 		}
 		if rec.Java != "" {
-			spec.Java = rec.Java
+			sp.Java = rec.Java
 		}
 		what := fmt.Sprintf("soak %s cpus=%s jvm=%s memory=%s", d, fmtCPUs(rec.CPUs), rec.JVM, size.Format(rec.MemoryBytes))
-		r, _, err := s.Trial(ctx, spec, what)
+		r, _, err := s.Trial(ctx, sp, what)
 		if err != nil {
 			return err
 		}
@@ -72,6 +86,19 @@ func (p MinMemPlan) Soak(ctx context.Context, s *Session, rec *Recommendation, d
 		}
 	}
 	return nil
+}
+
+// describe records what the proof command needs: the descriptor, the rate
+// (the session's when the candidate had none), and for a jvmfit mode the
+// profile the launcher planned with, which exec is given too.
+func (r *Recommendation) describe(s *Session) {
+	r.App = s.Base.App
+	if r.Rate == 0 {
+		r.Rate = s.Base.Rate
+	}
+	if trial.CanExec(s.App, r.JVM) {
+		r.Profile = s.Base.Profile
+	}
 }
 
 func soakRun(r *trial.Result, d time.Duration) SoakRun {
@@ -91,7 +118,7 @@ func soakRun(r *trial.Result, d time.Duration) SoakRun {
 // soakText is the recommendation's proof in one Markdown bullet.
 func (r *Recommendation) soakText() string {
 	if len(r.Soak) == 0 {
-		return ""
+		return r.unprovenText()
 	}
 	var ko []string
 	for _, s := range r.Soak {
@@ -114,4 +141,57 @@ func (r *Recommendation) soakText() string {
 		s += "; it failed first at " + strings.Join(ko, ", ")
 	}
 	return s + "\n"
+}
+
+// unprovenText labels a recommendation no soak proved (sweep and compare
+// without --soak, minmem with --soak 0): the limit with its margin never
+// ran, and a jvmfit mode's `jvmfit exec` entrypoint never ran at all. It
+// gives the command that proves it as recommended.
+func (r *Recommendation) unprovenText() string {
+	what := "no trial ran at this limit"
+	if r.Tested {
+		what = "a trial of the search passed at this limit, but no soak ran"
+	}
+	if r.isJvmfit() {
+		what += ", and no trial ran the app through `jvmfit exec` as recommended below (the trials put the launcher's options on the java command line)"
+	}
+	cmd := r.ProveCommand()
+	if cmd == "" {
+		return fmt.Sprintf("- **Not proven**: %s\n", what)
+	}
+	return fmt.Sprintf("- **Not proven**: %s. Prove it, as recommended, with a soak:\n\n  ```sh\n  %s\n  ```\n\n", what, cmd)
+}
+
+// ProveCommand is the `jvmfit run` that runs the recommendation as it is
+// recommended: at its limit and CPUs, for DefaultSoak, and a jvmfit mode
+// through `jvmfit exec` (--via-exec) with its profile. Empty when the
+// descriptor is not known.
+func (r *Recommendation) ProveCommand() string {
+	if r.App == "" {
+		return ""
+	}
+	args := []string{"jvmfit", "run", "--app", r.App, "--memory", k8sQuantity(r.MemoryBytes), "--cpus", fmtCPUs(r.CPUs), "--jvm", r.JVM}
+	if r.isJvmfit() {
+		args = append(args, "--via-exec")
+		if r.Profile != "" {
+			args = append(args, "--profile", r.Profile)
+		}
+	}
+	if r.Java != "" {
+		args = append(args, "--java", r.Java)
+	}
+	if r.Rate > 0 {
+		args = append(args, "--rate", strconv.FormatFloat(r.Rate, 'g', -1, 64))
+	}
+	args = append(args, "--duration", strings.TrimSuffix(DefaultSoak.String(), "0s"))
+	for i, a := range args {
+		if strings.ContainsAny(a, " \t'\"$`\\;&|<>()*?[]{}~#!") {
+			args[i] = shellQuote(a)
+		}
+	}
+	return strings.Join(args, " ")
+}
+
+func (r *Recommendation) isJvmfit() bool {
+	return r.JVM == "jvmfit" || strings.HasPrefix(r.JVM, "jvmfit:")
 }

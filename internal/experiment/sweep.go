@@ -4,6 +4,7 @@ import (
 	"context"
 	"strconv"
 	"strings"
+	"time"
 
 	"github.com/jvmfit/jvmfit/internal/size"
 	"github.com/jvmfit/jvmfit/internal/trial"
@@ -86,6 +87,10 @@ func (c Cell) Spec(base trial.Spec) trial.Spec {
 // sweep's axes, or compare's option sets and limits.
 type Sweep struct {
 	Cells []Cell
+	// SoakFor proves the recommendation with a soak this long at its
+	// limit, as minmem does (Soak); 0 leaves it labelled not proven, with
+	// the command that proves it.
+	SoakFor time.Duration
 }
 
 // CellResult is a cell's trial, run now or taken from the store.

@@ -40,7 +40,7 @@ func SweepCandidates(cells []CellResult) []Candidate {
 		g := group{c.Cell.JVM, c.Cell.Java, c.Cell.CPUs}
 		cand, seen := best[g]
 		if !seen {
-			cand = &Candidate{JVM: g.jvm, Java: g.java, CPUs: g.cpus}
+			cand = &Candidate{JVM: g.jvm, Java: g.java, CPUs: g.cpus, Rate: target}
 			if target > 0 {
 				cand.Where = fmt.Sprintf("at %g req/s, the highest rate any cell passed", target)
 			}

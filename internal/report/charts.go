@@ -43,6 +43,9 @@ type chart struct {
 	Choices []nmtChoice `json:"choices,omitempty"`
 	Default int         `json:"default,omitempty"`
 	Cats    []string    `json:"cats,omitempty"`
+	// pareto (tune): the search trials in layers, OK, KO, the front and
+	// the chosen point.
+	Pareto []paretoSeries `json:"pareto,omitempty"`
 }
 
 // legendGroup is one configuration's row of the legend.
@@ -103,7 +106,13 @@ func buildCharts(in Input) []chart {
 			add(c)
 		}
 	}
-	if vary[dimMemory] || in.Meta.Kind == "minmem" {
+	switch {
+	case in.Meta.Kind == "tune":
+		// Tune's every trial has its own options (the launcher's plan
+		// changes with the limit), so a grid or bars by configuration
+		// would have a row per trial: the front chart shows them all.
+		add(paretoChart(ts))
+	case vary[dimMemory] || in.Meta.Kind == "minmem":
 		add(okGrid(ts, vary))
 		add(styleChart(ts))
 	}

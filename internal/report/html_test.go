@@ -175,6 +175,7 @@ func TestHTMLInChromium(t *testing.T) {
 	}
 	dir := t.TempDir()
 	db := fixtureDB(t)
+	tuneDB, _ := tuneFixtureDB(t)
 	cases := []struct {
 		name string
 		ins  []Input
@@ -182,6 +183,7 @@ func TestHTMLInChromium(t *testing.T) {
 		{"sweep", []Input{loadInput(t, db, "sweep-filecache")}},
 		{"minmem", []Input{loadInput(t, db, "minmem-filecache")}},
 		{"styles", []Input{loadInput(t, db, "minmem-styles")}},
+		{"tune", []Input{loadInput(t, tuneDB, "tune-filecache")}},
 		{"hostile-all", []Input{hostileInput(t)}},
 		{"book", bookInputs(t, db)},
 	}

@@ -19,6 +19,11 @@ func Sections(in Input) []Table {
 	}
 	vary := varying(ts)
 	var out []Table
+	if in.Meta.Kind == "tune" {
+		if t := TuneFrontTable(ts); t != nil {
+			out = append(out, *t)
+		}
+	}
 	if in.Meta.Kind == "minmem" || vary[dimMemory] {
 		out = append(out, MemoryTables(ts)...)
 	}

@@ -23,7 +23,7 @@ type (
 type Meta struct {
 	ID      int64
 	Name    string
-	Kind    string // run | minmem | sweep | compare
+	Kind    string // run | minmem | sweep | compare | tune
 	Created time.Time
 	Ended   time.Time
 	Summary *judge.Summary // the stored recommendation; nil when none

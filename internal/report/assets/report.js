@@ -167,7 +167,47 @@
     return o;
   }
 
-  var kinds = { xy: xy, grid: grid, bars: barChart, area: function (c) { return area(c, c["default"] || 0); } };
+  // pareto (tune): every search trial by limit and p99, OK as green
+  // circles and KO as red diamonds; the Pareto front ringed and joined;
+  // the chosen point a star. Start time and throttling in the tooltip.
+  var paretoLook = {
+    ok: { type: "scatter", symbol: "circle", symbolSize: 9, color: "#2e9e5b", z: 2 },
+    ko: { type: "scatter", symbol: "diamond", symbolSize: 11, color: "#d64541", z: 2 },
+    front: { type: "line", symbol: "emptyCircle", symbolSize: 15, color: "#2f6db5", z: 3 },
+    chosen: { type: "scatter", symbolSize: 24, color: "#c49a00", z: 4,
+      symbol: "path://M50,0L61,35L98,35L68,57L79,91L50,70L21,91L32,57L2,35L39,35Z" }
+  };
+  function pareto(c) {
+    var o = base(c);
+    var lo = Infinity, hi = 0;
+    c.pareto.forEach(function (s) {
+      s.points.forEach(function (p) { if (p.y > 0) { lo = Math.min(lo, p.y); hi = Math.max(hi, p.y); } });
+    });
+    var log = hi > 0 && hi / lo > 20;
+    o.xAxis = { type: "value", name: c.x_name, nameLocation: "middle", nameGap: 28, scale: true };
+    o.yAxis = { type: log ? "log" : "value", name: c.y_name, min: log ? null : 0 };
+    o.tooltip.formatter = function (p) {
+      var d = p.data.p;
+      return escape(d.label) + "<br>#" + escape(d.id) + " " + escape(d.text) + (p.seriesName === "chosen" ? " (chosen)" : "") +
+        "<br>" + escape(d.x) + " MiB, p99 " + (d.top ? "none (no request answered)" : escape(d.y) + " ms") +
+        "<br>start " + escape(d.start) + " s, throttled " + escape((d.throttling * 100).toFixed(1)) + "%";
+    };
+    o.series = c.pareto.map(function (s) {
+      var look = paretoLook[s.role] || paretoLook.ok;
+      var line = { name: s.name, type: look.type, symbol: look.symbol, symbolSize: look.symbolSize, z: look.z,
+        itemStyle: { color: look.color }, emphasis: { focus: "series" },
+        data: s.points.map(function (p) { return { value: [p.x, p.y], p: p }; }) };
+      if (look.type === "line") {
+        line.showSymbol = true;
+        line.lineStyle = { width: 2, color: look.color };
+        line.itemStyle.borderWidth = 2;
+      }
+      return line;
+    });
+    return o;
+  }
+
+  var kinds = { xy: xy, grid: grid, bars: barChart, pareto: pareto, area: function (c) { return area(c, c["default"] || 0); } };
   var ready = 0, drawn = [];
   data.charts.forEach(function (c) {
     var el = document.getElementById(c.id);

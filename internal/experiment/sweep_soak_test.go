@@ -1,0 +1,142 @@
+package experiment
+
+import (
+	"context"
+	"path/filepath"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/jvmfit/jvmfit/internal/app"
+	"github.com/jvmfit/jvmfit/internal/store"
+	"github.com/jvmfit/jvmfit/internal/trial"
+)
+
+// matrixSession is a sweep's (or compare's) session on a descriptor whose
+// command is a jar, so a jvmfit mode can run through jvmfit exec, planned
+// with a profile.
+func matrixSession(t *testing.T, f *fake, kind string) (*Session, *store.Store) {
+	t.Helper()
+	a, err := app.Parse(filepath.Join(t.TempDir(), "app.yaml"), []byte("name: x\njar: x.jar\nready: http://127.0.0.1:${port}/\n"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	st := openStore(t)
+	s := newSession(t, st, f, kind)
+	s.App, s.Base.Profile = a, "/p/profile.json"
+	return s, st
+}
+
+// soaks are the stored soak trials of the session's experiment.
+func soaks(t *testing.T, st *store.Store, s *Session) []*trial.Result {
+	var out []*trial.Result
+	for _, r := range stored(t, st, s) {
+		if r.Spec.Soak {
+			out = append(out, r)
+		}
+	}
+	return out
+}
+
+// A sweep with --soak proves its recommendation as minmem does: a jvmfit
+// mode through jvmfit exec with the profile, at the rate the answer was
+// judged at; an option set as its java line.
+func TestSweepSoaksItsRecommendationAsRecommended(t *testing.T) {
+	for _, c := range []struct {
+		kind, jvm, launcher string
+	}{
+		{store.KindSweep, "jvmfit", trial.LauncherExec},
+		{store.KindCompare, "set:A", ""},
+	} {
+		f := &fake{okAt: map[string]int64{c.jvm: 128 * mi}}
+		s, st := matrixSession(t, f, c.kind)
+		// 200 req/s passes at 1 CPU, 400 does not (the fake serves 300 per
+		// CPU): the answer is judged at 200.
+		sw := Sweep{Cells: Axes{JVMs: []string{c.jvm}, Memory: []int64{112 * mi, 128 * mi, 160 * mi}, Rates: []float64{200, 400}, CPUs: []float64{1}}.Cells(s.Base),
+			SoakFor: 2 * time.Minute}
+		_, ans, err := sw.Conclude(context.Background(), s)
+		if err != nil {
+			t.Fatal(err)
+		}
+		rec := ans.Rec
+		if rec == nil || len(rec.Soak) != 1 || !rec.Tested {
+			t.Fatalf("%s: want one passing soak, got %+v", c.jvm, rec)
+		}
+		got := soaks(t, st, s)
+		if len(got) != 1 {
+			t.Fatalf("%s: %d soak trials stored, want 1", c.jvm, len(got))
+		}
+		sp := got[0].Spec
+		if sp.Launcher != c.launcher || rec.ViaExec != (c.launcher != "") {
+			t.Errorf("%s: soak launcher %q (via exec %v), want %q", c.jvm, sp.Launcher, rec.ViaExec, c.launcher)
+		}
+		if sp.MemoryBytes != rec.MemoryBytes || sp.Rate != 200 || sp.Duration != 2*time.Minute || sp.JVM != c.jvm {
+			t.Errorf("%s: soak at %d bytes, %g req/s, %v, %s; want the recommendation's %d at 200 req/s for 2m", c.jvm,
+				sp.MemoryBytes, sp.Rate, sp.Duration, sp.JVM, rec.MemoryBytes)
+		}
+		md := rec.Markdown()
+		if strings.Contains(md, "Not proven") || !strings.Contains(md, "Proven by a soak") {
+			t.Errorf("%s: a proven answer reads:\n%s", c.jvm, md)
+		}
+		if c.launcher != "" && (!strings.Contains(md, "The soak ran the app through `jvmfit exec`") || !strings.Contains(md, `"--profile", "/p/profile.json"`)) {
+			t.Errorf("%s: the exec entrypoint lacks its proof or the profile:\n%s", c.jvm, md)
+		}
+	}
+}
+
+// Without --soak a sweep's or compare's recommendation is labelled not
+// proven, with the jvmfit run that proves it as recommended: a jvmfit mode
+// through jvmfit exec (--via-exec) with its profile.
+func TestSweepWithoutSoakIsLabelledNotProven(t *testing.T) {
+	for _, c := range []struct {
+		kind, jvm string
+		want      []string
+		not       []string
+	}{
+		{store.KindSweep, "jvmfit", []string{"--jvm jvmfit --via-exec --profile /p/profile.json", "--memory 144Mi --cpus 1", "--rate 100", "--duration 1m",
+			"no trial ran the app through `jvmfit exec`"}, nil},
+		{store.KindCompare, "set:A", []string{"--jvm set:A --java /jdk/bin/java --rate 100"}, []string{"--via-exec", "--profile", "jvmfit exec`"}},
+	} {
+		f := &fake{okAt: map[string]int64{c.jvm: 128 * mi}}
+		s, st := matrixSession(t, f, c.kind)
+		sw := Sweep{Cells: Axes{JVMs: []string{c.jvm}, Memory: []int64{112 * mi, 128 * mi}, CPUs: []float64{1}}.Cells(s.Base)}
+		_, ans, err := sw.Conclude(context.Background(), s)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if n := len(soaks(t, st, s)); n != 0 {
+			t.Errorf("%s: %d soaks without --soak", c.jvm, n)
+		}
+		if ans.Rec == nil {
+			t.Fatalf("%s: no recommendation: %v", c.jvm, ans.WhyNot)
+		}
+		md := ans.Rec.Markdown()
+		if !strings.Contains(md, "**Not proven**") || !strings.Contains(md, "jvmfit run --app "+s.Base.App) {
+			t.Fatalf("%s: not labelled not proven with its command:\n%s", c.jvm, md)
+		}
+		for _, w := range c.want {
+			if !strings.Contains(md, w) {
+				t.Errorf("%s: want %q in:\n%s", c.jvm, w, md)
+			}
+		}
+		proof := md[strings.Index(md, "**Not proven**"):]
+		proof = proof[:strings.Index(proof, "- **CPUs")]
+		for _, w := range c.not {
+			if strings.Contains(proof, w) {
+				t.Errorf("%s: %q in the proof of an option set:\n%s", c.jvm, w, proof)
+			}
+		}
+	}
+}
+
+// What the unproven answer prints, for a reader of the test log.
+func TestNotProvenText(t *testing.T) {
+	rec := &Recommendation{JVM: "jvmfit:footprint", CPUs: 0.5, MemoryBytes: 144 * mi, MinOKBytes: 128 * mi, App: "workloads/filecache/app.yaml",
+		Rate: 100, Profile: "/tmp/p rofile.json", Java: "/jdk/bin/java"}
+	got := rec.unprovenText()
+	want := "- **Not proven**: no trial ran at this limit, and no trial ran the app through `jvmfit exec` as recommended below (the trials put the launcher's options on the java command line). Prove it, as recommended, with a soak:\n\n" +
+		"  ```sh\n  jvmfit run --app workloads/filecache/app.yaml --memory 144Mi --cpus 0.5 --jvm jvmfit:footprint --via-exec --profile '/tmp/p rofile.json' --java /jdk/bin/java --rate 100 --duration 1m\n  ```\n\n"
+	if got != want {
+		t.Errorf("got\n%s\nwant\n%s", got, want)
+	}
+}
