@@ -109,7 +109,11 @@ func (f *tuneFlags) run(cmd *cobra.Command) error {
 	if res == nil {
 		return runErr
 	}
-	profileFile, err := writeTuneProfile(cfg.ArchiveDir, f.ef.profile, res.Profile)
+	given := f.ef.profile
+	if res.Profile != cfg.Profile {
+		given = "" // the answer's profile was measured under the chosen options
+	}
+	profileFile, err := writeTuneProfile(cfg.ArchiveDir, given, res.Profile)
 	if err != nil {
 		fmt.Fprintf(sess.Progress, "warning: %v\n", err)
 	}

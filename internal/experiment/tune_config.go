@@ -35,11 +35,15 @@ type TuneConfig struct {
 	// Profile, when set (tune --profile), stands in for the profile
 	// trial: no trial measures the app first.
 	Profile *plan.Profile
+	// Remeasure runs each candidate's trials with NMT until one passes,
+	// and plans the candidate from the profile that trial measured under
+	// its own options (docs/tune.md, "Closing the loop").
+	Remeasure bool
 }
 
 // DefaultTune holds the defaults of `jvmfit tune`.
 var DefaultTune = TuneConfig{Goal: plan.Balanced, Budget: 40, Soak: time.Minute, Step: 8 * size.MiB,
-	Min: 32 * size.MiB, Generous: size.GiB, StepsPerRound: 2}
+	Min: 32 * size.MiB, Generous: size.GiB, StepsPerRound: 2, Remeasure: true}
 
 // TunePlanner is the launcher's plan for a point: the options it adds to
 // the candidate's at that limit, or a *plan.RefusedError.

@@ -97,7 +97,7 @@ func footprintApp() *simApp {
 			"serial-tiered":      {min: 125 * tmib, p99: 5 * ms, start: 3.0, floorBelow: 20 * tmib},
 			"parallel-c1":        {min: 118 * tmib, p99: 10 * ms, start: 3.1, floorBelow: 20 * tmib},
 			"parallel-tiered":    {min: 150 * tmib, p99: 6 * ms, start: 3.2, floorBelow: 20 * tmib},
-			"serial-c1-heap2.5x": {min: 120 * tmib, p99: 9 * ms, start: 3.0, floorBelow: 20 * tmib},
+			"serial-c1-heap1.5x": {min: 120 * tmib, p99: 9 * ms, start: 3.0, floorBelow: 20 * tmib},
 		},
 		def: simCand{min: 140 * tmib, p99: 9 * ms, start: 3.0, floorBelow: 20 * tmib},
 	}
