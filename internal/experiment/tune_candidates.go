@@ -31,8 +31,8 @@ type tuneKnobs struct {
 	// regions leave, down to the live set: the heap then follows the
 	// limit the search bisects.
 	heapFactor, altHeapFactor float64
-	stackSize                 string  // -Xss; "" keeps the JVM's
-	freeRatios                [2]int  // Min/MaxHeapFreeRatio; zero keeps the JVM's
+	stackSize                 string // -Xss; "" keeps the JVM's
+	freeRatios                [2]int // Min/MaxHeapFreeRatio; zero keeps the JVM's
 	gcOrder, jitOrder         []string
 }
 

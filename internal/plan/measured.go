@@ -23,9 +23,11 @@ const (
 	// Uncapped native 25.8-27.0 MiB (4.7%) under the same options, threads
 	// 31-34 among them.
 	nativeMarginPct = 5
-	// Direct buffers 0.10-0.12 MiB; a cap too small is a clean
-	// "Direct buffer memory" OOM.
-	directMarginAdd = 512 * size.KiB
+	// Direct buffers peaked at 0.10-0.24 MiB in NMT's 2 s readings, but
+	// NIO's temporary buffers come and go between them: with 0.5 MiB over
+	// the peak, filecache stopped with "OutOfMemoryError: Direct buffer
+	// memory" under load (a clean failure, but not the app's need).
+	directMarginAdd = 2 * mib
 	// grain rounds what a profile sizes: the JVM takes caps in KiB, and
 	// the uncapped regions are estimates, not options, so whole MiB would
 	// only add up to a few MiB of nothing.

@@ -33,7 +33,7 @@ func (s *sizing) sizeMeasured(u userSet, pr *Profile) {
 		s.set(RegDirect, "user", "your "+u.keys["MaxDirectMemorySize"])
 	} else if pr.DirectMemoryBytes > 0 {
 		s.direct = roundUp(pr.DirectMemoryBytes*3/2+directMarginAdd, grain)
-		s.set(RegDirect, "profile", fmt.Sprintf("measured %s × 1.5 + 0.5 MiB", size.Format(pr.DirectMemoryBytes)))
+		s.set(RegDirect, "profile", fmt.Sprintf("measured %s × 1.5 + 2 MiB (NIO's temporary buffers burst between readings)", size.Format(pr.DirectMemoryBytes)))
 	}
 	if !s.measuredNative && s.meta > 0 {
 		s.native = s.nativeFor(s.meta)
