@@ -10,6 +10,7 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/jvmfit/jvmfit/internal/experiment"
+	"github.com/jvmfit/jvmfit/internal/jdk"
 	"github.com/jvmfit/jvmfit/internal/plan"
 	"github.com/jvmfit/jvmfit/internal/size"
 )
@@ -91,7 +92,11 @@ func (f *tuneFlags) run(cmd *cobra.Command) error {
 		}
 	}
 	cfg.ArchiveDir = tuneDir(f.ef.db, sess.App.Name, cfg)
-	cfg.Planner = experiment.LauncherPlanner(cfg.JDK, cfg.Goal)
+	j := jdk.JDK{Version: cfg.JDK}
+	if ji, err := jdk.Inspect(probe.Java); err == nil {
+		j = ji // the update decides options such as TrimNativeHeapInterval, as in the soak's exec
+	}
+	cfg.Planner = experiment.LauncherPlannerFor(j, cfg.Goal)
 	args := map[string]any{"app": f.ef.app, "cpus": cfg.CPUs, "goal": cfg.Goal, "budget": cfg.Budget, "rate": f.rate,
 		"soak": f.soak.String(), "generous": cfg.Generous, "profile": f.ef.profile}
 	if err := sess.begin("tune", args); err != nil {

@@ -107,11 +107,18 @@ func (c TuneConfig) Validate() error {
 // the point's limits: the candidate's options are the user's and the
 // point's profile sizes the rest.
 func LauncherPlanner(jdkVersion int, goal string) TunePlanner {
+	return LauncherPlannerFor(jdk.JDK{Version: jdkVersion}, goal)
+}
+
+// LauncherPlannerFor plans for the inspected JDK, as `jvmfit exec` does:
+// its update decides options such as TrimNativeHeapInterval (17.0.9+),
+// so the search trials get what the soak's exec will give.
+func LauncherPlannerFor(j jdk.JDK, goal string) TunePlanner {
 	return func(p TunePoint) (*plan.Plan, error) {
 		cpus := max(1, int(math.Ceil(p.CPUs)))
 		lim := cgroup.Limits{MemoryBytes: p.MemoryBytes, HostMemoryBytes: p.MemoryBytes, SwapBytes: 0,
 			CPUQuota: p.CPUs, HostCPUs: cpus}
-		return plan.Compute(plan.Input{Limits: lim, JDK: jdk.JDK{Version: jdkVersion}, Goal: goal,
+		return plan.Compute(plan.Input{Limits: lim, JDK: j, Goal: goal,
 			UserOptions: p.Options, Profile: p.Profile})
 	}
 }
