@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"testing"
+	"time"
 
 	"github.com/jvmfit/jvmfit/internal/plan"
 	"github.com/jvmfit/jvmfit/internal/size"
@@ -117,5 +118,75 @@ func TestTuneRemeasureResumes(t *testing.T) {
 			t.Errorf("interrupted at %d: %s at %s in %d; uninterrupted %s at %s in %d", k, got.Candidate, size.Format(got.MemoryBytes), got.Used(),
 				want.Candidate, size.Format(want.MemoryBytes), want.Used())
 		}
+	}
+}
+
+// heapApp passes when the launcher's heap is at least need; the launcher
+// leaves the heap whatever the non-heap does not take, and the non-heap
+// the first profile plans is 10 MiB larger than the candidate's own
+// profile's (the defaults' C2 arenas).
+type heapApp struct {
+	need int64
+	runs []TunePoint
+}
+
+func (a *heapApp) nonHeap(p TunePoint) int64 {
+	if p.Profile != nil && p.Profile.App == p.Candidate {
+		return 90 * tmib
+	}
+	return 100 * tmib
+}
+
+func (a *heapApp) planner(p TunePoint) (*plan.Plan, error) {
+	floor := a.nonHeap(p) + 16*tmib // the heap's floor is the live set
+	if p.MemoryBytes < floor {
+		return nil, &plan.RefusedError{LimitBytes: p.MemoryBytes, MinBytes: floor, Why: "simulated"}
+	}
+	h := p.MemoryBytes - a.nonHeap(p)
+	return &plan.Plan{Options: []string{"-Xmx" + size.JVM(h)}, Regions: []plan.Region{{Name: plan.RegHeap, Bytes: h}}}, nil
+}
+
+func (a *heapApp) Run(ctx context.Context, p TunePoint) (TuneOutcome, error) {
+	a.runs = append(a.runs, p)
+	if p.Purpose == TuneProfile {
+		return TuneOutcome{Verdict: "OK", P99: time.Millisecond, StartSeconds: 3, Profile: &plan.Profile{Version: 1, LiveHeapBytes: 16 * tmib}}, nil
+	}
+	pl, err := a.planner(p)
+	if err != nil || pl.HeapBytes() < a.need {
+		return TuneOutcome{Verdict: "KO", Kind: "slo", StartSeconds: 3}, nil
+	}
+	o := TuneOutcome{Verdict: "OK", P99: time.Millisecond, StartSeconds: 3}
+	if p.Measure {
+		o.Profile = &plan.Profile{Version: 1, App: p.Candidate, LiveHeapBytes: 16 * tmib}
+	}
+	return o, nil
+}
+
+func (a *heapApp) Soak(ctx context.Context, p TunePoint) (TuneOutcome, error) { return a.Run(ctx, p) }
+
+// A KO under the first profile's plan does not bound a candidate whose
+// own profile gives the heap more at that limit: the search tries it
+// again and finds the minimum the candidate's plan really has.
+func TestTuneRemeasureRetriesKOsOfTheFirstPlan(t *testing.T) {
+	a := &heapApp{need: 22 * tmib}
+	cfg := TuneConfig{CPUs: 1, Goal: plan.Footprint, Budget: 40, Soak: time.Minute, JDK: 17, ArchiveDir: "/tmp/tune-archives",
+		Planner: a.planner, Remeasure: true}
+	r, err := Tune(context.Background(), cfg, a)
+	if err != nil {
+		t.Fatal(err)
+	}
+	// Own plan: heap = limit − 90 MiB ≥ 22 MiB from 112 MiB; the first
+	// plan needed 122 MiB, 128 on the grid.
+	if r.MemoryBytes != 112*tmib || r.Verdict != TuneProven {
+		t.Fatalf("answer %s (%s); want 112Mi proven\n%s", size.Format(r.MemoryBytes), r.Verdict, tuneLog(r))
+	}
+	ko120 := false
+	for _, tr := range r.Trials {
+		if tr.Point.Candidate == r.Candidate && tr.Point.MemoryBytes == 120*tmib && tr.Outcome.Verdict != "OK" {
+			ko120 = true
+		}
+	}
+	if !ko120 {
+		t.Errorf("%s never failed at 120Mi under the first plan: the test does not exercise the retry\n%s", r.Candidate, tuneLog(r))
 	}
 }
