@@ -34,6 +34,7 @@ type sizing struct {
 	// native, which already holds GC, stacks and malloc slack, and the
 	// compiler unless compilerApart (measured under another compiler).
 	measuredNative, compilerApart bool
+	shareOff                      bool // the user's -Xshare:off: no archive
 	src, why                      map[string]string
 }
 

@@ -34,6 +34,7 @@ func (s *sizing) sizeFixed(in Input, u userSet, c1 bool, compilers int) {
 
 	switch {
 	case hasOption(in.UserOptions, "-Xshare:off"):
+		s.shareOff = true
 		s.set(RegCDS, "user", "none: your -Xshare:off")
 	case pr.CDSArchiveBytes > 0:
 		// Counted whole: its written (anonymous) pages are left out of

@@ -23,6 +23,12 @@ func (s *sizing) sizeMeasured(u userSet, pr *Profile) {
 	} else if pr.MetaspaceUsedBytes > 0 {
 		s.meta = roundUp(pr.MetaspaceUsedBytes*(100+metaMarginPct)/100+metaMarginAdd, grain)
 		s.set(RegMetaspace, "profile", fmt.Sprintf("measured %s used (with class space) × 1.03 + 1 MiB", size.Format(pr.MetaspaceUsedBytes)))
+		if a := pr.CDSArchiveBytes; s.shareOff && a > 0 && !hasOption(pr.Options, "-Xshare:off") {
+			// Measured with the archive mapped; without it the JDK's
+			// classes, their metadata and symbols load into metaspace.
+			s.meta += roundUp(a, grain)
+			s.set(RegMetaspace, "profile", s.why[RegMetaspace]+fmt.Sprintf(", plus the %s archive the profile had mapped (your -Xshare:off loads its classes here)", size.Format(a)))
+		}
 		if c := roundUp(pr.ClassSpaceUsedBytes*(100+metaMarginPct)/100, grain); pr.ClassSpaceUsedBytes > 0 && c < s.meta {
 			s.class = c
 			s.set(RegClass, "profile", fmt.Sprintf("measured %s used × 1.03, inside MaxMetaspaceSize (the 1 GiB reservation is not resident)", size.Format(pr.ClassSpaceUsedBytes)))
