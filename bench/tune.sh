@@ -10,7 +10,7 @@
 # and prints tune's limit over the launcher's (goal: at most 0.85), trials,
 # wall time, the Pareto front and the load average.
 # Needs root (real cgroups). About 20-30 minutes on 2 shared cores.
-#   BUDGET=14 SOAK=30s bash bench/tune.sh      KEEP=DIR keeps the database and JSON
+#   BUDGET=14 SOAK=30s [APP=sort RATE=20] bash bench/tune.sh      KEEP=DIR keeps the database and JSON
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
@@ -19,7 +19,8 @@ APP=${APP:-filecache}
 BUDGET=${BUDGET:-14}
 SOAK=${SOAK:-30s}
 STEP=${STEP:-8Mi}
-LOAD=(--cpus 1 --rate 100 --warmup 5s --duration 15s)
+RATE=${RATE:-100}
+LOAD=(--cpus 1 --rate "$RATE" --warmup 5s --duration 15s)
 
 if [[ $(id -u) != 0 ]]; then
   echo "bench/tune.sh: needs root to create cgroups: run make bench as root" >&2
@@ -68,7 +69,7 @@ ratio=$(awk -v a="$tuned" -v b="$launcher" 'BEGIN { if (a > 0 && b > 0) printf "
 # The lowest limit any candidate passed at; the answer may sit above it
 # when the goal's cost prefers a lower p99 there.
 lowest=$(jq '[.front[].memory_bytes] | min // 0' "$work/tune.json")
-echo "$APP at 1 CPU, 100 req/s (load average at start $load0, at end $(cut -d' ' -f1-3 /proc/loadavg)):"
+echo "$APP at 1 CPU, $RATE req/s (load average at start $load0, at end $(cut -d' ' -f1-3 /proc/loadavg)):"
 echo "| launcher minmem (no profile) | tune --goal footprint | tune / launcher (goal <= 0.85) | tune's lowest OK | tune verdict, candidate | tune trials | tune wall | launcher minmem with tune's profile |"
 echo "|---|---|---|---|---|---|---|---|"
 echo "| $(mib "$launcher") ($launcher_trials trials, $((t1 - t0)) s) | $(mib "$tuned") | $ratio | $(mib "$lowest") | $(jq -r '"\(.verdict), \(.candidate)"' "$work/tune.json") | $(jq '.trials' "$work/tune.json") of $BUDGET | $((t2 - t1)) s | $withprof |"
