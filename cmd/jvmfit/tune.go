@@ -10,6 +10,7 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/jvmfit/jvmfit/internal/experiment"
+	"github.com/jvmfit/jvmfit/internal/jdk"
 	"github.com/jvmfit/jvmfit/internal/plan"
 	"github.com/jvmfit/jvmfit/internal/size"
 )
@@ -91,7 +92,11 @@ func (f *tuneFlags) run(cmd *cobra.Command) error {
 		}
 	}
 	cfg.ArchiveDir = tuneDir(f.ef.db, sess.App.Name, cfg)
-	cfg.Planner = experiment.LauncherPlanner(cfg.JDK, cfg.Goal)
+	j := jdk.JDK{Version: cfg.JDK}
+	if ji, err := jdk.Inspect(probe.Java); err == nil {
+		j = ji // the update decides options such as TrimNativeHeapInterval, as in the soak's exec
+	}
+	cfg.Planner = experiment.LauncherPlannerFor(j, cfg.Goal)
 	args := map[string]any{"app": f.ef.app, "cpus": cfg.CPUs, "goal": cfg.Goal, "budget": cfg.Budget, "rate": f.rate,
 		"soak": f.soak.String(), "generous": cfg.Generous, "profile": f.ef.profile}
 	if err := sess.begin("tune", args); err != nil {
@@ -109,7 +114,11 @@ func (f *tuneFlags) run(cmd *cobra.Command) error {
 	if res == nil {
 		return runErr
 	}
-	profileFile, err := writeTuneProfile(cfg.ArchiveDir, f.ef.profile, res.Profile)
+	given := f.ef.profile
+	if res.Profile != cfg.Profile {
+		given = "" // the answer's profile was measured under the chosen options
+	}
+	profileFile, err := writeTuneProfile(cfg.ArchiveDir, given, res.Profile)
 	if err != nil {
 		fmt.Fprintf(sess.Progress, "warning: %v\n", err)
 	}

@@ -35,6 +35,11 @@ type TunePoint struct {
 	Profile *plan.Profile `json:"-"`
 	// Soak is the measured length of a soak; 0 for other trials.
 	Soak time.Duration
+	// Measure runs a search trial as the profile trial is run (NMT, a full
+	// GC at the end), so that its outcome carries the profile measured
+	// under the candidate's own options: a candidate's trials measure
+	// until one passes.
+	Measure bool `json:",omitempty"`
 }
 
 func (p TunePoint) String() string {
@@ -45,6 +50,9 @@ func (p TunePoint) String() string {
 	s += fmt.Sprintf(" at %s, %g CPU", size.Format(p.MemoryBytes), p.CPUs)
 	if p.Soak > 0 {
 		s += fmt.Sprintf(" for %s", p.Soak)
+	}
+	if p.Measure {
+		s += ", measured"
 	}
 	return s
 }
@@ -58,7 +66,8 @@ type TuneOutcome struct {
 	// Throttling is CPU throttled seconds per second of the trial.
 	Throttling float64
 	PeakBytes  int64 // the cgroup's peak memory
-	// Profile is the measured profile; only the profile trial has one.
+	// Profile is the measured profile: the profile trial's, and an OK
+	// search trial's run with Measure.
 	Profile *plan.Profile
 	TrialID int64 // the stored trial, when the session stores them
 	// Notes are caveats about the outcome (a profile without a full GC).

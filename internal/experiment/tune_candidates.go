@@ -26,14 +26,18 @@ type TuneCandidate struct {
 // tuneKnobs are the goal's choices for the knobs that do not depend on
 // the GC or the compiler.
 type tuneKnobs struct {
-	heapFactor, altHeapFactor float64 // -Xmx as a multiple of the live set
-	stackSize                 string  // -Xss; "" keeps the JVM's
-	freeRatios                [2]int  // Min/MaxHeapFreeRatio; zero keeps the JVM's
+	// -Xmx as a multiple of the live set; 0 leaves the heap to the
+	// launcher, which with a profile gives it all the room the measured
+	// regions leave, down to the live set: the heap then follows the
+	// limit the search bisects.
+	heapFactor, altHeapFactor float64
+	stackSize                 string // -Xss; "" keeps the JVM's
+	freeRatios                [2]int // Min/MaxHeapFreeRatio; zero keeps the JVM's
 	gcOrder, jitOrder         []string
 }
 
 var tuneGoalKnobs = map[string]tuneKnobs{
-	plan.Footprint:  {heapFactor: 1.5, altHeapFactor: 2.5, stackSize: "256k", freeRatios: [2]int{10, 20}, gcOrder: []string{"serial", "parallel", "g1"}, jitOrder: []string{"c1", "tiered"}},
+	plan.Footprint:  {heapFactor: 0, altHeapFactor: 1.5, stackSize: "256k", freeRatios: [2]int{10, 20}, gcOrder: []string{"serial", "parallel", "g1"}, jitOrder: []string{"c1", "tiered"}},
 	plan.Balanced:   {heapFactor: 2, altHeapFactor: 3, stackSize: "512k", freeRatios: [2]int{20, 40}, gcOrder: []string{"serial", "parallel", "g1"}, jitOrder: []string{"tiered", "c1"}},
 	plan.Throughput: {heapFactor: 3, altHeapFactor: 2, gcOrder: []string{"parallel", "g1", "serial"}, jitOrder: []string{"tiered", "c1"}},
 }
@@ -52,7 +56,7 @@ func TuneCandidates(goal string, cpus float64, jdkVersion int, prof *plan.Profil
 	if prof == nil {
 		prof = &plan.Profile{}
 	}
-	regions := tuneRegions(k, prof, k.heapFactor, true)
+	regions := tuneRegions(k, prof, k.heapFactor)
 	var out []TuneCandidate
 	for _, gc := range k.gcOrder {
 		if gc == "g1" && cpus < 2 {
@@ -67,14 +71,11 @@ func TuneCandidates(goal string, cpus float64, jdkVersion int, prof *plan.Profil
 	gcJIT := first.Options[:len(first.Options)-len(regions)]
 	if prof.LiveHeapBytes > 0 {
 		out = append(out, TuneCandidate{Name: fmt.Sprintf("%s-heap%gx", first.Name, k.altHeapFactor),
-			Options: tuneJoin(gcJIT, tuneRegions(k, prof, k.altHeapFactor, true))})
+			Options: tuneJoin(gcJIT, tuneRegions(k, prof, k.altHeapFactor))})
 	}
 	out = append(out, TuneCandidate{Name: first.Name + "-planner", Options: tuneJoin(gcJIT)})
-	// Without the CDS archive the JDK's own classes load into metaspace,
-	// which the profile measured with them mapped from the archive: leave
-	// metaspace and class space to the planner.
 	out = append(out, TuneCandidate{Name: first.Name + "-noshare",
-		Options: tuneJoin(gcJIT, tuneRegions(k, prof, k.heapFactor, false), []string{"-Xshare:off"})})
+		Options: tuneJoin(gcJIT, tuneRegions(k, prof, k.heapFactor), []string{"-Xshare:off"})})
 	jsa := filepath.Join(archiveDir, first.Name+".jsa")
 	out = append(out, TuneCandidate{Name: first.Name + "-appcds",
 		Options:  tuneJoin(first.Options, []string{"-XX:SharedArchiveFile=" + jsa}),
@@ -125,24 +126,18 @@ func tuneJIT(jit string) []string {
 	return []string{"-XX:TieredStopAtLevel=4", "-XX:CICompilerCount=2"}
 }
 
-// tuneRegions caps the regions the profile measured, each with a margin
-// over the peak it saw: a cap below the app's need is a Java OOM, which a
-// trial finds; one far above it wastes what tune is looking for. Regions
-// the profile did not measure are left to the planner.
-func tuneRegions(k tuneKnobs, p *plan.Profile, heapFactor float64, metaspace bool) []string {
+// tuneRegions are the knobs a candidate sets beyond GC and compiler: the
+// heap as a multiple of the live set, stacks and free ratios. Metaspace,
+// class space and the code cache are left to the launcher, which sizes
+// them from the profile, and from the profile measured under the
+// candidate's own options once it has passed (a C1-only JVM has no
+// MethodData in metaspace and a smaller code cache than the JDK's defaults
+// the first profile ran): caps of their own, from the first profile, would
+// hold the floors above what the candidate needs.
+func tuneRegions(k tuneKnobs, p *plan.Profile, heapFactor float64) []string {
 	var o []string
-	if p.LiveHeapBytes > 0 {
+	if p.LiveHeapBytes > 0 && heapFactor > 0 {
 		o = append(o, "-Xmx"+size.JVM(roundMiB(max(float64(p.LiveHeapBytes)*heapFactor, float64(8*size.MiB)))))
-	}
-	if m := p.MetaspaceUsedBytes + p.ClassSpaceUsedBytes; metaspace && m > 0 {
-		// MaxMetaspaceSize bounds class space too.
-		o = append(o, "-XX:MaxMetaspaceSize="+size.JVM(roundMiB(float64(m)*1.25+float64(4*size.MiB))))
-	}
-	if metaspace && p.ClassSpaceUsedBytes > 0 {
-		o = append(o, "-XX:CompressedClassSpaceSize="+size.JVM(roundMiB(max(float64(p.ClassSpaceUsedBytes)*2, float64(8*size.MiB)))))
-	}
-	if p.CodeCacheUsedBytes > 0 {
-		o = append(o, "-XX:ReservedCodeCacheSize="+size.JVM(roundMiB(max(float64(p.CodeCacheUsedBytes)*1.5, float64(8*size.MiB)))))
 	}
 	if k.stackSize != "" {
 		o = append(o, "-Xss"+k.stackSize)

@@ -35,11 +35,15 @@ type TuneConfig struct {
 	// Profile, when set (tune --profile), stands in for the profile
 	// trial: no trial measures the app first.
 	Profile *plan.Profile
+	// Remeasure runs each candidate's trials with NMT until one passes,
+	// and plans the candidate from the profile that trial measured under
+	// its own options (docs/tune.md, "Closing the loop").
+	Remeasure bool
 }
 
 // DefaultTune holds the defaults of `jvmfit tune`.
 var DefaultTune = TuneConfig{Goal: plan.Balanced, Budget: 40, Soak: time.Minute, Step: 8 * size.MiB,
-	Min: 32 * size.MiB, Generous: size.GiB, StepsPerRound: 2}
+	Min: 32 * size.MiB, Generous: size.GiB, StepsPerRound: 2, Remeasure: true}
 
 // TunePlanner is the launcher's plan for a point: the options it adds to
 // the candidate's at that limit, or a *plan.RefusedError.
@@ -103,11 +107,18 @@ func (c TuneConfig) Validate() error {
 // the point's limits: the candidate's options are the user's and the
 // point's profile sizes the rest.
 func LauncherPlanner(jdkVersion int, goal string) TunePlanner {
+	return LauncherPlannerFor(jdk.JDK{Version: jdkVersion}, goal)
+}
+
+// LauncherPlannerFor plans for the inspected JDK, as `jvmfit exec` does:
+// its update decides options such as TrimNativeHeapInterval (17.0.9+),
+// so the search trials get what the soak's exec will give.
+func LauncherPlannerFor(j jdk.JDK, goal string) TunePlanner {
 	return func(p TunePoint) (*plan.Plan, error) {
 		cpus := max(1, int(math.Ceil(p.CPUs)))
 		lim := cgroup.Limits{MemoryBytes: p.MemoryBytes, HostMemoryBytes: p.MemoryBytes, SwapBytes: 0,
 			CPUQuota: p.CPUs, HostCPUs: cpus}
-		return plan.Compute(plan.Input{Limits: lim, JDK: jdk.JDK{Version: jdkVersion}, Goal: goal,
+		return plan.Compute(plan.Input{Limits: lim, JDK: j, Goal: goal,
 			UserOptions: p.Options, Profile: p.Profile})
 	}
 }

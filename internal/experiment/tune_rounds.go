@@ -116,6 +116,9 @@ func (s *tuneSearch) probe(ctx context.Context, c *tuneCand, mem int64) error {
 	if o.Verdict == trial.OK {
 		c.MinOKBytes = mem
 		c.oks = append(c.oks, len(s.res.Trials)-1)
+		if p.Measure && o.Profile != nil {
+			s.adopt(c, o.Profile, mem)
+		}
 		return nil
 	}
 	c.ko, c.MaxKOBytes = max(c.ko, mem), max(c.MaxKOBytes, mem)

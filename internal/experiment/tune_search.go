@@ -20,6 +20,10 @@ type tuneCand struct {
 	misses  int   // KOs (and refusals) so far: how far the next gallop jumps
 	trained bool
 	oks     []int // indexes of its OK search trials in the result
+	// prof is the profile measured under the candidate's own options (its
+	// first OK trial), nil until then: the launcher plans its later
+	// trials, its floor and its soak with it.
+	prof *plan.Profile
 }
 
 // tuneSearch is one run of Tune.
@@ -136,13 +140,12 @@ func (s *tuneSearch) candidates() error {
 	low := s.gridUp(s.cfg.Min)
 	for _, c := range cs {
 		tc := &tuneCand{TuneCandidateResult: &TuneCandidateResult{TuneCandidate: c, FloorBytes: low}}
-		_, err := s.cfg.Planner(s.point(tc, TuneSearch, low))
-		var ref *plan.RefusedError
+		f, err := s.floorOf(s.point(tc, TuneSearch, low))
 		switch {
-		case errors.As(err, &ref) && ref.MinBytes > 0:
-			tc.FloorBytes = s.gridUp(ref.MinBytes)
 		case err != nil:
 			tc.Dropped = "the launcher cannot plan its options: " + err.Error()
+		case f > 0:
+			tc.FloorBytes = f
 		}
 		if tc.Dropped == "" && tc.FloorBytes > s.top {
 			tc.Dropped = fmt.Sprintf("the launcher accepts its options only from %s, above the generous limit", size.Format(tc.FloorBytes))
@@ -154,8 +157,76 @@ func (s *tuneSearch) candidates() error {
 }
 
 func (s *tuneSearch) point(c *tuneCand, purpose string, mem int64) TunePoint {
-	return TunePoint{Purpose: purpose, MemoryBytes: mem, CPUs: s.cfg.CPUs, Candidate: c.Name,
+	p := TunePoint{Purpose: purpose, MemoryBytes: mem, CPUs: s.cfg.CPUs, Candidate: c.Name,
 		Options: c.Options, Profile: s.res.Profile}
+	if c.prof != nil {
+		p.Profile = c.prof
+	}
+	p.Measure = purpose == TuneSearch && c.prof == nil && s.cfg.Remeasure
+	return p
+}
+
+// floorOf is the lowest grid limit the launcher accepts the point's
+// options at with its profile, 0 if it names none, or an error when it
+// cannot plan them at all.
+func (s *tuneSearch) floorOf(p TunePoint) (int64, error) {
+	p.MemoryBytes = s.gridUp(s.cfg.Min)
+	_, err := s.cfg.Planner(p)
+	var ref *plan.RefusedError
+	switch {
+	case errors.As(err, &ref) && ref.MinBytes > 0:
+		return s.gridUp(ref.MinBytes), nil
+	case err != nil:
+		return 0, err
+	}
+	return p.MemoryBytes, nil
+}
+
+// adopt makes the profile measured by c's first OK trial (at mem) its own
+// and lowers its floor to what the launcher accepts with it: the first
+// floor came from a profile measured under the JDK's defaults (C2's
+// arenas, a larger metaspace and code cache), the new one from the
+// candidate's options themselves, so the search can bisect below the
+// first floor. A profile the launcher would not plan the passing limit
+// with is not adopted.
+func (s *tuneSearch) adopt(c *tuneCand, prof *plan.Profile, mem int64) {
+	saved := c.prof
+	c.prof = prof
+	p := s.point(c, TuneSearch, mem)
+	if _, err := s.cfg.Planner(p); err != nil {
+		c.prof = saved
+		s.note("%s: the profile measured at %s is not used: the launcher would not plan that limit with it (%v)", c.Name, size.Format(mem), err)
+		return
+	}
+	f, err := s.floorOf(p)
+	if err != nil || f == 0 || f >= c.FloorBytes {
+		return
+	}
+	c.FloorBytes = min(c.FloorBytes, f)
+	c.ko = max(s.carriedKO(c), f-s.cfg.Step)
+}
+
+// carriedKO is the highest KO of c that still holds with its own profile:
+// one where the launcher now plans no larger a heap than the trial ran
+// with. With the first profile the launcher gave a heap-less candidate
+// only what the defaults' non-heap left (filecache at 120Mi: 18 MiB, p99
+// 284 ms); with the candidate's own, the same limit gives the heap what
+// that non-heap did not need, so that KO says nothing about it.
+func (s *tuneSearch) carriedKO(c *tuneCand) int64 {
+	var ko int64
+	for _, t := range s.res.Trials {
+		p := t.Point
+		if p.Purpose != TuneSearch || p.Candidate != c.Name || t.Outcome.Verdict == trial.OK || p.MemoryBytes <= ko {
+			continue
+		}
+		before, err1 := s.cfg.Planner(p)
+		p.Profile = c.prof
+		now, err2 := s.cfg.Planner(p)
+		if err1 != nil || err2 != nil || now.HeapBytes() <= before.HeapBytes() {
+			ko = p.MemoryBytes
+		}
+	}
+	return ko
 }
 
 func (s *tuneSearch) gridUp(v int64) int64 { return (v + s.cfg.Step - 1) / s.cfg.Step * s.cfg.Step }

@@ -31,6 +31,10 @@ type simApp struct {
 	soakExtra int64 // a soak needs this much more than a search trial
 	runs      []TunePoint
 	stopAfter int // the run after this many fails as interrupted (0 = never)
+	// ownBelow, when set, is how far below a candidate's true minimum the
+	// launcher accepts it with the profile measured under its own options
+	// (a measured search trial's, App = the candidate's name).
+	ownBelow int64
 }
 
 func (a *simApp) cand(name string) simCand {
@@ -73,12 +77,19 @@ func (a *simApp) judge(p TunePoint, extra int64) TuneOutcome {
 		return TuneOutcome{Verdict: trial.KO, Kind: trial.KindOOMKilled, StartSeconds: c.start}
 	}
 	p99 := c.p99 + c.p99*time.Duration(c.min)/time.Duration(2*p.MemoryBytes)
-	return TuneOutcome{Verdict: trial.OK, P99: p99, StartSeconds: c.start, PeakBytes: c.min}
+	o := TuneOutcome{Verdict: trial.OK, P99: p99, StartSeconds: c.start, PeakBytes: c.min}
+	if p.Measure {
+		o.Profile = &plan.Profile{Version: 1, App: p.Candidate, LiveHeapBytes: 20 * tmib}
+	}
+	return o
 }
 
 // planner refuses below each candidate's floor and names it.
 func (a *simApp) planner(p TunePoint) (*plan.Plan, error) {
 	floor := a.cand(p.Candidate).min - a.cand(p.Candidate).floorBelow
+	if p.Profile != nil && p.Profile.App == p.Candidate && p.Candidate != "" {
+		floor = a.cand(p.Candidate).min - a.ownBelow
+	}
 	if p.MemoryBytes < floor {
 		return nil, &plan.RefusedError{LimitBytes: p.MemoryBytes, MinBytes: floor, Why: "simulated"}
 	}
@@ -97,7 +108,7 @@ func footprintApp() *simApp {
 			"serial-tiered":      {min: 125 * tmib, p99: 5 * ms, start: 3.0, floorBelow: 20 * tmib},
 			"parallel-c1":        {min: 118 * tmib, p99: 10 * ms, start: 3.1, floorBelow: 20 * tmib},
 			"parallel-tiered":    {min: 150 * tmib, p99: 6 * ms, start: 3.2, floorBelow: 20 * tmib},
-			"serial-c1-heap2.5x": {min: 120 * tmib, p99: 9 * ms, start: 3.0, floorBelow: 20 * tmib},
+			"serial-c1-heap1.5x": {min: 120 * tmib, p99: 9 * ms, start: 3.0, floorBelow: 20 * tmib},
 		},
 		def: simCand{min: 140 * tmib, p99: 9 * ms, start: 3.0, floorBelow: 20 * tmib},
 	}

@@ -37,7 +37,17 @@ func (s *tuneSearch) soak(ctx context.Context) error {
 		return nil
 	}
 	p := s.res.Trials[s.res.Chosen].Point
-	p.Purpose, p.Soak = TuneSoak, s.cfg.Soak
+	p.Purpose, p.Soak, p.Measure = TuneSoak, s.cfg.Soak, false
+	// The soak runs with the profile measured under the chosen options,
+	// when the candidate has one and the launcher plans the point with it:
+	// that is the profile the answer recommends.
+	if c := s.cand(p.Candidate); c != nil && c.prof != nil && p.Profile != c.prof {
+		q := p
+		q.Profile = c.prof
+		if _, err := s.cfg.Planner(q); err == nil {
+			p = q
+		}
+	}
 	for i := 0; i < soakTries && p.MemoryBytes <= s.top; i++ {
 		if s.res.Used() >= s.cfg.Budget {
 			s.note("the budget ran out after the soak at %s failed", size.Format(p.MemoryBytes-s.cfg.Step))
@@ -77,6 +87,13 @@ func (s *tuneSearch) answer() {
 			r.Verdict = TuneProven
 		}
 	}
+	if n := len(r.Soaks); n > 0 {
+		p.Profile = r.Soaks[n-1].Point.Profile
+	}
+	if p.Profile != nil && p.Profile != r.Profile {
+		r.Profile = p.Profile
+		r.Notes = append(r.Notes, fmt.Sprintf("the profile is the one measured under %s's own options (trial %d)", p.Candidate, p.Profile.Trial))
+	}
 	r.MemoryBytes, r.Candidate, r.Options = p.MemoryBytes, p.Candidate, p.Options
 	pl, err := s.cfg.Planner(p)
 	if err != nil {
@@ -84,4 +101,14 @@ func (s *tuneSearch) answer() {
 		return
 	}
 	r.PlanOptions = pl.Options
+}
+
+// cand is the candidate of that name, or nil.
+func (s *tuneSearch) cand(name string) *tuneCand {
+	for _, c := range s.cands {
+		if c.Name == name {
+			return c
+		}
+	}
+	return nil
 }

@@ -69,6 +69,7 @@ func (t *TuneSession) spec(p TunePoint) (trial.Spec, error) {
 			return s, err
 		}
 		s.JVM = tuneShellJoin(tuneJoin(pl.Options, p.Options))
+		s.NMT = p.Measure && p.Purpose == TuneSearch
 	}
 	if p.Purpose == TuneSoak {
 		s.Duration, s.Soak = p.Soak, true
@@ -113,7 +114,7 @@ func (t *TuneSession) trial(ctx context.Context, p TunePoint) (TuneOutcome, erro
 func (t *TuneSession) deps(p TunePoint) func() {
 	saved := t.Session.Deps
 	switch {
-	case p.Purpose == TuneProfile:
+	case p.Purpose == TuneProfile, p.Measure && p.Purpose == TuneSearch:
 		t.Session.Deps.Prober = trial.ProfileProber()
 	case p.Purpose == TuneTraining && t.TrainingGrace > 0:
 		t.Session.Deps.StopGrace = t.TrainingGrace
@@ -145,7 +146,7 @@ func tuneOutcomeOf(p TunePoint, r *trial.Result) TuneOutcome {
 	if wall := r.EndedAt.Sub(r.StartedAt); wall > 0 {
 		o.Throttling = r.Summary.Throttled.Seconds() / wall.Seconds()
 	}
-	if p.Purpose == TuneProfile && r.Verdict == trial.OK {
+	if (p.Purpose == TuneProfile || p.Measure && p.Purpose == TuneSearch) && r.Verdict == trial.OK {
 		prof, notes, err := profile.From(r)
 		if err != nil {
 			notes = append(notes, "no profile from the profile trial: "+err.Error())

@@ -150,10 +150,11 @@ func (p *Plan) regions(s *sizing, gc string) {
 		Region{RegDirect, s.direct, "MaxDirectMemorySize", s.src[RegDirect], s.why[RegDirect]},
 		Region{RegGC, s.gcOverhead, "", "jvmfit", fmt.Sprintf("%s GC structures: 0.5 MiB + %.0f%% of the heap", gc, gcPct(gc)*100)},
 	)
+	if !s.measuredNative || s.compilerApart {
+		p.Regions = append(p.Regions, Region{RegCompiler, s.compiler, "", s.src[RegCompiler], s.why[RegCompiler]})
+	}
 	if !s.measuredNative {
-		p.Regions = append(p.Regions,
-			Region{RegCompiler, s.compiler, "", s.src[RegCompiler], s.why[RegCompiler]},
-			Region{RegAlloc, s.alloc, "", s.src[RegAlloc], s.why[RegAlloc]})
+		p.Regions = append(p.Regions, Region{RegAlloc, s.alloc, "", s.src[RegAlloc], s.why[RegAlloc]})
 	}
 	p.Regions = append(p.Regions,
 		Region{RegNative, s.native, "", s.src[RegNative], s.why[RegNative]},

@@ -13,7 +13,10 @@ func (s *sizing) sizeHeap(in Input, u userSet, n int) (string, error) {
 	pr := profileOf(in)
 	s.minHeap = minHeapNoProf
 	if pr.LiveHeapBytes > 0 {
-		s.minHeap = max(minHeapNoProf, roundUp(pr.LiveHeapBytes*3/2, mib))
+		// Below the measured live set the heap cannot hold the app; from it
+		// up to what the app needs it fails cleanly (GC time, a Java OOM),
+		// which a trial sees: the planner refuses only what cannot run.
+		s.minHeap = max(minHeapNoProf, roundUp(pr.LiveHeapBytes, mib))
 	}
 	gc := ""
 	if u.has("gc") {
@@ -25,7 +28,7 @@ func (s *sizing) sizeHeap(in Input, u userSet, n int) (string, error) {
 		if gc == "" {
 			gc = chooseGC(in.Goal, n, s.heap)
 		}
-		s.gcOverhead = gcOverheadFor(gc, s.heap)
+		s.gcOverhead = s.gcFor(gc, s.heap, pr)
 		if !s.fillRoom() {
 			s.toFloors()
 			return "", &RefusedError{LimitBytes: s.limit, Why: fmt.Sprintf(
@@ -41,7 +44,7 @@ func (s *sizing) sizeHeap(in Input, u userSet, n int) (string, error) {
 	if s.heap < s.minHeap {
 		s.heap = 0
 		s.toFloors()
-		s.gcOverhead = gcOverheadFor(gc, s.minHeap)
+		s.gcOverhead = s.gcFor(gc, s.minHeap, pr)
 		left := "nothing"
 		if l := s.limit - s.nonHeap() - s.headroom; l > 0 {
 			left = size.Format(l)
@@ -50,7 +53,7 @@ func (s *sizing) sizeHeap(in Input, u userSet, n int) (string, error) {
 			"%s of non-heap (%s) and %s headroom leave %s for the heap, below the %s minimum",
 			size.Format(s.nonHeap()), s.explainNonHeap(), size.Format(s.headroom), left, size.Format(s.minHeap))}
 	}
-	s.gcOverhead = gcOverheadFor(gc, s.heap)
+	s.gcOverhead = s.gcFor(gc, s.heap, pr)
 	if !s.fillRoom() {
 		return "", fmt.Errorf("internal: heap %s leaves less than the floors at %s", size.Format(s.heap), size.Format(s.limit))
 	}

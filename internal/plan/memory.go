@@ -31,9 +31,11 @@ type sizing struct {
 	native             int64 // symbols, class loader data, NIO, internals
 	gcOverhead         int64
 	// measuredNative is true when native is the profile's peak uncapped
-	// native, which already holds GC, compiler, stacks and malloc slack.
-	measuredNative bool
-	src, why       map[string]string
+	// native, which already holds GC, stacks and malloc slack, and the
+	// compiler unless compilerApart (measured under another compiler).
+	measuredNative, compilerApart bool
+	shareOff                      bool // the user's -Xshare:off: no archive
+	src, why                      map[string]string
 }
 
 func (s *sizing) set(reg, src, why string) { s.src[reg], s.why[reg] = src, why }
@@ -55,7 +57,10 @@ func headroomFor(limit int64) int64 { return clamp(frac(limit, 0.05), 6*mib, 102
 func (s *sizing) fixed() int64 {
 	f := s.cds + s.kernel + s.code
 	if !s.measuredNative {
-		f += s.alloc + s.compiler + s.stacks()
+		f += s.alloc + s.stacks()
+	}
+	if !s.measuredNative || s.compilerApart {
+		f += s.compiler
 	}
 	return f
 }
@@ -96,9 +101,10 @@ func alignHeap(h int64) int64 {
 // numbers in the message add up.
 func (s *sizing) explainNonHeap() string {
 	own := b2i(!s.measuredNative)
+	comp := b2i(!s.measuredNative || s.compilerApart)
 	return fmt.Sprintf("metaspace %s, code cache %s, CDS archive %s, native and compiler %s, stacks %s, direct %s, GC %s, kernel %s",
 		size.Format(s.meta), size.Format(s.code), size.Format(s.cds),
-		size.Format(s.native+s.alloc*own+s.compiler*own),
+		size.Format(s.native+s.alloc*own+s.compiler*comp),
 		size.Format(s.stacks()*own), size.Format(s.direct), size.Format(s.gcOverhead), size.Format(s.kernel))
 }
 

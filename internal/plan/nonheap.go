@@ -19,9 +19,6 @@ const (
 	metaFloor     = 8 * mib        // a plain-JDK service uses 2.6 MiB
 	directFloor   = 2 * mib        // Tomcat services use 0.1 MiB
 	minHeapNoProf = 8 * mib        // a plain-JDK service's live set is 2.6 MiB
-	// nativeMargin is the percentage of the measured peak uncapped native
-	// counted (docs/launcher.md, "With a profile": 3 runs spread by X%).
-	nativeMargin = 105
 )
 
 // sizeFixed fills the regions that do not depend on the heap: CDS archive,
@@ -30,21 +27,27 @@ func (s *sizing) sizeFixed(in Input, u userSet, c1 bool, compilers int) {
 	pr := profileOf(in)
 	s.headroom = headroomFor(s.limit)
 	s.set(RegHeadroom, "jvmfit", "5% of the limit (6 MiB to 1 GiB) left unused for the page cache the app writes")
+	if pr.PeakUncappedNativeBytes > 0 {
+		s.headroom = measuredHeadroom(s.limit)
+		s.set(RegHeadroom, "jvmfit", "native measured: 2% of the limit (at least 2 MiB) for the page cache the kernel may reclaim")
+	}
 
 	switch {
 	case hasOption(in.UserOptions, "-Xshare:off"):
+		s.shareOff = true
 		s.set(RegCDS, "user", "none: your -Xshare:off")
-	case pr.CDSArchiveBytes > 0 && pr.PeakUncappedNativeBytes > 0:
-		// The JVM relocates the archive, so most of its pages are written
-		// (anonymous, 85% on JDK 17) and already in the measured native.
-		s.cds = roundUp(pr.CDSArchiveBytes/4, mib)
-		s.set(RegCDS, "profile", fmt.Sprintf("the clean quarter of the measured %s archive; its written pages are in the measured native", size.Format(pr.CDSArchiveBytes)))
 	case pr.CDSArchiveBytes > 0:
-		s.cds = roundUp(pr.CDSArchiveBytes, mib)
-		s.set(RegCDS, "profile", "measured resident size of the mapped archive")
+		// Counted whole: its written (anonymous) pages are left out of
+		// the profile's uncapped native.
+		s.cds = pr.CDSArchiveBytes
+		s.set(RegCDS, "profile", "measured resident size of the mapped archive, its written pages included")
 	default:
 		s.cds = roundUp(in.cdsBytes, mib)
 		s.set(RegCDS, "jvmfit", "the JDK's default archive (lib/server/classes.jsa), mapped at start, in no NMT cap")
+	}
+	if a := userArchiveBytes(in.UserOptions, pr); a > 0 && !hasOption(in.UserOptions, "-Xshare:off") {
+		s.cds += a
+		s.set(RegCDS, s.src[RegCDS], s.why[RegCDS]+"; plus "+size.Format(a)+" of the archive your options map")
 	}
 	s.alloc = allocSlack
 	s.set(RegAlloc, "jvmfit", "glibc's slack with MALLOC_ARENA_MAX=2: anonymous memory outside NMT's categories and the CDS archive (filecache: 4.3 MiB)")
@@ -54,10 +57,7 @@ func (s *sizing) sizeFixed(in Input, u userSet, c1 bool, compilers int) {
 	s.kernel = roundUp(kernelBase+kernelThread*int64(s.threads), mib)
 	s.set(RegKernel, "jvmfit", fmt.Sprintf("page tables and %d kernel stacks, charged to the container", s.threads))
 	if pr.PeakUncappedNativeBytes > 0 {
-		s.measuredNative = true
-		s.native = roundUp(pr.PeakUncappedNativeBytes*nativeMargin/100+2*mib+pr.MappedBufferBytes, mib)
-		s.set(RegNative, "profile", fmt.Sprintf("measured peak uncapped native %s (GC, compiler, stacks, symbols, malloc, written CDS pages) × 1.05 + 2 MiB",
-			size.Format(pr.PeakUncappedNativeBytes)))
+		s.sizeNative(pr, c1, compilers)
 	}
 }
 
@@ -95,8 +95,8 @@ func (s *sizing) sizeCode(u userSet, pr *Profile, c1 bool, goal string) {
 		if c1 {
 			floor = 8 * mib
 		}
-		s.code = max(floor, roundUp(pr.CodeCacheUsedBytes*11/10+2*mib, mib))
-		s.set(RegCode, "profile", fmt.Sprintf("measured %s used × 1.1 + 2 MiB (a full code cache stops the JIT, it kills nothing)", size.Format(pr.CodeCacheUsedBytes)))
+		s.code = max(floor, roundUp(pr.CodeCacheUsedBytes*(100+codeMarginPct)/100+codeMarginAdd, grain))
+		s.set(RegCode, "profile", fmt.Sprintf("measured %s used × 1.05 + 1 MiB (a full code cache stops the JIT, it kills nothing)", size.Format(pr.CodeCacheUsedBytes)))
 	case c1 && goal == Footprint:
 		s.code = clamp(4*mib+frac(L, 0.04), 12*mib, 32*mib)
 		s.set(RegCode, "jvmfit", "footprint, C1 only: 4 MiB + 4% of the limit (12 to 32 MiB); filecache, sort and inventory use 11-13 MiB")

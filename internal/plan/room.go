@@ -21,19 +21,25 @@ func (s *sizing) sizeMeasured(u userSet, pr *Profile) {
 		s.meta = v
 		s.set(RegMetaspace, "user", "your "+u.keys["MaxMetaspaceSize"])
 	} else if pr.MetaspaceUsedBytes > 0 {
-		s.meta = roundUp(pr.MetaspaceUsedBytes*11/10+4*mib, mib)
-		s.set(RegMetaspace, "profile", fmt.Sprintf("measured %s used (with class space) × 1.1 + 4 MiB", size.Format(pr.MetaspaceUsedBytes)))
-		if pr.ClassSpaceUsedBytes > 0 && pr.ClassSpaceUsedBytes*11/10+mib < s.meta {
-			s.class = roundUp(pr.ClassSpaceUsedBytes*11/10+mib, mib)
-			s.set(RegClass, "profile", fmt.Sprintf("measured %s used × 1.1 + 1 MiB, inside MaxMetaspaceSize (the 1 GiB reservation is not resident)", size.Format(pr.ClassSpaceUsedBytes)))
+		s.meta = roundUp(pr.MetaspaceUsedBytes*(100+metaMarginPct)/100+metaMarginAdd, grain)
+		s.set(RegMetaspace, "profile", fmt.Sprintf("measured %s used (with class space) × 1.03 + 1 MiB", size.Format(pr.MetaspaceUsedBytes)))
+		if a := pr.CDSArchiveBytes; s.shareOff && a > 0 && !hasOption(pr.Options, "-Xshare:off") {
+			// Measured with the archive mapped; without it the JDK's
+			// classes, their metadata and symbols load into metaspace.
+			s.meta += roundUp(a, grain)
+			s.set(RegMetaspace, "profile", s.why[RegMetaspace]+fmt.Sprintf(", plus the %s archive the profile had mapped (your -Xshare:off loads its classes here)", size.Format(a)))
+		}
+		if c := roundUp(pr.ClassSpaceUsedBytes*(100+metaMarginPct)/100, grain); pr.ClassSpaceUsedBytes > 0 && c < s.meta {
+			s.class = c
+			s.set(RegClass, "profile", fmt.Sprintf("measured %s used × 1.03, inside MaxMetaspaceSize (the 1 GiB reservation is not resident)", size.Format(pr.ClassSpaceUsedBytes)))
 		}
 	}
 	if v, _ := u.size("MaxDirectMemorySize"); v > 0 {
 		s.direct = v
 		s.set(RegDirect, "user", "your "+u.keys["MaxDirectMemorySize"])
 	} else if pr.DirectMemoryBytes > 0 {
-		s.direct = roundUp(pr.DirectMemoryBytes*3/2+2*mib, mib)
-		s.set(RegDirect, "profile", fmt.Sprintf("measured %s × 1.5 + 2 MiB", size.Format(pr.DirectMemoryBytes)))
+		s.direct = roundUp(pr.DirectMemoryBytes*3/2+directMarginAdd, grain)
+		s.set(RegDirect, "profile", fmt.Sprintf("measured %s × 1.5 + 2 MiB (NIO's temporary buffers burst between readings)", size.Format(pr.DirectMemoryBytes)))
 	}
 	if !s.measuredNative && s.meta > 0 {
 		s.native = s.nativeFor(s.meta)

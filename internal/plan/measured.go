@@ -1,0 +1,140 @@
+package plan
+
+import (
+	"fmt"
+	"os"
+	"strings"
+
+	"github.com/jvmfit/jvmfit/internal/size"
+)
+
+// Margins over a profile's peaks. Each is the spread of that peak over
+// three runs of filecache under the same options (1 CPU, 100 req/s, JDK
+// 17; docs/launcher.md, "With a profile: the margins"), rounded up, plus
+// what the profile cannot see.
+const (
+	// Metaspace used 32.1-32.2 MiB (0.3%) under C1, 36.8-36.9 under the
+	// defaults; committed/used is 1.02. 1 MiB is for classes loaded after
+	// the measured load (a cap too small is a clean Metaspace OOM).
+	metaMarginPct, metaMarginAdd = 3, mib
+	// Code cache used 9.7-10.1 MiB (4%); a full cache stops the JIT, it
+	// kills nothing.
+	codeMarginPct, codeMarginAdd = 5, mib
+	// Uncapped native 25.8-27.0 MiB (4.7%) under the same options, threads
+	// 31-34 among them.
+	nativeMarginPct = 5
+	// Direct buffers peaked at 0.10-0.24 MiB in NMT's 2 s readings, but
+	// NIO's temporary buffers come and go between them: with 0.5 MiB over
+	// the peak, filecache stopped with "OutOfMemoryError: Direct buffer
+	// memory" under load (a clean failure, but not the app's need).
+	directMarginAdd = 2 * mib
+	// grain rounds what a profile sizes: the JVM takes caps in KiB, and
+	// the uncapped regions are estimates, not options, so whole MiB would
+	// only add up to a few MiB of nothing.
+	grain = 256 * size.KiB
+)
+
+// Without a measured native the headroom is 5% of the limit; with one it
+// only holds what the kernel may reclaim: cgroup usage − anonymous RSS
+// peaked at 1.8-4.4 MiB over six filecache runs, of which the kernel
+// region counts 1.7 (page tables, kernel stacks) and the rest is page cache
+// of the app's log.
+func measuredHeadroom(limit int64) int64 { return clamp(frac(limit, 0.02), 2*mib, 1024*mib) }
+
+// profileJIT is the compiler the profile was measured under: C1 only or
+// tiered, and the compiler threads, read from its options as the JVM
+// reads them (the JDK's defaults when they say nothing).
+func profileJIT(pr *Profile) (c1 bool, compilers int) {
+	u, err := parseUser(pr.Options)
+	if err != nil {
+		return false, 0
+	}
+	n := max(1, int(pr.CPUs+0.999))
+	if v, ok := u.number("ActiveProcessorCount"); ok && v >= 1 {
+		n = int(v)
+	}
+	c1, tieredOff := jitChoice(Throughput, u, 0)
+	compilers = jvmCompilerCount(n)
+	if tieredOff {
+		compilers = max(jvmCompilerCount(n)/2, 1)
+	}
+	if v, ok := u.number("CICompilerCount"); ok && v >= 1 {
+		compilers = int(v)
+	}
+	return c1, compilers
+}
+
+// burstModel is the compiler's arenas at their burst, with what glibc
+// keeps of them, when the profile measured another compiler: C1 with one
+// thread peaked at 8.2-9.8 MiB (filecache), 8.3 (sort), 10.0 (inventory);
+// tiered with two at 25.8-33.9 MiB (filecache, the JDK's defaults).
+func burstModel(c1 bool, compilers int) int64 {
+	if c1 {
+		return 4*mib + 6*mib*int64(compilers)
+	}
+	return 8*mib + 14*mib*int64(compilers)
+}
+
+// sizeNative sizes what no option caps from the profile's peak uncapped
+// native. Measured under the plan's compiler, it is used whole (it holds
+// GC, compiler, stacks, symbols and malloc's slack as the plan will run
+// them). Measured under another compiler, the compiler's share (NMT's
+// Compiler and Arena Chunk peaks) is taken out and the plan's compiler is
+// counted from the model instead: the rest (symbols, stacks, GC,
+// internals) was 16.4-17.6 MiB on filecache whichever compiler ran.
+func (s *sizing) sizeNative(pr *Profile, c1 bool, compilers int) {
+	s.measuredNative = true
+	pc1, pn := profileJIT(pr)
+	base := pr.PeakUncappedNativeBytes
+	burst := pr.NMTPeakBytes["Compiler"] + pr.NMTPeakBytes["Arena Chunk"]
+	what := "GC, compiler, stacks, symbols, malloc"
+	if (pc1 != c1 || pn != compilers) && burst > 0 {
+		base = max(0, base-burst)
+		s.compilerApart = true
+		s.compiler = burstModel(c1, compilers)
+		s.set(RegCompiler, "jvmfit", fmt.Sprintf("the profile measured %s, this plan runs %s: the model's burst for it (the measured %s is taken out of the native)",
+			jitName(pc1, pn), jitName(c1, compilers), size.Format(burst)))
+		what = "GC, stacks, symbols, malloc; compiler apart"
+	}
+	s.native = roundUp(base*(100+nativeMarginPct)/100+pr.MappedBufferBytes, grain)
+	s.set(RegNative, "profile", fmt.Sprintf("measured peak uncapped native %s (%s) × 1.05", size.Format(base), what))
+	s.kernel = roundUp(kernelBase+kernelThread*int64(s.threads), grain)
+}
+
+func jitName(c1 bool, n int) string {
+	if c1 {
+		return fmt.Sprintf("C1 only with %d compiler threads", n)
+	}
+	return fmt.Sprintf("tiered with %d compiler threads", n)
+}
+
+// userArchiveBytes is the size of a CDS archive or AOT cache the user's
+// options map that the profile did not measure (a dynamic archive maps on
+// top of the JDK's): resident once the app has loaded its classes.
+func userArchiveBytes(opts []string, pr *Profile) int64 {
+	var n int64
+	for _, o := range opts {
+		for _, pre := range []string{"-XX:SharedArchiveFile=", "-XX:AOTCache="} {
+			f, ok := strings.CutPrefix(o, pre)
+			if !ok || hasOption(pr.Options, o) {
+				continue
+			}
+			for _, part := range strings.Split(f, ":") { // a static:dynamic pair
+				if st, err := os.Stat(part); err == nil {
+					n += st.Size()
+				}
+			}
+		}
+	}
+	return n
+}
+
+// gcFor is the collector's structures; with a measured native, less
+// what NMT's GC category already put in it.
+func (s *sizing) gcFor(gc string, heap int64, pr *Profile) int64 {
+	if !s.measuredNative {
+		return gcOverheadFor(gc, heap)
+	}
+	model := mib/2 + int64(float64(heap)*gcPct(gc))
+	return roundUp(max(0, model-pr.NMTPeakBytes["GC"]), grain)
+}
