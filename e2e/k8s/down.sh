@@ -10,7 +10,8 @@
 #   3. containerd, the API server and etcd stop (by pid);
 #   4. mounts left under $STATE (pod volumes, network namespaces, rootfs)
 #      are unmounted, the pods' cgroups removed deepest first, then the
-#      cgroup directories up.sh created, then the bridge, then $STATE.
+#      cgroup directories up.sh created, then the bridge, /var/lib/kubelet
+#      if up.sh created it, then $STATE.
 set -uo pipefail
 here=$(cd "$(dirname "$0")" && pwd)
 . "$here/lib.sh"
@@ -51,7 +52,7 @@ fi
 # container's processes too (they are its children in its pid namespace).
 for d in /proc/[0-9]*; do
   [ -r "$d/cmdline" ] || continue
-  cmd=$(tr '\0' ' ' <"$d/cmdline" 2>/dev/null) || continue
+  cmd=$(tr '\0' ' ' 2>/dev/null <"$d/cmdline") || continue
   case $cmd in
     *containerd-shim*"-address $CONTAINERD_SOCK "*) kill -KILL "${d#/proc/}" 2>/dev/null ;;
   esac
@@ -88,10 +89,27 @@ if [ -e "$STATE/cgroups.created" ]; then
 fi
 
 [ -e "$STATE/bridge.created" ] && ip link del "$BRIDGE" 2>/dev/null
+# The kubelet's fixed device-plugins directory, when up.sh found no
+# /var/lib/kubelet (no other kubelet uses it then).
+[ -e "$STATE/var-lib-kubelet.created" ] && rm -rf /var/lib/kubelet
 
 if awk -v s="$STATE/" 'index($5, s) == 1 { found = 1 } END { exit !found }' /proc/self/mountinfo; then
   echo "e2e-k8s: mounts left under $STATE; not removing it" >&2
   exit 1
 fi
 rm -rf "$STATE"
-log "cluster down; $STATE removed"
+
+# Nothing may be left: a process naming $STATE (every daemon and shim does),
+# a cgroup of the cluster's, the bridge, a kubelet iptables chain.
+left=()
+for d in /proc/[0-9]*; do
+  case $(tr '\0' ' ' 2>/dev/null <"$d/cmdline") in *"$STATE/"*) left+=("process ${d#/proc/}") ;; esac
+done
+while read -r d; do left+=("cgroup $d"); done < <(find /sys/fs/cgroup -maxdepth 6 -type d -name jvmfit-k8s-e2e 2>/dev/null)
+ip link show "$BRIDGE" >/dev/null 2>&1 && left+=("bridge $BRIDGE")
+if command -v iptables-save >/dev/null && iptables-save 2>/dev/null | grep -q '^:KUBE-'; then left+=("iptables KUBE-* chains"); fi
+if [ ${#left[@]} -gt 0 ]; then
+  echo "e2e-k8s: left after teardown: ${left[*]}" >&2
+  exit 1
+fi
+log "cluster down; nothing left ($STATE removed)"

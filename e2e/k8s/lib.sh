@@ -37,12 +37,13 @@ ctr_() { ctr --address "$CONTAINERD_SOCK" --namespace k8s.io "$@"; }
 log() { echo "e2e-k8s: $*"; }
 die() { echo "e2e-k8s: $*" >&2; exit 1; }
 
-# The cgroup hierarchies (v1) and this shell's cgroup in each: the pods'
-# cgroups go below the memory cgroup this shell runs in, in every
+# The cgroup hierarchies: every v1 one, and the v2 one of a hybrid layout
+# (/sys/fs/cgroup/unified), where runc creates the pods' cgroups too. The
+# pods' cgroups go below the memory cgroup this shell runs in, in every
 # hierarchy, so that the cluster's pods count against the same limit as
 # the tests that start it, as jvmfit's own trials do.
 cgroup_hierarchies() {
-  awk '$3 == "cgroup" { print $2 }' /proc/mounts
+  awk '$3 == "cgroup" || $3 == "cgroup2" { print $2 }' /proc/mounts
 }
 own_memory_cgroup() {
   awk -F: '$2 == "memory" { print $3 }' /proc/self/cgroup

@@ -19,13 +19,13 @@ here=$(cd "$(dirname "$0")" && pwd)
 [ -e "$KUBECONFIG_ADMIN" ] || die "no cluster (run e2e/k8s/up.sh first)"
 
 IMAGE=${IMAGE:-jvmfit-test/filecache:jdk17}
-ns=jvmfit-smoke
+ns=jvmfit-smoke-$$
 now_ms() { echo $(( $(date +%s%N) / 1000000 )); }
 
 kubectl_ create namespace $ns >/dev/null
 trap 'kubectl_ delete namespace $ns --wait=false >/dev/null 2>&1 || true' EXIT
 # The namespace's default service account appears shortly after it.
-for ((i = 0; i < 100; i++)); do kubectl_ -n $ns get sa default >/dev/null 2>&1 && break; sleep 0.1; done
+kubectl_ -n $ns wait serviceaccount/default --for=create --timeout=60s >/dev/null
 
 # pod NAME MEMORY EXTRA: a pod of the image, limits = requests (Guaranteed),
 # never restarted; the image is imported, never pulled.
@@ -51,27 +51,27 @@ $3
     emptyDir: {medium: Memory}
 EOF
 }
-probe='    readinessProbe:
+# The sample services listen on 127.0.0.1 (application.properties); the
+# kubelet probes the pod's address, so this pod listens on all of its
+# addresses (Spring reads SERVER_ADDRESS over the properties file). The
+# pod's addresses are its loopback and one on the cluster's private bridge.
+probe='    env: [{name: SERVER_ADDRESS, value: 0.0.0.0}]
+    readinessProbe:
       httpGet: {path: /actuator/health, port: 8080}
       periodSeconds: 1
       failureThreshold: 120'
 
-# 1. Ready at 128Mi / 1 CPU.
+# 1. Ready at 128Mi / 1 CPU. kubectl wait watches; the times include its
+# own start (a few hundred ms on a loaded machine).
 t0=$(now_ms)
 pod java 128Mi "$probe" | kubectl_ apply -f - >/dev/null
-running() { [ "$(kubectl_ -n $ns get pod java -o 'jsonpath={.status.containerStatuses[0].state.running.startedAt}')" != "" ]; }
-ready() { [ "$(kubectl_ -n $ns get pod java -o 'jsonpath={.status.conditions[?(@.type=="Ready")].status}')" = True ]; }
-t_run=
-for ((i = 0; i < 1200; i++)); do
-  [ -z "$t_run" ] && running && t_run=$(( $(now_ms) - t0 ))
-  ready && break
-  phase=$(kubectl_ -n $ns get pod java -o 'jsonpath={.status.phase}')
-  [ "$phase" = Failed ] && die "the 128Mi pod failed: $(kubectl_ -n $ns get pod java -o 'jsonpath={.status.containerStatuses[0].state}')"
-  sleep 0.1
-done
-ready || die "the 128Mi pod is not Ready after 120 s: $(kubectl_ -n $ns describe pod java | tail -n 15)"
+kubectl_ -n $ns wait pod/java --for=jsonpath='{.status.phase}'=Running --timeout=300s >/dev/null ||
+  die "the 128Mi pod is not Running after 300 s: $(kubectl_ -n $ns describe pod java | tail -n 8)"
+t_run=$(( $(now_ms) - t0 ))
+kubectl_ -n $ns wait pod/java --for=condition=Ready --timeout=300s >/dev/null ||
+  die "the 128Mi pod is not Ready after 300 s: $(kubectl_ -n $ns describe pod java | tail -n 8)"
 t_ready=$(( $(now_ms) - t0 ))
-log "java pod 128Mi/1 CPU: container running ${t_run} ms after apply, Ready (GET /actuator/health) ${t_ready} ms after apply"
+log "java pod 128Mi/1 CPU: Running ${t_run} ms after apply, Ready (GET /actuator/health answers) ${t_ready} ms after apply (load $(cut -d' ' -f1-3 /proc/loadavg))"
 
 # Its memory as the kubelet enforces it: the container's cgroup limit and usage.
 uid=$(kubectl_ -n $ns get pod java -o 'jsonpath={.metadata.uid}')
@@ -88,13 +88,12 @@ log "java pod log: $(kubectl_ -n $ns logs java | grep -m1 -o 'Started [A-Za-z]* 
 oomenv='    env: [{name: JAVA_TOOL_OPTIONS, value: "-Xms96m -XX:+AlwaysPreTouch"}]'
 t0=$(now_ms)
 pod oom 64Mi "$oomenv" | kubectl_ apply -f - >/dev/null
-for ((i = 0; i < 1200; i++)); do
-  reason=$(kubectl_ -n $ns get pod oom -o 'jsonpath={.status.containerStatuses[0].state.terminated.reason}')
-  [ -n "$reason" ] && break
-  sleep 0.1
-done
+kubectl_ -n $ns wait pod/oom --for=jsonpath='{.status.phase}'=Failed --timeout=300s >/dev/null ||
+  die "the 64Mi pod has not failed after 300 s: $(kubectl_ -n $ns get pod oom -o 'jsonpath={.status}')"
+t_oom=$(( $(now_ms) - t0 ))
+reason=$(kubectl_ -n $ns get pod oom -o 'jsonpath={.status.containerStatuses[0].state.terminated.reason}')
 code=$(kubectl_ -n $ns get pod oom -o 'jsonpath={.status.containerStatuses[0].state.terminated.exitCode}')
-log "oom pod 64Mi (-Xms96m -XX:+AlwaysPreTouch): terminated reason=$reason exitCode=$code $(( $(now_ms) - t0 )) ms after apply"
+log "oom pod 64Mi (-Xms96m -XX:+AlwaysPreTouch): terminated reason=$reason exitCode=$code, phase Failed ${t_oom} ms after apply"
 [ "$reason" = OOMKilled ] || die "the 64Mi pod ended with reason '$reason', want OOMKilled"
 [ "$code" = 137 ] || die "the 64Mi pod's exit code is $code, want 137"
 
@@ -106,7 +105,7 @@ for f in "$STATE"/pids/*.pid; do
 done
 shims=0
 for d in /proc/[0-9]*; do
-  case $(tr '\0' ' ' <"$d/cmdline" 2>/dev/null) in
+  case $(tr '\0' ' ' 2>/dev/null <"$d/cmdline") in
     *containerd-shim*"-address $CONTAINERD_SOCK "*)
       r=$(awk '/^VmRSS/ { print $2 }' "$d/status" 2>/dev/null || echo 0); shims=$((shims + ${r:-0})) ;;
   esac
@@ -116,9 +115,8 @@ log "memory: daemons $((rss >> 10)) MiB RSS (etcd, apiserver, controller-manager
 
 # 3. Deleted pods leave no cgroup.
 kubectl_ -n $ns delete pod java oom --grace-period=2 --wait=true >/dev/null
-for ((i = 0; i < 150; i++)); do
-  left=$(find "/sys/fs/cgroup/memory$cgroot" -type d -name "pod$uid" | wc -l)
-  [ "$left" = 0 ] && break
+SECONDS=0
+while left=$(find "/sys/fs/cgroup/memory$cgroot" -type d -name "pod$uid" | wc -l) && [ "$left" != 0 ] && [ $SECONDS -lt 30 ]; do
   sleep 0.2
 done
 [ "$left" = 0 ] || die "pod $uid's cgroup is still there 30 s after its deletion"

@@ -137,6 +137,7 @@ start etcd "$K8S_BIN/etcd" --name e2e --data-dir "$STATE/etcd" \
   --listen-peer-urls "http://127.0.0.1:$ETCD_PEER_PORT" --initial-advertise-peer-urls "http://127.0.0.1:$ETCD_PEER_PORT" \
   --initial-cluster "e2e=http://127.0.0.1:$ETCD_PEER_PORT" \
   --quota-backend-bytes $((512 << 20))
+wait_for etcd 30 curl -fsS "http://127.0.0.1:$ETCD_PORT/health"
 
 # --- kube-apiserver. Node,RBAC authorization (the kubelet's token is
 # system:node:<node>); the endpoint reconciler is off because the
@@ -155,7 +156,6 @@ start kube-apiserver "$K8S_BIN/kube-apiserver" \
   --kubelet-client-key "$pki/apiserver-kubelet-client.key" \
   --kubelet-preferred-address-types InternalIP \
   --profiling=false
-wait_for etcd 30 curl -fsS "http://127.0.0.1:$ETCD_PORT/health"
 wait_for "kube-apiserver" 90 kubectl_ get --raw /readyz
 
 # --- containerd, an instance of its own: its own root, state, socket and
@@ -236,7 +236,13 @@ wait_for containerd 30 ctr_ version
 #     anonymous access;
 #   eviction and image GC thresholds low: this is a shared test machine,
 #     and the imported images cannot be pulled again;
-#   podLogsDir under $STATE instead of /var/log/pods.
+#   podLogsDir under $STATE instead of /var/log/pods;
+#   makeIPTablesUtilChains: false: no KUBE-FIREWALL, KUBE-IPTABLES-HINT or
+#     KUBE-KUBELET-CANARY chains in the host's iptables (they serve
+#     kube-proxy, which does not run here, and would outlive the cluster).
+# The device plugin socket's directory is fixed at /var/lib/kubelet/
+# device-plugins whatever --root-dir says: down.sh removes /var/lib/kubelet
+# when up.sh finds it missing.
 cat >"$STATE/kubelet/config.yaml" <<EOF
 apiVersion: kubelet.config.k8s.io/v1beta1
 kind: KubeletConfiguration
@@ -266,20 +272,24 @@ imageGCHighThresholdPercent: 100
 imageGCLowThresholdPercent: 99
 serializeImagePulls: false
 maxPods: 20
+makeIPTablesUtilChains: false
 EOF
+[ -e /var/lib/kubelet ] || echo /var/lib/kubelet >"$STATE/var-lib-kubelet.created"
 start kubelet "$K8S_BIN/kubelet" --config "$STATE/kubelet/config.yaml" \
   --kubeconfig "$STATE/kubeconfig/kubelet.yaml" --root-dir "$STATE/kubelet/root" \
-  --hostname-override "$NODE" --node-ip "$NODE_IP" --v 1
+  --cert-dir "$STATE/kubelet/pki" --hostname-override "$NODE" --node-ip "$NODE_IP" --v 1
 
 # --- the scheduler and the controller manager (Jobs, service accounts,
-# node lifecycle), on loopback.
+# node lifecycle), on loopback. Each controller acts as its own service
+# account (--use-service-account-credentials), which the default RBAC
+# roles are written for; the controller manager's own user may do little.
 start kube-scheduler "$K8S_BIN/kube-scheduler" --kubeconfig "$STATE/kubeconfig/scheduler.yaml" \
   --leader-elect=false --bind-address 127.0.0.1 --secure-port "$SCHEDULER_PORT"
 start kube-controller-manager "$K8S_BIN/kube-controller-manager" \
   --kubeconfig "$STATE/kubeconfig/controller-manager.yaml" \
   --leader-elect=false --bind-address 127.0.0.1 --secure-port "$CONTROLLER_MANAGER_PORT" \
   --service-account-private-key-file "$pki/sa.key" --root-ca-file "$pki/ca.crt" \
-  --use-service-account-credentials=false
+  --use-service-account-credentials=true
 
 node_ready() {
   [ "$(kubectl_ get node "$NODE" -o 'jsonpath={.status.conditions[?(@.type=="Ready")].status}')" = True ]
