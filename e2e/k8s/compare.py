@@ -1,5 +1,9 @@
 """Compares the Kubernetes backend's results with the Docker backend's
-(e2e/k8s/e2e.sh): same verdicts at the same limits, memory within 8 MiB.
+(e2e/k8s/e2e.sh): the same verdict at each sweep limit, an OOM-killed pod
+among them, and minmem answers within 8 MiB. The sweep's memory peaks are
+printed, not judged: at a limit well above the minimum the JVM's heap and
+GC timing make the peak vary by tens of MiB between two runs on the same
+backend (docs/kubernetes-e2e.md).
 
     python3 e2e/k8s/compare.py OUT_DIR
 
@@ -42,9 +46,8 @@ def main(out):
         oom_seen = oom_seen or kv == ("KO", "oom-killed")
         if kc["verdict"] == "OK" and dc["verdict"] == "OK":
             kp, dp = kc["memory_peak_bytes"], dc["memory_peak_bytes"]
-            check(abs(kp - dp) <= TOLERANCE,
-                  f"sweep {lim // MIB}Mi: memory peak k8s {kp / MIB:.1f} MiB, docker {dp / MIB:.1f} MiB "
-                  f"(difference {abs(kp - dp) / MIB:.1f} MiB, allowed 8)")
+            print(f"info  sweep {lim // MIB}Mi: memory peak k8s {kp / MIB:.1f} MiB, docker {dp / MIB:.1f} MiB "
+                  f"(difference {abs(kp - dp) / MIB:.1f} MiB)")
     check(oom_seen, "sweep: an OOM-killed trial among the pods")
 
     km, dm = load(out, "k8s-minmem")["modes"][0], load(out, "docker-minmem")["modes"][0]
@@ -53,6 +56,12 @@ def main(out):
     check(abs(ka - da) <= TOLERANCE,
           f"minmem: k8s {ka // MIB}Mi ({km['trial_count']} trials), docker {da // MIB}Mi "
           f"({dm['trial_count']} trials), difference {abs(ka - da) // MIB} MiB, allowed 8")
+    dt = {t["limit_bytes"]: t for t in dm["trials"]}
+    for t in km["trials"]:
+        o = dt.get(t["limit_bytes"])
+        if o is not None and t["verdict"] == "OK" and o["verdict"] == "OK":
+            print(f"info  minmem {t['limit_bytes'] // MIB}Mi: memory peak k8s {t['memory_peak_bytes'] / MIB:.1f} MiB, "
+                  f"docker {o['memory_peak_bytes'] / MIB:.1f} MiB")
     if failures:
         print(f"{len(failures)} check(s) failed")
         return 1
