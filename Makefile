@@ -6,7 +6,7 @@ export CGO_ENABLED := 0
 BIN := bin/jvmfit
 MVN ?= mvn -B -q -Dstyle.color=never
 
-.PHONY: all build workloads test test-go test-java bench demo clean prereqs prereqs-test prereqs-demo prereqs-bench
+.PHONY: all build workloads test test-go test-java bench demo clean prereqs prereqs-test prereqs-demo prereqs-bench e2e-k8s
 
 all: build
 
@@ -51,6 +51,14 @@ bench: prereqs-bench build workloads
 
 demo: prereqs-demo build workloads
 	bash demo/run.sh
+
+# Opt-in, not part of test: a real single-node Kubernetes on this machine
+# (etcd, API server, scheduler, controller manager, kubelet, containerd),
+# brought up, used for the Kubernetes backend's end-to-end run, and torn
+# down on every exit (docs/kubernetes-e2e.md).
+e2e-k8s: prereqs-test build workloads
+	@bash .ci/k8s/build e2e
+	bash e2e/k8s/run.sh
 
 clean:
 	rm -rf bin demo-report

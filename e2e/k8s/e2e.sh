@@ -1,0 +1,68 @@
+#!/usr/bin/env bash
+# The Kubernetes backend end to end, on the cluster up.sh brought up
+# (issue 16, part 3, depth 3): filecache's image as real pods, and the same
+# trials under the Docker backend, which must agree.
+#
+#   1. a 2-way parallel sweep at 64Mi and 256Mi (1 CPU), --backend k8s: the
+#      64Mi trial must be OOM-killed (Kubernetes' OOMKilled), the 256Mi one
+#      OK; then the same sweep under Docker: same verdicts, and the 256Mi
+#      trial's memory peak within 8 MiB of the pod's;
+#   2. a small minmem (128Mi..256Mi on an 8Mi grid, no repeats, no soak)
+#      under both: the answers within 8 MiB.
+# The SLO is success only: latencies on a shared 2-core machine say more
+# about the other tenants than about the backend.
+#
+# JVMFIT is the jvmfit binary with --backend k8s (default bin/jvmfit);
+# DOCKER_JVMFIT the one that runs an image: descriptor locally (default the
+# same). The JSON results go to $OUT (default /tmp/jvmfit-e2e-k8s-out).
+set -euo pipefail
+here=$(cd "$(dirname "$0")" && pwd)
+root=$(cd "$here/../.." && pwd)
+. "$here/lib.sh"
+[ -e "$KUBECONFIG_ADMIN" ] || die "no cluster (run e2e/k8s/up.sh first)"
+
+JVMFIT=${JVMFIT:-$root/bin/jvmfit}
+DOCKER_JVMFIT=${DOCKER_JVMFIT:-$JVMFIT}
+IMAGE=${IMAGE:-jvmfit-test/filecache:jdk17}
+OUT=${OUT:-/tmp/jvmfit-e2e-k8s-out}
+"$JVMFIT" sweep --help 2>/dev/null | grep -q -- '--backend' ||
+  die "$JVMFIT has no --backend k8s (internal/kube); build jvmfit from a tree that has it, or give JVMFIT=..."
+command -v python3 >/dev/null || die "no python3 (it compares the two backends' JSON)"
+rm -rf "$OUT" && mkdir -p "$OUT/app"
+
+# The agent image: the static jvmfit binary alone, plus the /tmp it writes to.
+agent_dir=$STATE/e2e/agent
+mkdir -p "$agent_dir/tmp" && chmod 1777 "$agent_dir/tmp"
+cp "$JVMFIT" "$agent_dir/jvmfit"
+printf 'FROM scratch\nCOPY jvmfit /usr/local/bin/jvmfit\nCOPY tmp /tmp\nENV PATH=/usr/local/bin\nENTRYPOINT ["jvmfit"]\n' >"$agent_dir/Dockerfile"
+AGENT=jvmfit-e2e/agent:$(sha256sum "$JVMFIT" | cut -c1-12)
+docker build -q -t "$AGENT" "$agent_dir" >/dev/null 2>&1 || die "cannot build the agent image $AGENT"
+"$here/images.sh" "$AGENT"
+
+# The Docker backend's descriptor: filecache's, with the image instead of the jar.
+app=$root/workloads/filecache
+cp "$app/scenario.yaml" "$app/option-sets.yaml" "$OUT/app/"
+sed "s|^jar: .*|image: $IMAGE|" "$app/app.yaml" >"$OUT/app/app.yaml"
+
+ns=jvmfit-e2e
+kubectl_ create namespace $ns >/dev/null
+kubectl_ -n $ns wait serviceaccount/default --for=create --timeout=60s >/dev/null
+k8s=(--backend k8s --image "$IMAGE" --agent-image "$AGENT" --namespace $ns --kubeconfig "$KUBECONFIG_ADMIN")
+common=(--cpus 1 --jvm default --duration 10s --slo "success>=0.999" --json)
+
+# run NAME BINARY ARGS...: one experiment, its JSON in $OUT/NAME.json.
+run() {
+  local name=$1 bin=$2; shift 2
+  local t0=$SECONDS
+  log "$name: $(basename "$bin") $*"
+  "$bin" "$@" --db "$OUT/$name.db" >"$OUT/$name.json" 2>"$OUT/$name.log" ||
+    { tail -n 5 "$OUT/$name.log" >&2; die "$name failed (log $OUT/$name.log)"; }
+  log "$name: done in $((SECONDS - t0)) s"
+}
+run k8s-sweep "$JVMFIT" sweep --app "$app/app.yaml" "${k8s[@]}" --parallel 2 --memory 64Mi,256Mi "${common[@]}"
+run docker-sweep "$DOCKER_JVMFIT" sweep --app "$OUT/app/app.yaml" --memory 64Mi,256Mi "${common[@]}"
+mm=(--min 128Mi --max 256Mi --step 8Mi --repeats 0 --soak 0)
+run k8s-minmem "$JVMFIT" minmem --app "$app/app.yaml" "${k8s[@]}" "${mm[@]}" "${common[@]}"
+run docker-minmem "$DOCKER_JVMFIT" minmem --app "$OUT/app/app.yaml" "${mm[@]}" "${common[@]}"
+
+python3 "$here/compare.py" "$OUT"
