@@ -94,6 +94,11 @@ func Job(name string, task Task, o JobOptions) (*batchv1.Job, error) {
 		// Reading another container's /proc/PID/root (hsperfdata, its
 		// cgroup mount) and attaching for NMT need ptrace access.
 		SecurityContext: &corev1.SecurityContext{Capabilities: &corev1.Capabilities{Add: []corev1.Capability{"SYS_PTRACE"}}},
+		// The agent writes its scratch files (the scenario, the result)
+		// under /tmp, which an image FROM scratch with only the jvmfit
+		// binary lacks: every trial failed with "stat /tmp" on the e2e
+		// cluster until the pod brought its own.
+		VolumeMounts: []corev1.VolumeMount{{Name: "agent-tmp", MountPath: "/tmp"}},
 	}
 	return &batchv1.Job{
 		TypeMeta:   metav1.TypeMeta{APIVersion: "batch/v1", Kind: "Job"},
@@ -109,6 +114,7 @@ func Job(name string, task Task, o JobOptions) (*batchv1.Job, error) {
 					ShareProcessNamespace:         &share,
 					TerminationGracePeriodSeconds: &grace,
 					Containers:                    []corev1.Container{app, agent},
+					Volumes:                       []corev1.Volume{{Name: "agent-tmp", VolumeSource: corev1.VolumeSource{EmptyDir: &corev1.EmptyDirVolumeSource{}}}},
 				},
 			},
 		},
