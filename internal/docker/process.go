@@ -22,6 +22,7 @@ type Process struct {
 	id    string
 	pid   int    // the container's init process, seen from the host
 	cgDir string // its memory cgroup directory
+	limit int64  // its memory limit in bytes (Launch.MemoryBytes)
 	logs  *exec.Cmd
 
 	statsMu sync.Mutex
@@ -70,9 +71,25 @@ func (p *Process) Done() <-chan struct{} { return p.done }
 func (p *Process) MemoryPeak() (int64, error) {
 	p.sample()
 	if !p.sampled.Load() {
+		// A container OOM-killed within its first moments (a pre-touched
+		// heap) can be gone before one sample: the memcg kills only at its
+		// limit, so the limit is its peak, as the kernel counted it.
+		if p.exited() && p.exit.OOMKilled && p.limit > 0 {
+			return p.limit, nil
+		}
 		return 0, fmt.Errorf("no memory figure for container %.12s: its cgroup %s was never readable", p.id, p.cgDir)
 	}
 	return p.peak.Load(), nil
+}
+
+// exited says whether the container's exit is known (Done is closed).
+func (p *Process) exited() bool {
+	select {
+	case <-p.done:
+		return true
+	default:
+		return false
+	}
 }
 
 // OOMKillsSeen is the container cgroup's oom_kill count as last sampled:

@@ -63,7 +63,7 @@ func (s *Sandbox) Start(ctx context.Context, l Launch) (*Process, error) {
 		s.remove(name)
 		return nil, fmt.Errorf("cannot create the container of %s: %w", l.Image, err)
 	}
-	p := &Process{eng: s.Engine, id: id, done: make(chan struct{}), stopped: make(chan struct{})}
+	p := &Process{eng: s.Engine, id: id, limit: l.MemoryBytes, done: make(chan struct{}), stopped: make(chan struct{})}
 	if err := p.begin(ctx, s.Tree, l); err != nil {
 		s.remove(id)
 		return nil, err
