@@ -68,6 +68,38 @@ func profileJIT(pr *Profile) (c1 bool, compilers int) {
 // keeps of them, when the profile measured another compiler: C1 with one
 // thread peaked at 8.2-9.8 MiB (filecache), 8.3 (sort), 10.0 (inventory);
 // tiered with two at 25.8-33.9 MiB (filecache, the JDK's defaults).
+// scaledBurst is the measured burst of the other compiler scaled to this
+// one, for apps bigger than the model's: C1's burst was 0.24-0.32 of
+// tiered's on filecache (8.2-9.8 of 25.8-33.9 MiB) and catalog (12.0 of
+// 49.5 MiB), so C1 gets 0.35 of a tiered measurement and tiered 3 times a
+// C1 one.
+func scaledBurst(c1, measuredC1 bool, burst int64) int64 {
+	switch {
+	case c1 && !measuredC1:
+		return burst * 35 / 100
+	case !c1 && measuredC1:
+		return burst * 3
+	}
+	return burst
+}
+
+// capped are the NMT categories sized elsewhere in the plan (heap,
+// metaspace, code cache, the CDS archive, the compiler) or not a category.
+var capped = map[string]bool{"Java Heap": true, "Class": true, "Metaspace": true, "Code": true,
+	"Shared class space": true, "Compiler": true, "Arena Chunk": true, "Total": true}
+
+// otherNativeNMT is the sum of the peaks of every NMT category no option
+// caps (Symbol, Thread, GC, Internal, Other, NMT's own, ...).
+func otherNativeNMT(peaks map[string]int64) int64 {
+	var sum int64
+	for cat, v := range peaks {
+		if !capped[cat] {
+			sum += v
+		}
+	}
+	return sum
+}
+
 func burstModel(c1 bool, compilers int) int64 {
 	if c1 {
 		return 4*mib + 6*mib*int64(compilers)
@@ -89,9 +121,14 @@ func (s *sizing) sizeNative(pr *Profile, c1 bool, compilers int) {
 	burst := pr.NMTPeakBytes["Compiler"] + pr.NMTPeakBytes["Arena Chunk"]
 	what := "GC, compiler, stacks, symbols, malloc"
 	if (pc1 != c1 || pn != compilers) && burst > 0 {
-		base = max(0, base-burst)
+		// The native's peak and the compiler's are not at the same moment,
+		// so the difference can fall below what the other categories held
+		// at their own peaks: on catalog (18k classes) it left 16.4 MiB
+		// while Symbol alone peaked at 21.5 and the plan was OOM-killed at
+		// 264Mi. The NMT sum of those categories is the floor.
+		base = max(0, base-burst, otherNativeNMT(pr.NMTPeakBytes))
 		s.compilerApart = true
-		s.compiler = burstModel(c1, compilers)
+		s.compiler = max(burstModel(c1, compilers), scaledBurst(c1, pc1, burst))
 		s.set(RegCompiler, "jvmfit", fmt.Sprintf("the profile measured %s, this plan runs %s: the model's burst for it (the measured %s is taken out of the native)",
 			jitName(pc1, pn), jitName(c1, compilers), size.Format(burst)))
 		what = "GC, stacks, symbols, malloc; compiler apart"

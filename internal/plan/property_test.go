@@ -156,7 +156,8 @@ func checkMeasured(t *testing.T, p *Plan, pr *Profile, mem int64) {
 		if native < pr.PeakUncappedNativeBytes || comp != 0 {
 			t.Fatalf("%s: uncapped native %s measured under this compiler, %s planned (+%s compiler)", at, size.Format(pr.PeakUncappedNativeBytes), size.Format(native), size.Format(comp))
 		}
-	case native < pr.PeakUncappedNativeBytes-burst || comp < burstModel(p.C1Only, compilersOf(p)):
+	case native < pr.PeakUncappedNativeBytes-burst || native < otherNativeNMT(pr.NMTPeakBytes) ||
+		comp < burstModel(p.C1Only, compilersOf(p)) || comp < scaledBurst(p.C1Only, pc1, burst):
 		t.Fatalf("%s: uncapped native %s with a %s burst under another compiler, %s + %s compiler planned", at,
 			size.Format(pr.PeakUncappedNativeBytes), size.Format(burst), size.Format(native), size.Format(comp))
 	}
