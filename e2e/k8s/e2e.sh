@@ -47,7 +47,7 @@ sed "s|^jar: .*|image: $IMAGE|" "$app/app.yaml" >"$OUT/app/app.yaml"
 ns=jvmfit-e2e
 kubectl_ create namespace $ns >/dev/null
 kubectl_ -n $ns wait serviceaccount/default --for=create --timeout=60s >/dev/null
-k8s=(--backend k8s --image "$IMAGE" --agent-image "$AGENT" --namespace $ns --kubeconfig "$KUBECONFIG_ADMIN")
+k8s=(--backend k8s --agent-image "$AGENT" --namespace $ns --kubeconfig "$KUBECONFIG_ADMIN")
 common=(--cpus 1 --jvm default --duration 10s --slo "success>=0.999" --json)
 
 # run NAME BINARY ARGS...: one experiment, its JSON in $OUT/NAME.json.
@@ -59,10 +59,10 @@ run() {
     { tail -n 5 "$OUT/$name.log" >&2; die "$name failed (log $OUT/$name.log)"; }
   log "$name: done in $((SECONDS - t0)) s"
 }
-run k8s-sweep "$JVMFIT" sweep --app "$app/app.yaml" "${k8s[@]}" --parallel 2 --memory 64Mi,256Mi "${common[@]}"
+run k8s-sweep "$JVMFIT" sweep --app "$OUT/app/app.yaml" "${k8s[@]}" --parallel 2 --memory 64Mi,256Mi "${common[@]}"
 run docker-sweep "$DOCKER_JVMFIT" sweep --app "$OUT/app/app.yaml" --memory 64Mi,256Mi "${common[@]}"
 mm=(--min 128Mi --max 256Mi --step 8Mi --repeats 0 --soak 0)
-run k8s-minmem "$JVMFIT" minmem --app "$app/app.yaml" "${k8s[@]}" "${mm[@]}" "${common[@]}"
+run k8s-minmem "$JVMFIT" minmem --app "$OUT/app/app.yaml" "${k8s[@]}" "${mm[@]}" "${common[@]}"
 run docker-minmem "$DOCKER_JVMFIT" minmem --app "$OUT/app/app.yaml" "${mm[@]}" "${common[@]}"
 
 python3 "$here/compare.py" "$OUT"
