@@ -49,6 +49,12 @@ func TestPodmanOOMKilledThoughInspectSaysNot(t *testing.T) {
 	if !docker.KernelLoggedOOM(podman, p.CgroupDir()) {
 		t.Errorf("no OOM kill of %s in the kernel log", p.CgroupDir())
 	}
+	// The JVM is often gone by the time Start looks for its cgroup; then
+	// the cgroup is podman's libpod-<id> still, not what the dead
+	// process's /proc/<pid>/cgroup says ("/").
+	if want := s.Tree.Mount + s.Tree.Parent + "/libpod-" + p.ID(); p.CgroupDir() != want {
+		t.Errorf("container cgroup %s, want %s", p.CgroupDir(), want)
+	}
 	// What podman itself says, before Stop removes the container.
 	st, err := podman.Run(context.Background(), nil, "inspect", "--format", "{{.State.ExitCode}} {{.State.OOMKilled}}", p.ID())
 	if err != nil {
