@@ -14,8 +14,9 @@ import (
 //
 //   - Podman 4 never sets State.OOMKilled (fixed in Podman 5): the verdict
 //     comes from exit 137 plus the container cgroup's oom_kill counter,
-//     which Process samples for every engine (process.go, exitFor), or the
-//     cgroup's OOM notifications, which outlive it (podman_oomevents.go).
+//     which Process samples for every engine (process.go, exitFor), the
+//     cgroup's OOM notifications, which outlive it (podman_oomevents.go),
+//     or the kernel log's record of the kill (oomkmsg.go).
 //   - It names a container's cgroup libpod-<id> (cgroupName).
 //   - Its ps has no {{.Label "key"}}, only the .Labels map (psLabel).
 //   - With the cgroupfs manager it puts every container's conmon in a

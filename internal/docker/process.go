@@ -125,7 +125,9 @@ func (p *Process) follow() {
 	}
 	p.sample()
 	e := p.readExit()
-	if e.Signal == "SIGKILL" && !e.OOMKilled && events.ooms(oomSettle) > 0 {
+	// Podman 4: the counter, then the notifications, then the kernel log
+	// (oomkmsg.go), which a kill too early for the other two is still in.
+	if e.Signal == "SIGKILL" && !e.OOMKilled && (events.ooms(oomSettle) > 0 || p.eng.kernelLoggedOOM(p.cgDir)) {
 		e.OOMKilled = true
 	}
 	p.waitLogs()

@@ -11,6 +11,7 @@ import (
 	"path/filepath"
 	"regexp"
 	"strconv"
+	"strings"
 	"sync"
 	"sync/atomic"
 	"time"
@@ -87,14 +88,22 @@ func (p *Process) begin(ctx context.Context, t Tree, l Launch) error {
 		return fmt.Errorf("cannot start the container of %s: %w", l.Image, p.eng.explain(err))
 	}
 	out, err := p.eng.Run(ctx, nil, "inspect", "--format", "{{.State.Pid}}", p.id)
+	if err != nil && p.eng.IsPodman() && ctx.Err() == nil {
+		// Podman 4's inspect fails when the process it reads the cgroup
+		// of ends meanwhile (a JVM OOM-killed at once); asked again, it
+		// sees the container exited.
+		out, err = p.eng.Run(ctx, nil, "inspect", "--format", "{{.State.Pid}}", p.id)
+	}
 	if err != nil {
 		return fmt.Errorf("cannot inspect the container of %s: %w", l.Image, err)
 	}
 	p.pid, _ = strconv.Atoi(out)
 	p.cgDir = t.Dir(p.eng.cgroupName(p.id))
 	// The engine names the cgroup (Podman: libpod-<id>); the process's
-	// own /proc/<pid>/cgroup, read from the host's side, says where it is.
-	if rel := memoryCgroupOf(p.pid); rel != "" {
+	// own /proc/<pid>/cgroup, read from the host's side, says where it is,
+	// if it is below the parent: an exited process's (a JVM OOM-killed at
+	// once) says "/" on cgroup v1.
+	if rel := memoryCgroupOf(p.pid); strings.HasPrefix(rel, t.Parent+"/") {
 		p.cgDir = filepath.Join(t.Mount, rel)
 	}
 	p.sample()
