@@ -44,10 +44,32 @@ func (s *Sandbox) Sweep(ctx context.Context) ([]string, error) {
 		}
 		removed = append(removed, f[1])
 	}
+	// A jvmfit killed after its containers were gone leaves no label to
+	// find, only its sub-tree, which the engine made in every hierarchy,
+	// the named ones (systemd, unified) that internal/cgroup never sees
+	// included.
+	for _, pid := range s.Tree.deadPids(s.pid) {
+		dead[pid] = true
+	}
 	for pid := range dead {
 		s.Tree.removeDirs(pid)
 	}
 	return removed, first
+}
+
+// deadPids are the pids of the jvmfit-<pid> directories below the own
+// cgroup, in any hierarchy, whose process is gone.
+func (t Tree) deadPids(self int) []int {
+	base := filepath.Dir(filepath.Dir(t.Parent))
+	dirs, _ := filepath.Glob(filepath.Join(filepath.Dir(t.Mount), "*", base, "jvmfit-*"))
+	var pids []int
+	for _, d := range dirs {
+		pid, err := strconv.Atoi(strings.TrimPrefix(filepath.Base(d), "jvmfit-"))
+		if err == nil && pid != self && !pidAlive(pid) {
+			pids = append(pids, pid)
+		}
+	}
+	return pids
 }
 
 // Close removes this jvmfit's container sub-tree (jvmfit-<pid>/docker) in
