@@ -10,8 +10,22 @@ import (
 // Stats reads the memory, cpu and cpuacct hierarchies. Only the memory
 // files are required; the others are skipped when absent.
 func (g *grpV1) Stats() (Stats, error) {
+	s, err := ReadStatsV1(g.dirs)
+	if err != nil {
+		return s, err
+	}
+	g.mu.Lock()
+	grpTrackPeak(&g.peak, &s)
+	g.mu.Unlock()
+	return s, nil
+}
+
+// ReadStatsV1 reads one v1 group's figures from its directories
+// (controller → directory): a trial group's, or a group jvmfit did not
+// make, such as a container's.
+func ReadStatsV1(dirs map[string]string) (Stats, error) {
 	var s Stats
-	mem := g.dirs["memory"]
+	mem := dirs["memory"]
 	var err error
 	if s.Usage, err = grpReadInt(mem, "memory.usage_in_bytes"); err != nil {
 		return s, fmt.Errorf("cannot read memory usage of %s: %v", mem, err)
@@ -25,22 +39,21 @@ func (g *grpV1) Stats() (Stats, error) {
 	if st, err := grpReadKeyed(mem, "memory.stat"); err == nil {
 		s.RSS, s.Cache, s.Swap = st["rss"], st["cache"], st["swap"]
 	}
-	s.OOMKills, _ = g.OOMKills()
+	if st, err := grpReadKeyed(mem, "memory.oom_control"); err == nil {
+		s.OOMKills = st["oom_kill"]
+	}
 	if pids, err := grpReadProcs(mem); err == nil {
 		s.Procs = len(pids)
 	}
-	if d, ok := g.dirs["cpuacct"]; ok {
+	if d, ok := dirs["cpuacct"]; ok {
 		if ns, err := grpReadInt(d, "cpuacct.usage"); err == nil {
 			s.CPUUsage = time.Duration(ns)
 		}
 	}
-	if st, err := grpReadKeyed(g.dirs["cpu"], "cpu.stat"); err == nil {
+	if st, err := grpReadKeyed(dirs["cpu"], "cpu.stat"); err == nil {
 		s.NrPeriods, s.NrThrottled = st["nr_periods"], st["nr_throttled"]
 		s.Throttled = time.Duration(st["throttled_time"]) // ns on v1
 	}
-	g.mu.Lock()
-	grpTrackPeak(&g.peak, &s)
-	g.mu.Unlock()
 	return s, nil
 }
 

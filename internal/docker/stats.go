@@ -62,46 +62,14 @@ func (p *Process) Stats() (cgroup.Stats, error) {
 		}
 		p.dirs = d
 	}
-	var s cgroup.Stats
-	mem := p.dirs["memory"]
-	var err error
-	if s.Usage, err = readInt(mem + "/memory.usage_in_bytes"); err != nil {
+	s, err := cgroup.ReadStatsV1(p.dirs)
+	if err != nil {
 		return p.last, fmt.Errorf("cannot read the memory of container %.12s: %w", p.id, err)
 	}
-	s.Peak, _ = readInt(mem + "/memory.max_usage_in_bytes")
-	if s.Limit, _ = readInt(mem + "/memory.limit_in_bytes"); s.Limit >= 1<<62 {
-		s.Limit = -1
-	}
-	s.Failcnt, _ = readInt(mem + "/memory.failcnt")
-	st := readKeyed(mem + "/memory.stat")
-	s.RSS, s.Cache, s.Swap = st["rss"], st["cache"], st["swap"]
-	s.OOMKills, _ = oomKillCount(mem)
-	if ns, err := readInt(p.dirs["cpuacct"] + "/cpuacct.usage"); err == nil {
-		s.CPUUsage = time.Duration(ns)
-	}
-	cpu := readKeyed(p.dirs["cpu"] + "/cpu.stat")
-	s.NrPeriods, s.NrThrottled, s.Throttled = cpu["nr_periods"], cpu["nr_throttled"], time.Duration(cpu["throttled_time"])
 	storeMax(&p.peak, s.Peak)
 	s.Peak = max(s.Peak, p.peak.Load())
 	p.last = s
 	return s, nil
-}
-
-// readKeyed reads a "key value" file; a missing file is an empty map.
-func readKeyed(path string) map[string]int64 {
-	m := map[string]int64{}
-	b, err := os.ReadFile(path)
-	if err != nil {
-		return m
-	}
-	for _, line := range strings.Split(string(b), "\n") {
-		if k, v, ok := strings.Cut(line, " "); ok {
-			if n, err := strconv.ParseInt(strings.TrimSpace(v), 10, 64); err == nil {
-				m[k] = n
-			}
-		}
-	}
-	return m
 }
 
 // JavaPid is the container's java process as the host sees it: the init
