@@ -4,7 +4,6 @@ import (
 	"fmt"
 	"net/url"
 	"os"
-	"path/filepath"
 	"strconv"
 	"strings"
 )
@@ -125,18 +124,8 @@ func FromImage(image, ready, scenario string, containerPort int) (*App, error) {
 	if containerPort > 0 && a.Port == 0 && !strings.Contains(ready, "${port}") {
 		return nil, fmt.Errorf("--ready %s: with --container-port give the host port in the URL (or ${port} for a free one)", ready)
 	}
-	if scenario != "" {
-		s, err := filepath.Abs(scenario)
-		if err != nil {
-			return nil, err
-		}
-		if _, err := os.Stat(s); err != nil {
-			return nil, fmt.Errorf("--scenario: %s does not exist", scenario)
-		}
-		a.Scenario = s
-	}
-	if err := a.checkPlaceholders(); err != nil {
-		return nil, fmt.Errorf("--ready: %w", err)
+	if err := a.finishFromFlags(scenario); err != nil {
+		return nil, err
 	}
 	return a, nil
 }

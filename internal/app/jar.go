@@ -40,18 +40,27 @@ func FromJar(jar, ready, scenario string) (*App, error) {
 	if p := u.Port(); p != "" && !strings.Contains(p, "$") {
 		a.Port, _ = strconv.Atoi(p)
 	}
+	if err := a.finishFromFlags(scenario); err != nil {
+		return nil, err
+	}
+	return a, nil
+}
+
+// finishFromFlags completes an app described by flags (--jar, --image):
+// the --scenario file, made absolute, and the placeholders --ready uses.
+func (a *App) finishFromFlags(scenario string) error {
 	if scenario != "" {
 		s, err := filepath.Abs(scenario)
 		if err != nil {
-			return nil, err
+			return err
 		}
 		if _, err := os.Stat(s); err != nil {
-			return nil, fmt.Errorf("--scenario: %s does not exist", scenario)
+			return fmt.Errorf("--scenario: %s does not exist", scenario)
 		}
 		a.Scenario = s
 	}
 	if err := a.checkPlaceholders(); err != nil {
-		return nil, fmt.Errorf("--ready: %w", err)
+		return fmt.Errorf("--ready: %w", err)
 	}
-	return a, nil
+	return nil
 }
