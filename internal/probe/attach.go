@@ -14,6 +14,8 @@ import (
 	"strings"
 	"syscall"
 	"time"
+
+	"golang.org/x/sys/unix"
 )
 
 // Jcmd runs a diagnostic command in the JVM pid through HotSpot's attach
@@ -63,14 +65,14 @@ func attach(ctx context.Context, root string, pid int) (net.Conn, error) {
 	if c, err := dialUnix(ctx, sock); err == nil {
 		return c, nil
 	}
-	trigger := filepath.Join(root, strconv.Itoa(pid), "cwd", ".attach_pid"+strconv.Itoa(pid))
-	if err := os.WriteFile(trigger, nil, 0o600); err != nil {
-		trigger = filepath.Join(root, strconv.Itoa(pid), "root/tmp", ".attach_pid"+strconv.Itoa(pid))
-		if err := os.WriteFile(trigger, nil, 0o600); err != nil {
+	name := ".attach_pid" + strconv.Itoa(pid)
+	remove, err := createTrigger(filepath.Join(root, strconv.Itoa(pid), "cwd"), name)
+	if err != nil {
+		if remove, err = createTrigger(filepath.Join(root, strconv.Itoa(pid), "root/tmp"), name); err != nil {
 			return nil, fmt.Errorf("attach to %d: %w", pid, err)
 		}
 	}
-	defer os.Remove(trigger)
+	defer remove()
 	// As the JDK's own attach does: SIGQUIT only to a process that catches
 	// it, since its default action ends the process.
 	if !catchesSIGQUIT(root, pid) {
@@ -90,6 +92,28 @@ func attach(ctx context.Context, root string, pid int) (net.Conn, error) {
 		case <-time.After(wait):
 		}
 	}
+}
+
+// createTrigger creates the empty file name in dir (a /proc/PID path) and
+// returns what removes it. It holds dir open, so the removal still finds
+// the file once the process is gone and /proc/PID with it: removing by the
+// /proc path left .attach_pidN files in the directories of JVMs that
+// exited while being attached.
+func createTrigger(dir, name string) (remove func(), err error) {
+	d, err := os.Open(dir)
+	if err != nil {
+		return nil, err
+	}
+	fd, err := unix.Openat(int(d.Fd()), name, unix.O_CREAT|unix.O_WRONLY|unix.O_CLOEXEC, 0o600)
+	if err != nil {
+		d.Close()
+		return nil, &os.PathError{Op: "create", Path: filepath.Join(dir, name), Err: err}
+	}
+	unix.Close(fd)
+	return func() {
+		_ = unix.Unlinkat(int(d.Fd()), name, 0)
+		d.Close()
+	}, nil
 }
 
 func dialUnix(ctx context.Context, path string) (net.Conn, error) {
