@@ -15,6 +15,11 @@ import (
 // user's own choice, through DOCKER_HOST or the current docker context.
 type Engine struct {
 	Bin string // the command, looked up in PATH
+	// Dir is the working directory of its commands ("" = jvmfit's own).
+	// Podman's conmon writes an "oom" file into the directory it inherits
+	// when a container is OOM-killed, so a podman Sandbox gives it one of
+	// its own (podman.go).
+	Dir string
 }
 
 // Default is the docker command on PATH.
@@ -42,6 +47,7 @@ func (e Engine) Run(ctx context.Context, stdin io.Reader, args ...string) (strin
 func (e Engine) Output(ctx context.Context, stdin io.Reader, args ...string) ([]byte, error) {
 	var out, errb bytes.Buffer
 	cmd := exec.CommandContext(ctx, e.Bin, args...)
+	cmd.Dir = e.Dir
 	cmd.Stdin, cmd.Stdout, cmd.Stderr = stdin, &out, &errb
 	if err := cmd.Run(); err != nil {
 		msg := strings.TrimSpace(errb.String())

@@ -2,8 +2,10 @@ package docker
 
 import (
 	"fmt"
+	"os"
 	"path/filepath"
 	"slices"
+	"strconv"
 	"strings"
 )
 
@@ -99,4 +101,16 @@ func (e Engine) explain(err error) error {
 	}
 	return fmt.Errorf("%w: podman may not raise the container's open-file and process limits here "+
 		"(no CAP_SYS_RESOURCE): set default_ulimits in containers.conf, as bash .ci/install test does", err)
+}
+
+// podmanWorkDir is the working directory of a podman Sandbox's commands,
+// for the files conmon writes into the directory it inherits ("oom" when
+// a container is OOM-killed), which would otherwise land in the user's.
+// Close removes it; Sweep removes a dead jvmfit's.
+func podmanWorkDir(pid int) (string, error) {
+	dir := filepath.Join(os.TempDir(), "jvmfit-podman-"+strconv.Itoa(pid))
+	if err := os.MkdirAll(dir, 0o700); err != nil {
+		return "", fmt.Errorf("cannot make podman's working directory: %w", err)
+	}
+	return dir, nil
 }

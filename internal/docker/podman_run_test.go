@@ -76,6 +76,12 @@ func TestPodmanOOMKilledThoughInspectSaysNot(t *testing.T) {
 	if left := podmanCgroupsLeft(t, s.Tree, id); len(left) != 0 {
 		t.Errorf("cgroups left after Stop: %v", left)
 	}
+	// conmon writes "oom" into the directory it inherits; the sandbox
+	// gives it its own, so none lands in ours.
+	if _, err := os.Stat("oom"); err == nil {
+		os.Remove("oom")
+		t.Error("an \"oom\" file was left in the working directory")
+	}
 }
 
 // TestPodmanOKAt256Mi: at 256Mi filecache answers; its cgroup is podman's

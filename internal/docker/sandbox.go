@@ -38,6 +38,11 @@ func New(ctx context.Context, e Engine) (*Sandbox, error) {
 	if err != nil {
 		return nil, err
 	}
+	if e.IsPodman() {
+		if e.Dir, err = podmanWorkDir(os.Getpid()); err != nil {
+			return nil, err
+		}
+	}
 	return &Sandbox{Engine: e, Tree: t, pid: os.Getpid()}, nil
 }
 

@@ -51,6 +51,15 @@ func (s *Sandbox) Sweep(ctx context.Context) ([]string, error) {
 	for _, pid := range s.Tree.deadPids(s.pid) {
 		dead[pid] = true
 	}
+	if s.Engine.IsPodman() {
+		dirs, _ := filepath.Glob(filepath.Join(os.TempDir(), "jvmfit-podman-*"))
+		for _, d := range dirs {
+			pid, err := strconv.Atoi(strings.TrimPrefix(filepath.Base(d), "jvmfit-podman-"))
+			if err == nil && pid != s.pid && !pidAlive(pid) {
+				os.RemoveAll(d)
+			}
+		}
+	}
 	for pid := range dead {
 		s.Tree.removeDirs(pid)
 	}
@@ -74,7 +83,12 @@ func (t Tree) deadPids(self int) []int {
 
 // Close removes this jvmfit's container sub-tree (jvmfit-<pid>/docker) in
 // every cgroup hierarchy, once its containers are gone.
-func (s *Sandbox) Close() { s.Tree.removeDirs(s.pid) }
+func (s *Sandbox) Close() {
+	s.Tree.removeDirs(s.pid)
+	if s.Engine.Dir != "" {
+		os.RemoveAll(s.Engine.Dir)
+	}
+}
 
 // removeDirs removes pid's jvmfit-<pid>/docker directories, and then
 // jvmfit-<pid> itself, in every hierarchy the engine made them in. rmdir
