@@ -150,7 +150,9 @@ func TestPodmanSweep(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if ids := podmanContainers(t, dead); len(ids) != 0 || len(removed) == 0 {
+	// Not len(removed): a podman trial in a test binary running beside
+	// this one may sweep the dead pid's container first.
+	if ids := podmanContainers(t, dead); len(ids) != 0 {
 		t.Errorf("the dead jvmfit's container %.12s is still there (Sweep removed %v)", deadID, removed)
 	}
 	if ids := podmanContainers(t, live); len(ids) != 1 {

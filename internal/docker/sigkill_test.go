@@ -79,12 +79,16 @@ func TestSweepAfterSigkill(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	// Other dead jvmfits' containers may go too; the helper's must.
-	if !slices.ContainsFunc(removed, func(n string) bool { return strings.HasPrefix(n, "jvmfit-"+strconv.Itoa(pid)+"-") }) {
-		t.Errorf("Sweep removed %v, not the killed jvmfit's container %.12s", removed, id)
-	}
-	if ids := containers(t, pid); len(ids) != 0 {
+	// Other dead jvmfits' containers may go too; the helper's must go.
+	// Packages' tests run in parallel and a docker trial sweeps on start,
+	// so another test binary may have removed it first: then it is in no
+	// list, but gone all the same.
+	ids := containers(t, pid)
+	if len(ids) != 0 {
 		t.Errorf("containers left after Sweep: %v", ids)
+	}
+	if !slices.ContainsFunc(removed, func(n string) bool { return strings.HasPrefix(n, "jvmfit-"+strconv.Itoa(pid)+"-") }) {
+		t.Logf("Sweep removed %v, not the killed jvmfit's container %.12s: a concurrent sweep took it", removed, id)
 	}
 	left, _ := filepath.Glob(filepath.Join(filepath.Dir(s.Tree.Mount), "*", base))
 	if len(left) != 0 {
