@@ -120,7 +120,13 @@ func (sw Sweep) Run(ctx context.Context, s *Session) ([]CellResult, error) {
 	if err := sw.Check(s); err != nil {
 		return nil, err
 	}
-	s.Expect(len(sw.Cells))
+	// The soak that proves the recommendation is a trial too: counted, so
+	// the progress never reads past its total.
+	total := len(sw.Cells)
+	if sw.SoakFor > 0 {
+		total++
+	}
+	s.Expect(total)
 	planned := make([]Planned, len(sw.Cells))
 	for i, cell := range sw.Cells {
 		planned[i] = Planned{Spec: cell.Spec(s.Base), What: cell.String()}

@@ -50,6 +50,8 @@ func TestSweepSoaksItsRecommendationAsRecommended(t *testing.T) {
 	} {
 		f := &fake{okAt: map[string]int64{c.jvm: 128 * mi}}
 		s, st := matrixSession(t, f, c.kind)
+		var progress strings.Builder
+		s.Progress = &progress
 		// 200 req/s passes at 1 CPU, 400 does not (the fake serves 300 per
 		// CPU): the answer is judged at 200.
 		sw := Sweep{Cells: Axes{JVMs: []string{c.jvm}, Memory: []int64{112 * mi, 128 * mi, 160 * mi}, Rates: []float64{200, 400}, CPUs: []float64{1}}.Cells(s.Base),
@@ -73,6 +75,11 @@ func TestSweepSoaksItsRecommendationAsRecommended(t *testing.T) {
 		if sp.MemoryBytes != rec.MemoryBytes || sp.Rate != 200 || sp.Duration != 2*time.Minute || sp.JVM != c.jvm {
 			t.Errorf("%s: soak at %d bytes, %g req/s, %v, %s; want the recommendation's %d at 200 req/s for 2m", c.jvm,
 				sp.MemoryBytes, sp.Rate, sp.Duration, sp.JVM, rec.MemoryBytes)
+		}
+		// 6 cells and the soak: the soak's line is the last of 7, never
+		// past the total.
+		if lines := strings.Split(strings.TrimSpace(progress.String()), "\n"); len(lines) != 7 || !strings.HasPrefix(lines[6], "[7/7]") {
+			t.Errorf("%s: progress lines, want the soak as [7/7]:\n%s", c.jvm, progress.String())
 		}
 		md := rec.Markdown()
 		if strings.Contains(md, "Not proven") || !strings.Contains(md, "Proven by a soak") {
@@ -99,6 +106,8 @@ func TestSweepWithoutSoakIsLabelledNotProven(t *testing.T) {
 	} {
 		f := &fake{okAt: map[string]int64{c.jvm: 128 * mi}}
 		s, st := matrixSession(t, f, c.kind)
+		var progress strings.Builder
+		s.Progress = &progress
 		sw := Sweep{Cells: Axes{JVMs: []string{c.jvm}, Memory: []int64{112 * mi, 128 * mi}, CPUs: []float64{1}}.Cells(s.Base)}
 		_, ans, err := sw.Conclude(context.Background(), s)
 		if err != nil {
