@@ -17,9 +17,8 @@ import (
 type pressure struct {
 	Usage, Limit int64
 	UnderOOM     bool  // v1 memory.oom_control under_oom: the OOM killer is needed and not acting
-	Failcnt      int64 // v1: times a charge hit the limit
 	Refaults     int64 // pages evicted and read back (workingset_refault_*): thrashing
-	EventsMax    int64 // v2 memory.events max: times usage hit memory.max
+	MajFaults    int64 // memory.stat pgmajfault: faults that waited for a page read from disk
 	EventsOOM    int64 // v2 memory.events oom: the limit was hit and reclaim failed
 	FullAvg10    float64
 	HasPSI       bool // memory.pressure exists (v2 with PSI)
@@ -43,11 +42,11 @@ func (p *pressure) readV1(dir string) error {
 	if p.Limit, err = readInt(dir, "memory.limit_in_bytes"); err != nil {
 		return err
 	}
-	p.Failcnt, _ = readInt(dir, "memory.failcnt")
 	oc, _ := readKeyed(dir, "memory.oom_control")
 	p.UnderOOM = oc["under_oom"] == 1
 	st, _ := readKeyed(dir, "memory.stat")
 	p.Refaults = st["workingset_refault_file"] + st["workingset_refault_anon"] + st["workingset_refault"]
+	p.MajFaults = st["pgmajfault"]
 	return nil
 }
 
@@ -60,9 +59,10 @@ func (p *pressure) readV2(dir string) error {
 		return err
 	}
 	ev, _ := readKeyed(dir, "memory.events")
-	p.EventsMax, p.EventsOOM = ev["max"], ev["oom"]
+	p.EventsOOM = ev["oom"]
 	st, _ := readKeyed(dir, "memory.stat")
 	p.Refaults = st["workingset_refault_file"] + st["workingset_refault_anon"]
+	p.MajFaults = st["pgmajfault"]
 	p.FullAvg10, p.HasPSI = readPSIFull(dir)
 	return nil
 }
