@@ -52,19 +52,7 @@ func buildPagehog(t *testing.T) string {
 // evicted, so nothing would cycle (the program would be OOM-killed).
 func diskFile(t *testing.T, n int) string {
 	t.Helper()
-	dir := t.TempDir()
-	var fs unix.Statfs_t
-	if err := unix.Statfs(dir, &fs); err == nil && fs.Type == unix.TMPFS_MAGIC {
-		wd, err := os.Getwd()
-		if err != nil {
-			t.Fatal(err)
-		}
-		if dir, err = os.MkdirTemp(wd, ".pagehog-"); err != nil {
-			t.Fatal(err)
-		}
-		t.Cleanup(func() { os.RemoveAll(dir) })
-	}
-	f, err := os.Create(filepath.Join(dir, "data"))
+	f, err := os.Create(filepath.Join(diskDir(t), "data"))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -81,6 +69,26 @@ func diskFile(t *testing.T, n int) string {
 		t.Fatal(err)
 	}
 	return f.Name()
+}
+
+// diskDir is a temporary directory on a disk-backed filesystem: the test's
+// temporary directory unless that is tmpfs, else one in the package's.
+func diskDir(t *testing.T) string {
+	t.Helper()
+	dir := t.TempDir()
+	var fs unix.Statfs_t
+	if err := unix.Statfs(dir, &fs); err != nil || fs.Type != unix.TMPFS_MAGIC {
+		return dir
+	}
+	wd, err := os.Getwd()
+	if err != nil {
+		t.Fatal(err)
+	}
+	if dir, err = os.MkdirTemp(wd, ".stall-"); err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { os.RemoveAll(dir) })
+	return dir
 }
 
 // procState is the one-letter state of /proc/PID/stat ("" once gone).
