@@ -62,10 +62,15 @@ func failing(prev, cur pressure) bool {
 	case cur.HasPSI && cur.FullAvg10 >= psiStalled:
 		return true
 	}
+	return refaulting(prev, cur) && cur.MajFaults-prev.MajFaults >= thrashMajors
+}
+
+// refaulting says pages were read back after eviction, between two
+// readings, at a rate that cycles the whole limit within stallAfter.
+func refaulting(prev, cur pressure) bool {
 	ticks := int64(stallAfter / stallTick)
-	perTick := cur.Limit / 4096 / ticks // pages per tick that cycle the whole limit in stallAfter
-	refaulting := perTick > 0 && cur.Refaults-prev.Refaults >= perTick
-	return refaulting && cur.MajFaults-prev.MajFaults >= thrashMajors
+	perTick := cur.Limit / 4096 / ticks
+	return perTick > 0 && cur.Refaults-prev.Refaults >= perTick
 }
 
 // stallWatch follows successive readings; it reports a stall once the

@@ -182,7 +182,10 @@ func TestPageCacheChurnIsNoStall(t *testing.T) {
 	p := start(t, context.Background(), Spec{Name: "churn", Argv: []string{hog, "churn", "8", file, fmt.Sprint(secs)},
 		Stdout: &out, Stderr: &out, Limits: cgroup.Spec{MemoryBytes: hogLimit, CPUs: 1}})
 	var first, last pressure
-	readings, pinned := 0, 0
+	// pinnedRefaulting counts the ticks at the limit where the refault
+	// half of the thrashing sign held: the hard case. failed counts those
+	// where the whole of failing held; none may.
+	readings, pinned, pinnedRefaulting, failed := 0, 0, 0, 0
 	tick := time.NewTicker(stallTick)
 	defer tick.Stop()
 	deadline := time.After((secs + 20) * time.Second)
@@ -202,6 +205,13 @@ wait:
 			}
 			if readings == 0 {
 				first = r
+			} else {
+				if r.pinned() && refaulting(last, r) {
+					pinnedRefaulting++
+				}
+				if failing(last, r) {
+					failed++
+				}
 			}
 			last = r
 			readings++
@@ -215,12 +225,16 @@ wait:
 	}
 	passes := strings.Count(out.String(), "pass ")
 	refaulted := (last.Refaults - first.Refaults) * 4096
-	t.Logf("%d passes over %d MiB; %d of %d readings pinned; %d MiB refaulted, %d major faults",
-		passes, 4*hogLimit>>20, pinned, readings, refaulted>>20, last.MajFaults-first.MajFaults)
+	t.Logf("%d passes over %d MiB; %d of %d readings pinned, %d of them refaulting a limit's worth per %v; %d MiB refaulted, %d major faults",
+		passes, 4*hogLimit>>20, pinned, readings, pinnedRefaulting, stallAfter, refaulted>>20, last.MajFaults-first.MajFaults)
 	// The case must be the hard one: at the limit, refaulting more than a
 	// limit's worth every stallAfter throughout.
-	if readings < 10 || pinned < readings/3 {
-		t.Errorf("not a churn at the limit: %d of %d readings pinned, %+v then %+v", pinned, readings, first, last)
+	if readings < 10 || pinnedRefaulting < 3 {
+		t.Errorf("not a churn at the limit: %d of %d readings pinned, %d refaulting; %+v then %+v",
+			pinned, readings, pinnedRefaulting, first, last)
+	}
+	if failed > 0 {
+		t.Errorf("reclaim read as failing at %d of %d ticks", failed, readings-1)
 	}
 	if span := time.Duration(readings) * stallTick; refaulted < int64(span/stallAfter)*hogLimit {
 		t.Errorf("only %d MiB refaulted in %v: not a limit's worth per %v", refaulted>>20, span, stallAfter)
