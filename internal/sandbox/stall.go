@@ -28,9 +28,10 @@ const (
 	// sits at its limit as much, but faults on none of its own mapped pages;
 	// a thrashing one waits, fault after fault, for its code and mapped
 	// files to be read back. Measured on kernel 6.18 (docs/faults.md): a
-	// JVM starved at 100Mi made ~145 a tick, a Go program re-reading a
-	// mapped file ~5000; healthy churners 0 (Go) and ~3 (a JVM reading
-	// 1.4 GB/s, with bursts of up to 60 for a tick or two at start).
+	// JVM starved at 100Mi made 140–256 a tick, filecache starved at 168Mi
+	// 60–260, a Go program faulting a mapped file ~6900; healthy churners
+	// 0 (Go) and 0–6 (a JVM reading 1.4 GB/s, with bursts of 30–60 for a
+	// tick or two at its start).
 	thrashMajors = 10
 )
 
