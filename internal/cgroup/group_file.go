@@ -46,38 +46,6 @@ func grpReadString(dir, file string) (string, error) {
 	return strings.TrimSpace(string(b)), err
 }
 
-// grpReadInt reads a file holding one integer; "max" reads as -1.
-func grpReadInt(dir, file string) (int64, error) {
-	s, err := grpReadString(dir, file)
-	if err != nil {
-		return 0, err
-	}
-	if s == "max" {
-		return -1, nil
-	}
-	return strconv.ParseInt(s, 10, 64)
-}
-
-// grpReadKeyed parses "key value" lines (memory.stat, cpu.stat,
-// memory.events, memory.oom_control).
-func grpReadKeyed(dir, file string) (map[string]int64, error) {
-	b, err := os.ReadFile(filepath.Join(dir, file))
-	if err != nil {
-		return nil, err
-	}
-	out := map[string]int64{}
-	for _, line := range strings.Split(string(b), "\n") {
-		f := strings.Fields(line)
-		if len(f) != 2 {
-			continue
-		}
-		if v, err := strconv.ParseInt(f[1], 10, 64); err == nil {
-			out[f[0]] = v
-		}
-	}
-	return out, nil
-}
-
 func grpReadProcs(dir string) ([]int, error) {
 	s, err := grpReadString(dir, "cgroup.procs")
 	if err != nil {

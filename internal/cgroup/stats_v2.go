@@ -12,22 +12,22 @@ import (
 func (g *grpV2) Stats() (Stats, error) {
 	var s Stats
 	var err error
-	if s.Usage, err = grpReadInt(g.dir, "memory.current"); err != nil {
+	if s.Usage, err = ReadInt(g.dir, "memory.current"); err != nil {
 		return s, fmt.Errorf("cannot read memory usage of %s: %v", g.dir, err)
 	}
-	s.Peak, _ = grpReadInt(g.dir, "memory.peak")
-	if s.Limit, err = grpReadInt(g.dir, "memory.max"); err != nil {
+	s.Peak, _ = ReadInt(g.dir, "memory.peak")
+	if s.Limit, err = ReadInt(g.dir, "memory.max"); err != nil {
 		s.Limit = -1
 	}
-	s.Swap, _ = grpReadInt(g.dir, "memory.swap.current")
-	if st, err := grpReadKeyed(g.dir, "memory.stat"); err == nil {
+	s.Swap, _ = ReadInt(g.dir, "memory.swap.current")
+	if st, err := ReadKeyed(g.dir, "memory.stat"); err == nil {
 		s.RSS, s.Cache = st["anon"], st["file"]
 	}
 	s.OOMKills, _ = g.OOMKills()
 	if pids, err := grpReadProcs(g.dir); err == nil {
 		s.Procs = len(pids)
 	}
-	if st, err := grpReadKeyed(g.dir, "cpu.stat"); err == nil {
+	if st, err := ReadKeyed(g.dir, "cpu.stat"); err == nil {
 		s.CPUUsage = time.Duration(st["usage_usec"]) * time.Microsecond
 		s.NrPeriods, s.NrThrottled = st["nr_periods"], st["nr_throttled"]
 		s.Throttled = time.Duration(st["throttled_usec"]) * time.Microsecond
@@ -41,7 +41,7 @@ func (g *grpV2) Stats() (Stats, error) {
 // OOMKills reads memory.events' oom_kill (hierarchical: a leaf trial group
 // counts only its own kills).
 func (g *grpV2) OOMKills() (int64, error) {
-	st, err := grpReadKeyed(g.dir, "memory.events")
+	st, err := ReadKeyed(g.dir, "memory.events")
 	if err != nil {
 		return 0, err
 	}

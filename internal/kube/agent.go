@@ -9,9 +9,9 @@ import (
 	"os"
 	"path/filepath"
 	"strconv"
-	"strings"
 	"time"
 
+	"github.com/jvmfit/jvmfit/internal/cgroup"
 	"github.com/jvmfit/jvmfit/internal/probe"
 	"github.com/jvmfit/jvmfit/internal/trial"
 )
@@ -103,7 +103,7 @@ func cgroupStats(mem, cpu string) (probe.CgroupStats, error) {
 		return s, err
 	}
 	s.Peak, _ = readCgroupInt(mem, "memory.max_usage_in_bytes", "memory.peak")
-	st := readKeyed(mem, "memory.stat")
+	st, _ := cgroup.ReadKeyed(mem, "memory.stat") // absent: zeros
 	if _, v1 := st["rss"]; v1 {
 		s.RSS, s.Cache = st["rss"], st["cache"]
 	} else {
@@ -114,10 +114,10 @@ func cgroupStats(mem, cpu string) (probe.CgroupStats, error) {
 	}
 	if ns, err := readCgroupInt(cpu, "cpuacct.usage"); err == nil {
 		s.CPUUsage = time.Duration(ns)
-	} else if cs := readKeyed(cpu, "cpu.stat"); cs["usage_usec"] > 0 {
+	} else if cs, _ := cgroup.ReadKeyed(cpu, "cpu.stat"); cs["usage_usec"] > 0 {
 		s.CPUUsage = time.Duration(cs["usage_usec"]) * time.Microsecond
 	}
-	cs := readKeyed(cpu, "cpu.stat")
+	cs, _ := cgroup.ReadKeyed(cpu, "cpu.stat")
 	s.NrThrottled = cs["nr_throttled"]
 	if v, ok := cs["throttled_usec"]; ok {
 		s.Throttled = time.Duration(v) * time.Microsecond
@@ -125,20 +125,4 @@ func cgroupStats(mem, cpu string) (probe.CgroupStats, error) {
 		s.Throttled = time.Duration(cs["throttled_time"])
 	}
 	return s, nil
-}
-
-func readKeyed(dir, file string) map[string]int64 {
-	m := map[string]int64{}
-	b, err := os.ReadFile(filepath.Join(dir, file))
-	if err != nil {
-		return m
-	}
-	for _, line := range strings.Split(string(b), "\n") {
-		if k, v, ok := strings.Cut(line, " "); ok {
-			if n, err := strconv.ParseInt(strings.TrimSpace(v), 10, 64); err == nil {
-				m[k] = n
-			}
-		}
-	}
-	return m
 }

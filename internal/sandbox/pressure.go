@@ -1,12 +1,12 @@
 package sandbox
 
 import (
-	"bufio"
-	"fmt"
 	"os"
 	"path/filepath"
 	"strconv"
 	"strings"
+
+	"github.com/jvmfit/jvmfit/internal/cgroup"
 )
 
 // The memory files a stall is read from, v1 and v2 (stall.go judges them).
@@ -17,9 +17,8 @@ import (
 type pressure struct {
 	Usage, Limit int64
 	UnderOOM     bool  // v1 memory.oom_control under_oom: the OOM killer is needed and not acting
-	Failcnt      int64 // v1: times a charge hit the limit
 	Refaults     int64 // pages evicted and read back (workingset_refault_*): thrashing
-	EventsMax    int64 // v2 memory.events max: times usage hit memory.max
+	MajFaults    int64 // memory.stat pgmajfault: faults that waited for a page read from disk
 	EventsOOM    int64 // v2 memory.events oom: the limit was hit and reclaim failed
 	FullAvg10    float64
 	HasPSI       bool // memory.pressure exists (v2 with PSI)
@@ -37,69 +36,35 @@ func readPressure(dir string) (pressure, error) {
 
 func (p *pressure) readV1(dir string) error {
 	var err error
-	if p.Usage, err = readInt(dir, "memory.usage_in_bytes"); err != nil {
+	if p.Usage, err = cgroup.ReadInt(dir, "memory.usage_in_bytes"); err != nil {
 		return err
 	}
-	if p.Limit, err = readInt(dir, "memory.limit_in_bytes"); err != nil {
+	if p.Limit, err = cgroup.ReadInt(dir, "memory.limit_in_bytes"); err != nil {
 		return err
 	}
-	p.Failcnt, _ = readInt(dir, "memory.failcnt")
-	oc, _ := readKeyed(dir, "memory.oom_control")
+	oc, _ := cgroup.ReadKeyed(dir, "memory.oom_control")
 	p.UnderOOM = oc["under_oom"] == 1
-	st, _ := readKeyed(dir, "memory.stat")
+	st, _ := cgroup.ReadKeyed(dir, "memory.stat")
 	p.Refaults = st["workingset_refault_file"] + st["workingset_refault_anon"] + st["workingset_refault"]
+	p.MajFaults = st["pgmajfault"]
 	return nil
 }
 
 func (p *pressure) readV2(dir string) error {
 	var err error
-	if p.Usage, err = readInt(dir, "memory.current"); err != nil {
+	if p.Usage, err = cgroup.ReadInt(dir, "memory.current"); err != nil {
 		return err
 	}
-	if p.Limit, err = readInt(dir, "memory.max"); err != nil {
+	if p.Limit, err = cgroup.ReadInt(dir, "memory.max"); err != nil {
 		return err
 	}
-	ev, _ := readKeyed(dir, "memory.events")
-	p.EventsMax, p.EventsOOM = ev["max"], ev["oom"]
-	st, _ := readKeyed(dir, "memory.stat")
+	ev, _ := cgroup.ReadKeyed(dir, "memory.events")
+	p.EventsOOM = ev["oom"]
+	st, _ := cgroup.ReadKeyed(dir, "memory.stat")
 	p.Refaults = st["workingset_refault_file"] + st["workingset_refault_anon"]
+	p.MajFaults = st["pgmajfault"]
 	p.FullAvg10, p.HasPSI = readPSIFull(dir)
 	return nil
-}
-
-// readInt reads a file of one integer; v2's "max" (no limit) is -1.
-func readInt(dir, file string) (int64, error) {
-	b, err := os.ReadFile(filepath.Join(dir, file))
-	if err != nil {
-		return 0, err
-	}
-	s := strings.TrimSpace(string(b))
-	if s == "max" {
-		return -1, nil
-	}
-	n, err := strconv.ParseInt(s, 10, 64)
-	if err != nil {
-		return 0, fmt.Errorf("%s: %w", filepath.Join(dir, file), err)
-	}
-	return n, nil
-}
-
-// readKeyed parses "key value" lines.
-func readKeyed(dir, file string) (map[string]int64, error) {
-	f, err := os.Open(filepath.Join(dir, file))
-	if err != nil {
-		return nil, err
-	}
-	defer f.Close()
-	out := map[string]int64{}
-	sc := bufio.NewScanner(f)
-	for sc.Scan() {
-		k, v, ok := strings.Cut(sc.Text(), " ")
-		if n, err := strconv.ParseInt(strings.TrimSpace(v), 10, 64); ok && err == nil {
-			out[k] = n
-		}
-	}
-	return out, sc.Err()
 }
 
 // readPSIFull reads "full avg10=" of memory.pressure: the share of the last

@@ -22,6 +22,17 @@ const (
 	// psiStalled: above this share of time with every task waiting on
 	// memory, the group makes next to no progress.
 	psiStalled = 50.0
+	// thrashMajors: major faults per tick (20 a second) that, with usage
+	// pinned and a limit's worth of pages refaulted, make thrashing. An
+	// app that churns its page cache through read() refaults as much and
+	// sits at its limit as much, but faults on none of its own mapped pages;
+	// a thrashing one waits, fault after fault, for its code and mapped
+	// files to be read back. Measured on kernel 6.18 (docs/faults.md): a
+	// JVM starved at 100Mi made 140–256 a tick, filecache starved at 168Mi
+	// 60–260, a Go program faulting a mapped file ~6900; healthy churners
+	// 0 (Go) and 0–6 (a JVM reading 1.4 GB/s, with bursts of 30–60 for a
+	// tick or two at its start).
+	thrashMajors = 10
 )
 
 // pinned says usage is at the limit: within 1% or 1 MiB, whichever is more
@@ -37,8 +48,12 @@ func (p pressure) pinned() bool {
 // failing says reclaim is failing between two readings. Every sign counts:
 // v1's under_oom (the OOM killer is wanted and not acting); v2's oom
 // events rising (reclaim failed at the limit) or PSI's full pressure over
-// half the time; or, on either, thrashing: the limit's worth of pages read
-// back after eviction within stallAfter while the limit kept being hit.
+// half the time; or, on either, thrashing: pages at a rate that cycles
+// the whole limit within stallAfter were read back after eviction, and the
+// app kept waiting on major faults. (observe requires usage pinned at the
+// limit, which says the evictions are the limit's. failcnt does not: on
+// 6.18 neither memory.failcnt nor memory.memsw.failcnt moves in a group
+// with memsw limited as jvmfit's are, however often the limit is hit.)
 func failing(prev, cur pressure) bool {
 	switch {
 	case cur.UnderOOM:
@@ -48,10 +63,15 @@ func failing(prev, cur pressure) bool {
 	case cur.HasPSI && cur.FullAvg10 >= psiStalled:
 		return true
 	}
-	hit := cur.Failcnt > prev.Failcnt || cur.EventsMax > prev.EventsMax
+	return refaulting(prev, cur) && cur.MajFaults-prev.MajFaults >= thrashMajors
+}
+
+// refaulting says pages were read back after eviction, between two
+// readings, at a rate that cycles the whole limit within stallAfter.
+func refaulting(prev, cur pressure) bool {
 	ticks := int64(stallAfter / stallTick)
-	perTick := cur.Limit / 4096 / ticks // pages per tick that cycle the whole limit in stallAfter
-	return hit && perTick > 0 && cur.Refaults-prev.Refaults >= perTick
+	perTick := cur.Limit / 4096 / ticks
+	return perTick > 0 && cur.Refaults-prev.Refaults >= perTick
 }
 
 // stallWatch follows successive readings; it reports a stall once the
@@ -60,6 +80,7 @@ type stallWatch struct {
 	prev  pressure
 	have  bool
 	since time.Time // start of the current stalled stretch; zero if none
+	first pressure  // the reading before the stretch began
 }
 
 // observe takes a reading made at now and says whether the group is
@@ -72,15 +93,17 @@ func (w *stallWatch) observe(now time.Time, cur pressure) (bool, string) {
 		return false, ""
 	}
 	if w.since.IsZero() {
-		w.since = now
+		w.since, w.first = now, prev
 	}
 	if now.Sub(w.since) < stallAfter {
 		return false, ""
 	}
-	return true, cur.describe(now.Sub(w.since))
+	return true, cur.describe(now.Sub(w.since), w.first)
 }
 
-func (p pressure) describe(d time.Duration) string {
+// describe says what the stretch of d that began after reading first
+// looked like.
+func (p pressure) describe(d time.Duration, first pressure) string {
 	var why string
 	switch {
 	case p.UnderOOM:
@@ -90,7 +113,8 @@ func (p pressure) describe(d time.Duration) string {
 	case p.EventsOOM > 0:
 		why = "reclaim failed at the limit (memory.events oom) and nothing was OOM-killed"
 	default:
-		why = "it kept evicting and re-reading its own pages (thrashing)"
+		why = fmt.Sprintf("it kept evicting and re-reading its own pages (thrashing: %s read back, %d major faults)",
+			size.Format((p.Refaults-first.Refaults)*4096), p.MajFaults-first.MajFaults)
 	}
 	return fmt.Sprintf("memory usage was pinned at the %s limit for %s and %s",
 		size.Format(p.Limit), d.Round(100*time.Millisecond), why)

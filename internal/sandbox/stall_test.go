@@ -28,13 +28,13 @@ func TestReadPressureV1(t *testing.T) {
 	dir := writeFiles(t, map[string]string{
 		"memory.usage_in_bytes": "33554432\n", "memory.limit_in_bytes": "33554432\n", "memory.failcnt": "294\n",
 		"memory.oom_control": "oom_kill_disable 1\nunder_oom 1\noom_kill 0\n",
-		"memory.stat":        "cache 26243072\nrss 7073792\nworkingset_refault_anon 3\nworkingset_refault_file 40\n",
+		"memory.stat":        "cache 26243072\nrss 7073792\nworkingset_refault_anon 3\nworkingset_refault_file 40\npgmajfault 7\ntotal_pgmajfault 9\n",
 	})
 	p, err := readPressure(dir)
 	if err != nil {
 		t.Fatal(err)
 	}
-	want := pressure{Usage: 32 << 20, Limit: 32 << 20, UnderOOM: true, Failcnt: 294, Refaults: 43}
+	want := pressure{Usage: 32 << 20, Limit: 32 << 20, UnderOOM: true, Refaults: 43, MajFaults: 7}
 	if p != want {
 		t.Errorf("got %+v, want %+v", p, want)
 	}
@@ -44,14 +44,14 @@ func TestReadPressureV2(t *testing.T) {
 	dir := writeFiles(t, map[string]string{
 		"memory.current": "75497472\n", "memory.max": "75497472\n",
 		"memory.events":   "low 0\nhigh 0\nmax 1200\noom 2\noom_kill 0\noom_group_kill 0\n",
-		"memory.stat":     "anon 1\nworkingset_refault_anon 5\nworkingset_refault_file 10\n",
+		"memory.stat":     "anon 1\nworkingset_refault_anon 5\nworkingset_refault_file 10\npgmajfault 11\n",
 		"memory.pressure": "some avg10=91.50 avg60=40.00 avg300=9.00 total=123\nfull avg10=77.25 avg60=30.00 avg300=7.00 total=99\n",
 	})
 	p, err := readPressure(dir)
 	if err != nil {
 		t.Fatal(err)
 	}
-	want := pressure{Usage: 72 << 20, Limit: 72 << 20, EventsMax: 1200, EventsOOM: 2, Refaults: 15, FullAvg10: 77.25, HasPSI: true}
+	want := pressure{Usage: 72 << 20, Limit: 72 << 20, EventsOOM: 2, Refaults: 15, MajFaults: 11, FullAvg10: 77.25, HasPSI: true}
 	if p != want {
 		t.Errorf("got %+v, want %+v", p, want)
 	}
@@ -85,12 +85,24 @@ func TestStallWatch(t *testing.T) {
 	}{
 		{"under_oom pinned", func(int) pressure { return at(lim, underOOM) }, true, "under_oom"},
 		{"under_oom but usage well below", func(int) pressure { return at(lim/2, underOOM) }, false, ""},
-		{"pinned, healthy reclaim (failcnt rises, no refaults)", func(i int) pressure {
-			return at(lim-4096, func(p *pressure) { p.Failcnt = int64(i) * 100 })
+		{"pinned, healthy reclaim (nothing refaulted)", func(i int) pressure {
+			return at(lim-4096, nil)
 		}, false, ""},
-		{"thrashing: failcnt and refaults rise", func(i int) pressure {
-			return at(lim, func(p *pressure) { p.Failcnt, p.Refaults = int64(i)*100, int64(i)*2000 })
-		}, true, "thrashing"},
+		{"thrashing: refaults and major faults rise", func(i int) pressure {
+			return at(lim, func(p *pressure) { p.Refaults, p.MajFaults = int64(i)*2000, int64(i)*thrashMajors })
+		}, true, "thrashing: 85.9Mi read back, 110 major faults"},
+		{"page-cache churn: refaults rise, no major faults", func(i int) pressure {
+			return at(lim, func(p *pressure) { p.Refaults = int64(i) * 2000 })
+		}, false, ""},
+		{"churn with a few major faults a tick", func(i int) pressure {
+			return at(lim, func(p *pressure) { p.Refaults, p.MajFaults = int64(i)*2000, int64(i)*(thrashMajors-1) })
+		}, false, ""},
+		{"major faults, refaults under a limit's worth", func(i int) pressure {
+			return at(lim, func(p *pressure) { p.Refaults, p.MajFaults = int64(i)*1000, int64(i)*thrashMajors })
+		}, false, ""},
+		{"thrashing below the limit (global reclaim)", func(i int) pressure {
+			return at(lim-8<<20, func(p *pressure) { p.Refaults, p.MajFaults = int64(i)*2000, int64(i)*thrashMajors })
+		}, false, ""},
 		{"v2 PSI full over half", func(int) pressure {
 			return at(lim, func(p *pressure) { p.HasPSI, p.FullAvg10 = true, 80 })
 		}, true, "80%"},
