@@ -28,6 +28,10 @@ type Runner struct {
 	// Logs opens a container's log; nil = the API's pods/log. Only a
 	// result too large for the termination message needs it.
 	Logs func(ctx context.Context, pod, container string) (io.ReadCloser, error)
+	// NoPod is how long a Job may go without a pod before the trial is
+	// an error (a quota or an admission rule); default: Pending, at least
+	// 10 s.
+	NoPod time.Duration
 	// Recheck is how often time-based states (unschedulable) are judged
 	// again while no event comes (default 2s).
 	Recheck time.Duration
@@ -40,6 +44,17 @@ func (r *Runner) pending() time.Duration {
 		return r.Pending
 	}
 	return 5 * time.Minute
+}
+
+// noPod: the Job controller makes a pod within a second or two on a
+// healthy cluster, but a busy API server (or test machine) can take
+// longer; a short Pending must not call the Job broken before its
+// controller has had its turn.
+func (r *Runner) noPod() time.Duration {
+	if r.NoPod > 0 {
+		return r.NoPod
+	}
+	return max(r.pending(), 10*time.Second)
 }
 
 func (r *Runner) say(format string, a ...any) {

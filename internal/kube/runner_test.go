@@ -277,3 +277,31 @@ func TestSweepLeftovers(t *testing.T) {
 		t.Errorf("left %v", left)
 	}
 }
+
+// A Job that never makes a pod (a quota, an admission rule) is an error
+// once NoPod has passed, and the Job is still deleted.
+func TestRunJobWithoutPodIsAnError(t *testing.T) {
+	c := fake.NewClientset() // no kubelet: nothing ever makes the pod
+	ctx, cancel := context.WithTimeout(context.Background(), 20*time.Second)
+	defer cancel()
+	r := newRunner(c)
+	r.NoPod, r.Recheck = 200*time.Millisecond, 50*time.Millisecond
+	res, err := r.Run(ctx, testSpec(256*mi))
+	if err == nil || res != nil || !strings.Contains(err.Error(), "made no pod in 200ms") {
+		t.Errorf("got %v, %v", res, err)
+	}
+	assertGone(t, c, "trials")
+}
+
+// A short Pending does not judge the Job before its controller had its
+// turn: without NoPod, a Job gets at least 10 s to make its pod.
+func TestNoPodWaitsAtLeastTenSeconds(t *testing.T) {
+	r := &Runner{Pending: 300 * time.Millisecond}
+	if got := r.noPod(); got != 10*time.Second {
+		t.Errorf("noPod with Pending 300ms = %s, want 10s", got)
+	}
+	r.Pending = 2 * time.Minute
+	if got := r.noPod(); got != 2*time.Minute {
+		t.Errorf("noPod with Pending 2m = %s, want 2m", got)
+	}
+}

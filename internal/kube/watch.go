@@ -37,8 +37,8 @@ func (r *Runner) wait(ctx context.Context, job string) (podState, *corev1.Pod, e
 				return st, p, true
 			}
 		}
-		if len(known) == 0 && time.Since(created) > r.pending() {
-			return podState{phase: broken, reason: fmt.Sprintf("the Job made no pod in %s (see kubectl describe job %s: a quota or an admission rule?)", r.pending(), job)}, nil, true
+		if len(known) == 0 && time.Since(created) > r.noPod() {
+			return podState{phase: broken, reason: fmt.Sprintf("the Job made no pod in %s (see kubectl describe job %s: a quota or an admission rule?)", r.noPod(), job)}, nil, true
 		}
 		return podState{}, nil, false
 	}
