@@ -233,7 +233,10 @@ wait:
 		t.Errorf("not a churn at the limit: %d of %d readings pinned, %d refaulting; %+v then %+v",
 			pinned, readings, pinnedRefaulting, first, last)
 	}
-	if failed > 0 {
+	// None failed in the runs measured; a stray tick is allowed, since on
+	// a loaded machine the churner's own code can be evicted and faulted
+	// back once. A stall needs stallAfter of them in a row.
+	if failed > 2 {
 		t.Errorf("reclaim read as failing at %d of %d ticks", failed, readings-1)
 	}
 	if span := time.Duration(readings) * stallTick; refaulted < int64(span/stallAfter)*hogLimit {
