@@ -6,14 +6,15 @@ import (
 	"testing"
 )
 
-// With tune's profiles of sort and inventory (measured under the
-// launcher's C1 options; testdata), the limits on minmem's 8 MiB grid just
-// below where the apps hold are accepted, and there the apps fail cleanly:
-// sort at 104Mi gets -Xmx14m and inventory at 120Mi -Xmx16m, heaps at
-// which each stopped with "OutOfMemoryError: Java heap space" under load
-// (docs/launcher.md, "The heap's floor with a profile"). With the floor at
-// the live set (14.0 and 18.7 MiB) both limits were refused, so minmem's
-// highest KO was the planner, not the app. The smallest accepted limit
+// With tune's profiles of sort, inventory and filecache (measured under
+// the candidates' C1 options; testdata), the limits on minmem's 8 MiB grid
+// just below where the apps hold are accepted, and there the apps fail
+// cleanly: sort at 104Mi gets -Xmx14m and inventory at 120Mi -Xmx16m,
+// heaps at which each stopped with "OutOfMemoryError: Java heap space"
+// under load, filecache at 104Mi -Xmx10m, where it stops before it is
+// ready (docs/launcher.md, "The heap's floor with a profile"). With the
+// floor at the live set (14.0, 18.7 and 13.3 MiB) they were refused, so
+// minmem's highest KO was the planner, not the app. The smallest accepted limit
 // stays within 16 MiB of the apps' measured minimum (112Mi, 128Mi), and
 // the heap there is at least 3/4 of the live set, below which none of the
 // apps started.
@@ -25,6 +26,7 @@ func TestHeapFloorBelowLiveSet(t *testing.T) {
 	}{
 		{"testdata/sort-c1-profile.json", 104, 112, 14},
 		{"testdata/inventory-c1-profile.json", 120, 128, 20},
+		{"testdata/filecache-tune-profile.json", 104, 112, 14},
 	} {
 		t.Run(c.profile, func(t *testing.T) {
 			pr, err := LoadProfile(c.profile)
