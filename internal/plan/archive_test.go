@@ -50,3 +50,48 @@ func TestAOTCacheCountedFromProfile(t *testing.T) {
 		})
 	}
 }
+
+// A profile measured with an AOT cache (filecache on JDK 25: 54.4 MiB of
+// cache resident, 4.0 MiB of metaspace) planned for options without it:
+// the JDK's default archive maps instead and the cache's classes load into
+// metaspace, which the same app measured without the cache used 32.5 MiB
+// of. The plan's metaspace cap must hold that (with the cache's metaspace
+// figure alone it was 5.25 MiB, and filecache stopped at start with
+// "OutOfMemoryError: Metaspace"), and the archive is not counted as the
+// cache.
+func TestAOTCacheProfileWithoutTheCache(t *testing.T) {
+	with, err := LoadProfile("testdata/filecache-jdk25-aot-profile.json")
+	if err != nil {
+		t.Fatal(err)
+	}
+	without, err := LoadProfile("testdata/filecache-jdk25-profile.json")
+	if err != nil {
+		t.Fatal(err)
+	}
+	in := Input{Limits: limits(160*mib, 1), JDK: jdk25, Profile: with}
+	p, err := Compute(in)
+	if err != nil {
+		t.Fatal(err)
+	}
+	meta := optionBytes(t, p, "MaxMetaspaceSize")
+	if meta < without.MetaspaceUsedBytes {
+		t.Errorf("MaxMetaspaceSize %d MiB, below the %d MiB the app uses without the cache", meta>>20, without.MetaspaceUsedBytes>>20)
+	}
+	if c := p.Region(RegCDS).Bytes; c >= with.CDSArchiveBytes {
+		t.Errorf("CDS region %d MiB: the cache the options do not map is still counted", c>>20)
+	}
+	checkFits(t, p, 160*mib)
+
+	// With the cache in the options, the profile's figures stand.
+	in.UserOptions = []string{with.Options[0]}
+	p, err = Compute(in)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if c := p.Region(RegCDS).Bytes; c != with.CDSArchiveBytes {
+		t.Errorf("CDS region %d, want the measured cache %d", c, with.CDSArchiveBytes)
+	}
+	if m := optionBytes(t, p, "MaxMetaspaceSize"); m > 8*mib {
+		t.Errorf("MaxMetaspaceSize %d MiB with the cache mapped, want the measured 4 MiB + margin", m>>20)
+	}
+}
