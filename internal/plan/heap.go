@@ -65,28 +65,30 @@ func (s *sizing) sizeHeap(in Input, u userSet, n int) (string, error) {
 }
 
 // liveFloorShare is the part of the measured live set below which the
-// planner refuses a heap: below it none of the sample apps started (nor
-// catalog at 0.87 of its 55 MiB, in Flyway's seed). Measured on
-// this machine (JDK 17, 1 CPU, Serial, C1, each app at its rate; the
-// launcher's options with -Xmx forced, at a generous limit so that only
-// the heap can fail; docs/launcher.md, "The heap's floor with a profile"),
-// as ratios to the profile's liveHeapBytes:
+// planner refuses a heap: below it none of the sample apps started.
+// Measured on this machine (JDK 17, 1 CPU, Serial, C1, each app at its
+// rate; the launcher's options with -Xmx forced, at a generous limit so
+// that only the heap can fail; bench/heapedge.sh, docs/launcher.md "The
+// heap's floor with a profile"), in MiB and as ratios to the profile's
+// liveHeapBytes:
 //
 //	app        live set   no start    OOM under load         holds every time
-//	sort       14.0 MiB   12 (0.86)   13-14 (0.93-1.00)*     15 MiB (1.07)
-//	filecache  13.3 MiB   12 (0.90)   13-14 (0.98-1.05)      15 MiB (1.13)
-//	inventory  18.7 MiB   14 (0.75)   15-21 (0.80-1.12)*     22 MiB (1.18)
+//	sort       14.0       12 (0.86)   13-14 (0.93-1.00)*     15 (1.07)
+//	filecache  13.3       12 (0.90)   13-14 (0.98-1.05)      15 (1.13)
+//	inventory  18.7       14 (0.75)   15-21 (0.80-1.12)*     22 (1.18)
+//	catalog    55.0       50 (0.91)   -                      52 (0.94)
 //	(* some trials held there: the edge is a band)
 //
 // The live set is what a full GC keeps (soft references included, and a
 // start-up peak: inventory keeps 18.7 MiB while Hibernate builds its
-// model, 15.3 after the load), so an app starts below it; none held every
-// time at its live set. Between the floor and what the app needs, a
-// heap too small fails cleanly (Java OOM with ExitOnOutOfMemoryError, or
-// GC time in the p99), which a trial sees: the floor refuses only heaps
-// at which none of the apps started. At the live set it refused the very
-// limits where sort and inventory fail (104Mi, 120Mi), so minmem's
-// highest KO was the planner's refusal instead of the app.
+// model, 15.3 after the load), so an app starts below it; of the small
+// apps none held every time at its live set, and catalog (its live set
+// measured in a 1 GiB heap) held just under it. Between the floor and
+// what the app needs, a heap too small fails cleanly (Java OOM with
+// ExitOnOutOfMemoryError, or GC time in the p99), which a trial sees: the
+// floor refuses only heaps at which none of the apps started. At the live
+// set it refused the very limits where sort and inventory fail (104Mi,
+// 120Mi), so minmem's highest KO was the planner's refusal, not the app.
 const liveFloorShare = 0.75
 
 // minHeapWhy names where the heap's minimum comes from, for a refusal.
