@@ -35,7 +35,11 @@ type sizing struct {
 	// compiler unless compilerApart (measured under another compiler).
 	measuredNative, compilerApart bool
 	shareOff                      bool // the user's -Xshare:off: no archive
-	src, why                      map[string]string
+	// archiveGone is the part of the profile's archive (an AOT cache, a
+	// dynamic archive) the plan's options do not map: its classes load
+	// into metaspace instead.
+	archiveGone int64
+	src, why    map[string]string
 }
 
 func (s *sizing) set(reg, src, why string) { s.src[reg], s.why[reg] = src, why }

@@ -36,6 +36,10 @@ func (s *sizing) sizeFixed(in Input, u userSet, c1 bool, compilers int) {
 	case hasOption(in.UserOptions, "-Xshare:off"):
 		s.shareOff = true
 		s.set(RegCDS, "user", "none: your -Xshare:off")
+	case pr.CDSArchiveBytes > 0 && profileOnlyArchive(pr, in.UserOptions, in.cdsBytes) > 0:
+		s.archiveGone = profileOnlyArchive(pr, in.UserOptions, in.cdsBytes)
+		s.cds = roundUp(in.cdsBytes, mib)
+		s.set(RegCDS, "jvmfit", "the JDK's default archive: the profile's archive or AOT cache is not in your options (what it held goes to metaspace)")
 	case pr.CDSArchiveBytes > 0:
 		// Counted whole: its written (anonymous) pages are left out of
 		// the profile's uncapped native.

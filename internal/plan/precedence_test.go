@@ -128,9 +128,10 @@ func TestProfileDrivesRegions(t *testing.T) {
 	if fp.HeapBytes() != 216*mib {
 		t.Errorf("footprint heap %s, want 2 × live + 16 MiB", size.Format(fp.HeapBytes()))
 	}
-	_, err := Compute(Input{Limits: limits(256*mib, 1), JDK: jdk17, Profile: &Profile{LiveHeapBytes: 200 * mib}})
+	// The heap's floor is 3/4 of the live set: 225 MiB does not fit 256Mi.
+	_, err := Compute(Input{Limits: limits(256*mib, 1), JDK: jdk17, Profile: &Profile{LiveHeapBytes: 300 * mib}})
 	if err == nil || !strings.Contains(err.Error(), "smallest limit") {
-		t.Errorf("a 200 MiB live heap in 256Mi: %v", err)
+		t.Errorf("a 300 MiB live heap in 256Mi: %v", err)
 	}
 
 	dir := t.TempDir()

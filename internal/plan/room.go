@@ -29,6 +29,10 @@ func (s *sizing) sizeMeasured(u userSet, pr *Profile) {
 			s.meta += roundUp(a, grain)
 			s.set(RegMetaspace, "profile", s.why[RegMetaspace]+fmt.Sprintf(", plus the %s archive the profile had mapped (your -Xshare:off loads its classes here)", size.Format(a)))
 		}
+		if a := s.archiveGone; a > 0 && !s.shareOff {
+			s.meta += roundUp(a, grain)
+			s.set(RegMetaspace, "profile", s.why[RegMetaspace]+fmt.Sprintf(", plus the %s of archive or AOT cache the profile had mapped and your options do not (its classes load here)", size.Format(a)))
+		}
 		if c := roundUp(pr.ClassSpaceUsedBytes*(100+metaMarginPct)/100, grain); pr.ClassSpaceUsedBytes > 0 && c < s.meta {
 			s.class = c
 			s.set(RegClass, "profile", fmt.Sprintf("measured %s used × 1.03, inside MaxMetaspaceSize (the 1 GiB reservation is not resident)", size.Format(pr.ClassSpaceUsedBytes)))

@@ -16,10 +16,10 @@ import (
 // At the smallest limit the planner accepts for filecache, at 1 CPU and
 // 100 req/s, the app under load is not OOM-killed by the kernel: it
 // holds, or it fails cleanly (a Java OutOfMemoryError, or its SLO with the
-// heap at the live set). Without a profile; with the profile measured
-// under the launcher's own options (C1 only: the measured native is used
-// whole); and with the one measured under the JDK's defaults (tiered: its
-// compiler share is replaced by the C1 model).
+// heap at its floor, 3/4 of the live set). Without a profile; with the
+// profile measured under the launcher's own options (C1 only: the
+// measured native is used whole); and with the one measured under the
+// JDK's defaults (tiered: its compiler share is replaced by the C1 model).
 func TestSmallestAcceptedLimitIsNotKilled(t *testing.T) {
 	root, _ := filepath.Abs("../..")
 	bin := filepath.Join(root, "bin", "jvmfit")
