@@ -141,3 +141,33 @@ func TestTuneBetter(t *testing.T) {
 		}
 	}
 }
+
+// Halving ranks footprint's candidates by the limit they can still reach,
+// as the choice does. serial-c1 passes at 272Mi and 256Mi in its first
+// round, both at the edge (p99 426 ms), with 248Mi still open below; seven
+// others pass from 304Mi at a p99 of about 7 ms. Ranked by the weighted
+// cost, serial-c1 would come last and be halved away before 248Mi is tried.
+func TestTuneFootprintHalvingKeepsTheSmallest(t *testing.T) {
+	ms := time.Millisecond
+	a := &simApp{cands: map[string]simCand{
+		"serial-c1": {min: 245 * tmib, p99: 60 * ms, start: 15, floorBelow: -25 * tmib, edge: 40 * tmib, edgeP99: 426 * ms},
+	}, def: simCand{min: 300 * tmib, p99: 5 * ms, start: 15, floorBelow: -20 * tmib}, ownBelow: 4 * tmib}
+	cfg := simConfig(a, plan.Footprint, 40)
+	cfg.Remeasure = true
+	r, err := Tune(context.Background(), cfg, a)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if r.Candidate != "serial-c1" || r.MemoryBytes != 248*tmib || r.Verdict != TuneProven {
+		t.Fatalf("answer %s at %s (%s); want serial-c1 proven at 248Mi\n%s", r.Candidate, size.Format(r.MemoryBytes), r.Verdict, tuneLog(r))
+	}
+	halved := 0
+	for _, c := range r.Candidates {
+		if strings.HasPrefix(c.Dropped, "halved") {
+			halved++
+		}
+	}
+	if halved == 0 {
+		t.Errorf("no candidate was halved: the test does not test the ranking\n%s", tuneLog(r))
+	}
+}
