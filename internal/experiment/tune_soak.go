@@ -69,7 +69,7 @@ func (s *tuneSearch) soak(ctx context.Context) error {
 		if o.Verdict == trial.OK {
 			return nil
 		}
-		s.note("the soak at %s failed (%s): the search's OK there did not hold for %s, so the limit goes one grid step up", size.Format(p.MemoryBytes), o.Kind, s.cfg.Soak)
+		s.note("the soak at %s failed (%s): the search's OK there did not hold for %s", size.Format(p.MemoryBytes), o.Kind, s.cfg.Soak)
 		p.MemoryBytes += s.cfg.Step
 	}
 	return nil
