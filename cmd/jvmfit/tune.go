@@ -56,7 +56,7 @@ See docs/tune.md.`,
 	fl := cmd.Flags()
 	fl.StringVar(&f.cpus, "cpus", "", "the CPU limit to tune for, e.g. 1 or 0.5; required")
 	fl.Float64Var(&f.rate, "rate", 0, "measured request rate (0 = the descriptor's or scenario's)")
-	fl.StringVar(&f.goal, "goal", d.Goal, "footprint, balanced or throughput: how memory, p99, start time and throttling are weighed")
+	fl.StringVar(&f.goal, "goal", d.Goal, "footprint (the smallest limit that holds the SLO), balanced or throughput (a weighted cost of memory, p99, start time and throttling)")
 	fl.IntVar(&f.budget, "budget", d.Budget, "trials in all: the profile, training runs, the search and the soak")
 	fl.DurationVar(&f.soak, "soak", d.Soak, "measured length of the proof at the chosen point (0 = no proof: the answer is then not proven)")
 	fl.StringVar(&f.top, "generous", size.Format(d.Generous), "the profile trial's limit and the top of the search")

@@ -20,7 +20,7 @@ const tuneKeep = 2
 // search runs rounds of successive halving: each surviving candidate gets
 // StepsPerRound bisection steps, then candidates whose best possible point
 // is dominated by a point another candidate has proven are dropped, then
-// the worse half by the goal's cost is dropped, until the survivors have
+// the worse half for the goal is dropped, until the survivors have
 // converged or the budget is spent.
 func (s *tuneSearch) search(ctx context.Context) error {
 	for round := 1; ; round++ {
@@ -163,7 +163,7 @@ func (s *tuneSearch) dominating(d *tuneCand, p judge.ParetoPoint) int {
 }
 
 // halve keeps the better half of the surviving candidates (at least
-// tuneKeep), ranked by the goal's cost.
+// tuneKeep), ranked for the goal (byScore).
 func (s *tuneSearch) halve(round int) {
 	a := s.alive()
 	if len(a) <= tuneKeep {
@@ -172,6 +172,6 @@ func (s *tuneSearch) halve(round int) {
 	s.byScore(a)
 	keep := max(tuneKeep, (len(a)+1)/2)
 	for i, c := range a[keep:] {
-		c.Dropped = fmt.Sprintf("halved after round %d: ranked %d of %d by the %s cost", round, keep+i+1, len(a), s.res.Goal)
+		c.Dropped = fmt.Sprintf("halved after round %d: ranked %d of %d for the %s goal", round, keep+i+1, len(a), s.res.Goal)
 	}
 }

@@ -281,20 +281,22 @@ func (s *tuneSearch) alive() []*tuneCand {
 	return a
 }
 
-// byScore orders candidates for halving by the goal's cost of what each
-// can still reach: its best OK trial with the memory replaced by the
-// middle of the bracket still open below it; a candidate that has only
-// failed is priced at its next gallop limit with the profile trial's
-// latency, start and throttling. Ties keep the generation order.
+// byScore orders candidates for halving by the goal (tuneBetter) applied
+// to what each can still reach: its best OK trial with the memory replaced
+// by the middle of the bracket still open below it; a candidate that has
+// only failed is priced at its next gallop limit with the profile trial's
+// latency, start and throttling. So footprint keeps the candidates that
+// can reach the smallest limits, as it chooses. Ties keep the generation
+// order.
 func (s *tuneSearch) byScore(cs []*tuneCand) {
-	score := func(c *tuneCand) float64 {
+	reach := func(c *tuneCand) TuneTrial {
 		if b := s.bestOK(c); b >= 0 {
 			t := s.res.Trials[b]
 			t.Point.MemoryBytes = (c.ko + c.MinOKBytes) / 2
-			return s.cost(t)
+			return t
 		}
 		mem, _ := s.next(c)
-		return s.cost(TuneTrial{Point: TunePoint{MemoryBytes: mem}, Outcome: s.ref})
+		return TuneTrial{Point: TunePoint{MemoryBytes: mem}, Outcome: s.ref}
 	}
-	sort.SliceStable(cs, func(i, j int) bool { return score(cs[i]) < score(cs[j]) })
+	sort.SliceStable(cs, func(i, j int) bool { return s.better(reach(cs[i]), reach(cs[j])) })
 }

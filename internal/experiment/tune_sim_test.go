@@ -16,12 +16,16 @@ const tmib = size.MiB
 
 // simCand is a synthetic candidate: it passes from min up, with a p99
 // that grows as the limit nears min, and the launcher accepts it from
-// min-floorBelow.
+// min-floorBelow. With edge set, its p99 is edgeP99 below min+edge: it
+// holds the SLO there, but only just (catalog's serial-c1-planner at
+// 256Mi: p99 426 ms against a 500 ms SLO).
 type simCand struct {
 	min        int64
 	p99        time.Duration
 	start      float64
 	floorBelow int64
+	edge       int64
+	edgeP99    time.Duration
 }
 
 // simApp is a trial function with known answers, and no JVM.
@@ -77,6 +81,9 @@ func (a *simApp) judge(p TunePoint, extra int64) TuneOutcome {
 		return TuneOutcome{Verdict: trial.KO, Kind: trial.KindOOMKilled, StartSeconds: c.start}
 	}
 	p99 := c.p99 + c.p99*time.Duration(c.min)/time.Duration(2*p.MemoryBytes)
+	if p.MemoryBytes < c.min+c.edge {
+		p99 = c.edgeP99
+	}
 	o := TuneOutcome{Verdict: trial.OK, P99: p99, StartSeconds: c.start, PeakBytes: c.min}
 	if p.Measure {
 		o.Profile = &plan.Profile{Version: 1, App: p.Candidate, LiveHeapBytes: 20 * tmib}

@@ -8,30 +8,34 @@ import (
 	"github.com/jvmfit/jvmfit/internal/trial"
 )
 
-// choose picks the search trial with the lowest cost for the goal; on a
-// tie, the smaller limit, then the earlier trial.
+// choose picks the best OK search trial for the goal (tuneBetter):
+// footprint the smallest limit, the others the lowest cost; on a full tie,
+// the earlier trial.
 func (s *tuneSearch) choose() int {
 	best := -1
 	for i, t := range s.res.Trials {
 		if t.Point.Purpose != TuneSearch || t.Outcome.Verdict != trial.OK {
 			continue
 		}
-		if best < 0 {
-			best = i
-			continue
-		}
-		c, b := s.cost(t), s.cost(s.res.Trials[best])
-		if c < b || c == b && t.Point.MemoryBytes < s.res.Trials[best].Point.MemoryBytes {
+		if best < 0 || s.better(t, s.res.Trials[best]) {
 			best = i
 		}
 	}
 	return best
 }
 
+// better says whether search trial a is a better answer than b for the goal.
+func (s *tuneSearch) better(a, b TuneTrial) bool {
+	return tuneBetter(s.res.Goal, a.Point.MemoryBytes, s.cost(a), b.Point.MemoryBytes, s.cost(b))
+}
+
 // soak proves the chosen point by running it as recommended for
 // cfg.Soak. A KO raises the limit one grid step and soaks again, at most
 // soakTries times and only while the budget allows: the first soak has a
-// trial kept for it, the others use what the search left.
+// trial kept for it, the others use what the search left. This matters
+// most for footprint, which chooses the smallest limit that passed once:
+// a point that held there only by luck at the edge is pushed up by the
+// proof, and a note says so.
 func (s *tuneSearch) soak(ctx context.Context) error {
 	if s.res.Chosen < 0 || s.cfg.Soak <= 0 {
 		return nil
@@ -65,6 +69,7 @@ func (s *tuneSearch) soak(ctx context.Context) error {
 		if o.Verdict == trial.OK {
 			return nil
 		}
+		s.note("the soak at %s failed (%s): the search's OK there did not hold for %s", size.Format(p.MemoryBytes), o.Kind, s.cfg.Soak)
 		p.MemoryBytes += s.cfg.Step
 	}
 	return nil
@@ -89,6 +94,14 @@ func (s *tuneSearch) answer() {
 	}
 	if n := len(r.Soaks); n > 0 {
 		p.Profile = r.Soaks[n-1].Point.Profile
+		if searched := r.Trials[r.Chosen].Point.MemoryBytes; p.MemoryBytes > searched {
+			held := "and a soak passed there"
+			if r.Verdict != TuneProven {
+				held = "and no soak passed up to there"
+			}
+			r.Notes = append(r.Notes, fmt.Sprintf("the answer is %s, %d grid step(s) above the chosen search point's %s: the soak failed there (the search's OK held only at the edge), %s",
+				size.Format(p.MemoryBytes), (p.MemoryBytes-searched)/s.cfg.Step, size.Format(searched), held))
+		}
 	}
 	if p.Profile != nil && p.Profile != r.Profile {
 		r.Profile = p.Profile
