@@ -66,8 +66,9 @@ if [[ -n $profile ]]; then
 fi
 
 ratio=$(awk -v a="$tuned" -v b="$launcher" 'BEGIN { if (a > 0 && b > 0) printf "%.2f", a / b; else printf "n/a" }')
-# The lowest limit any candidate passed at; the answer may sit above it
-# when the goal's cost prefers a lower p99 there.
+# The lowest limit any candidate passed at. footprint answers it unless its
+# soak failed there (the soak then raises the limit a grid step); the other
+# goals may sit above it when their cost prefers a lower p99.
 lowest=$(jq '[.front[].memory_bytes] | min // 0' "$work/tune.json")
 echo "$APP at 1 CPU, $RATE req/s (load average at start $load0, at end $(cut -d' ' -f1-3 /proc/loadavg)):"
 echo "| launcher minmem (no profile) | tune --goal footprint | tune / launcher (goal <= 0.85) | tune's lowest OK | tune verdict, candidate | tune trials | tune wall | launcher minmem with tune's profile |"

@@ -138,7 +138,7 @@ func (a *heapApp) nonHeap(p TunePoint) int64 {
 }
 
 func (a *heapApp) planner(p TunePoint) (*plan.Plan, error) {
-	floor := a.nonHeap(p) + 16*tmib // the heap's floor is the live set
+	floor := a.nonHeap(p) + 16*tmib // a simulated heap floor (the launcher's is 3/4 of the live set)
 	if p.MemoryBytes < floor {
 		return nil, &plan.RefusedError{LimitBytes: p.MemoryBytes, MinBytes: floor, Why: "simulated"}
 	}
