@@ -7,8 +7,11 @@
 #   3. minmem of the launcher with the profile tune recommends
 #      (--jvm jvmfit --profile): where the app really fails against the
 #      smallest limit the launcher accepts,
+#   4. RERUNS (3) fresh trials of tune's answer as recommended: through
+#      jvmfit exec with its profile and the candidate's options, at the
+#      answer's limit (the goal: the point passes 3 fresh reruns),
 # and prints tune's limit over the launcher's (goal: at most 0.85), trials,
-# wall time, the Pareto front and the load average.
+# wall time, the reruns' verdicts, the Pareto front and the load average.
 # Needs root (real cgroups). About 20-30 minutes on 2 shared cores.
 #   BUDGET=14 SOAK=30s [APP=sort RATE=20] bash bench/tune.sh      KEEP=DIR keeps the database and JSON
 set -euo pipefail
@@ -20,6 +23,7 @@ BUDGET=${BUDGET:-14}
 SOAK=${SOAK:-30s}
 STEP=${STEP:-8Mi}
 RATE=${RATE:-100}
+RERUNS=${RERUNS:-3}
 LOAD=(--cpus 1 --rate "$RATE" --warmup 5s --duration 15s)
 
 if [[ $(id -u) != 0 ]]; then
@@ -31,7 +35,9 @@ command -v jq >/dev/null || { echo "bench/tune.sh: jq not installed: make bench 
 [[ -x $JVMFIT ]] || go build -o "$JVMFIT" ./cmd/jvmfit
 
 work=$(mktemp -d)
-trap 'if [[ -n ${KEEP:-} ]]; then mkdir -p "$KEEP" && cp -r "$work"/. "$KEEP"/; fi; rm -rf "$work"' EXIT
+# The reruns' descriptor sits beside the app's (its paths are relative).
+tuned_app=workloads/$APP/.bench-tuned-$$.yaml
+trap 'if [[ -n ${KEEP:-} ]]; then mkdir -p "$KEEP" && cp -r "$work"/. "$KEEP"/; fi; rm -rf "$work" "$tuned_app"' EXIT
 db=$work/tune.db
 load0=$(cut -d' ' -f1-3 /proc/loadavg)
 
@@ -65,6 +71,21 @@ if [[ -n $profile ]]; then
   withprof=$(jq -r '.modes[0] | "\(.min_ok_bytes / 1048576)Mi (highest KO \(.max_ko_bytes / 1048576)Mi, planner floor \(.planner_floor_bytes / 1048576)Mi, \(.trial_count) trials)"' "$work/launcher-profile.json")
 fi
 
+reruns="n/a"
+if [[ -n $profile && $RERUNS -gt 0 ]]; then
+  echo "bench/tune.sh: $RERUNS fresh reruns of tune's answer through jvmfit exec" >&2
+  # The candidate's options are the user's: under --jvm jvmfit the
+  # descriptor's jvm_options win over the plan, as in the answer's forms.
+  opts=$(jq -c '.user_options // []' "$work/tune.json")
+  sed "s|^jvm_options:.*|jvm_options: $opts|" "workloads/$APP/app.yaml" >"$tuned_app"
+  reruns=""
+  for i in $(seq "$RERUNS"); do
+    "$JVMFIT" run --app "$tuned_app" --db "$db" --experiment "rerun-$i" --memory "$(mib "$tuned")" --jvm jvmfit \
+      --profile "$profile" --via-exec "${LOAD[@]}" --json >"$work/rerun-$i.json" 2>"$work/rerun-$i.log" || true
+    reruns+="$(jq -r '"\(.verdict)\(if (.kind // "") != "" then " " + .kind else "" end) (p99 \((.load.latencies.p99 // 0) / 1e6 * 10 | floor / 10) ms, peak \(.memory_peak_bytes / 1048576 * 10 | floor / 10)Mi)"' "$work/rerun-$i.json" 2>/dev/null || echo "error: $(tail -1 "$work/rerun-$i.log")"); "
+  done
+fi
+
 ratio=$(awk -v a="$tuned" -v b="$launcher" 'BEGIN { if (a > 0 && b > 0) printf "%.2f", a / b; else printf "n/a" }')
 # The lowest limit any candidate passed at. footprint answers it unless its
 # soak failed there (the soak then raises the limit a grid step); the other
@@ -74,6 +95,8 @@ echo "$APP at 1 CPU, $RATE req/s (load average at start $load0, at end $(cut -d'
 echo "| launcher minmem (no profile) | tune --goal footprint | tune / launcher (goal <= 0.85) | tune's lowest OK | tune verdict, candidate | tune trials | tune wall | launcher minmem with tune's profile |"
 echo "|---|---|---|---|---|---|---|---|"
 echo "| $(mib "$launcher") ($launcher_trials trials, $((t1 - t0)) s) | $(mib "$tuned") | $ratio | $(mib "$lowest") | $(jq -r '"\(.verdict), \(.candidate)"' "$work/tune.json") | $(jq '.trials' "$work/tune.json") of $BUDGET | $((t2 - t1)) s | $withprof |"
+echo
+echo "Fresh reruns of tune's answer ($(mib "$tuned"), through jvmfit exec --profile): $reruns"
 echo
 echo "Pareto front (memory × p99 × start × throttling):"
 echo "| limit | candidate | p99 | start | chosen |"
