@@ -40,6 +40,9 @@ type TunePoint struct {
 	// under the candidate's own options: a candidate's trials measure
 	// until one passes.
 	Measure bool `json:",omitempty"`
+	// Repeat tells a deliberate rerun of the same point from the first
+	// (a distinct trial key, so the Session runs it rather than reusing).
+	Repeat int `json:",omitempty"`
 }
 
 func (p TunePoint) String() string {
@@ -53,6 +56,9 @@ func (p TunePoint) String() string {
 	}
 	if p.Measure {
 		s += ", measured"
+	}
+	if p.Repeat > 0 {
+		s += fmt.Sprintf(", repeat %d", p.Repeat)
 	}
 	return s
 }

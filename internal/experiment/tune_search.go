@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"math"
 	"sort"
+	"time"
 
 	"github.com/jvmfit/jvmfit/internal/judge"
 	"github.com/jvmfit/jvmfit/internal/plan"
@@ -106,9 +107,21 @@ func (s *tuneSearch) profile(ctx context.Context) error {
 		s.note("the profile was given (--profile): no profile trial ran")
 		return nil
 	}
-	o, err := s.run(ctx, TunePoint{Purpose: TuneProfile, MemoryBytes: s.cfg.Generous, CPUs: s.cfg.CPUs})
+	pp := TunePoint{Purpose: TuneProfile, MemoryBytes: s.cfg.Generous, CPUs: s.cfg.CPUs}
+	o, err := s.run(ctx, pp)
 	if err != nil {
 		return err
+	}
+	// At a generous limit with the JDK's defaults, a missed SLO is most
+	// likely the machine (a p99 of 626 ms once, on catalog, where the same
+	// trial passed on the next run), and without a profile the whole tune
+	// answers none: one rerun, if the budget has room for it.
+	if o.Verdict != trial.OK && o.Kind == trial.KindSLO && s.room(2) {
+		s.note("the profile trial missed the SLO at %s (p99 %s); ran it once more", size.Format(s.cfg.Generous), o.P99.Round(time.Millisecond))
+		pp.Repeat = 1
+		if o, err = s.run(ctx, pp); err != nil {
+			return err
+		}
 	}
 	if o.Verdict != trial.OK {
 		s.note("the profile trial failed at %s with the JDK's defaults (%s): tune needs a limit where the app holds; fix the app or raise the generous limit", size.Format(s.cfg.Generous), o.Kind)

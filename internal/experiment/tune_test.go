@@ -285,3 +285,50 @@ func TestTuneConfigErrors(t *testing.T) {
 		t.Errorf("budget 2 without a soak: %v", err)
 	}
 }
+
+// A profile trial that misses the SLO (on a shared machine, mostly noise)
+// runs once more, as a repeat with a key of its own; if that passes, the
+// search goes on. Two misses, or a KO of another kind, end the tune.
+func TestTuneProfileSLOMissRunsOnceMore(t *testing.T) {
+	for _, c := range []struct {
+		name   string
+		misses int
+		kind   trial.Kind
+		want   string
+		used   int
+	}{
+		{"noise", 1, trial.KindSLO, TuneProven, -1},
+		{"twice", 2, trial.KindSLO, TuneNone, 2},
+		{"not-ready", 1, trial.KindNotReady, TuneNone, 1},
+	} {
+		a := footprintApp()
+		f := &flakyProfile{simApp: a, misses: c.misses, kind: c.kind}
+		r, err := Tune(context.Background(), simConfig(a, plan.Footprint, 20), f)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if r.Verdict != c.want || c.used > 0 && r.Used() != c.used {
+			t.Errorf("%s: verdict %q after %d trials; want %q (%d trials)", c.name, r.Verdict, r.Used(), c.want, c.used)
+		}
+		if c.kind == trial.KindSLO && (len(f.profiles) != 2 || f.profiles[0].Repeat != 0 || f.profiles[1].Repeat != 1) {
+			t.Errorf("%s: profile trials %+v; want the first and one repeat", c.name, f.profiles)
+		}
+	}
+}
+
+type flakyProfile struct {
+	*simApp
+	misses   int
+	kind     trial.Kind
+	profiles []TunePoint
+}
+
+func (f *flakyProfile) Run(ctx context.Context, p TunePoint) (TuneOutcome, error) {
+	if p.Purpose == TuneProfile {
+		f.profiles = append(f.profiles, p)
+		if len(f.profiles) <= f.misses {
+			return TuneOutcome{Verdict: trial.KO, Kind: f.kind, P99: 626 * time.Millisecond}, nil
+		}
+	}
+	return f.simApp.Run(ctx, p)
+}

@@ -50,7 +50,7 @@ const TuneKindRefused = "refused"
 // spec is the trial a point means.
 func (t *TuneSession) spec(p TunePoint) (trial.Spec, error) {
 	s := t.Session.Base
-	s.MemoryBytes, s.CPUs, s.JVM = p.MemoryBytes, p.CPUs, "default"
+	s.MemoryBytes, s.CPUs, s.JVM, s.Repeat = p.MemoryBytes, p.CPUs, "default", p.Repeat
 	switch p.Purpose {
 	case TuneProfile:
 		s.NMT = true
