@@ -3,7 +3,6 @@ package trial
 import (
 	"context"
 	"fmt"
-	"os"
 	"time"
 
 	"github.com/jvmfit/jvmfit/internal/app"
@@ -26,7 +25,7 @@ func (t *trialRun) prepare(ctx context.Context) error {
 	// go to a directory of the trial's, removed with it. It is not part of
 	// the spec: it changes nothing the trial measures. hsperfdata stays in
 	// /tmp, where HotSpot always writes it.
-	if t.appTmp, err = os.MkdirTemp("", "jvmfit-app-"); err != nil {
+	if t.appTmp, err = makeAppTmp(); err != nil {
 		return fmt.Errorf("cannot make a temporary directory for the app: %w", err)
 	}
 	opts := append(append([]string{}, t.spec.JVMOptions...), flagsOption)
