@@ -118,7 +118,21 @@ func runTrial(cmd *cobra.Command, f *runFlags) error {
 	if f.profileOut != "" {
 		deps.Prober = trial.ProfileProber()
 	}
+	// The app's log goes next to the database, as an experiment's does
+	// (docs/experiments.md), never into /tmp, and stays only for a KO.
+	deps.LogDir = filepath.Join(f.db+".logs", "run")
+	if err := os.MkdirAll(deps.LogDir, 0o755); err != nil {
+		return fmt.Errorf("cannot make the log directory: %w", err)
+	}
 	r, err := trial.Run(cmd.Context(), spec, a, deps)
+	if r != nil && r.Verdict == trial.OK && r.LogFile != "" {
+		os.Remove(r.LogFile)
+		r.LogFile = ""
+	}
+	// Empty directories go: a run that passed leaves nothing behind.
+	if os.Remove(deps.LogDir) == nil {
+		os.Remove(filepath.Dir(deps.LogDir))
+	}
 	if err != nil {
 		if cmd.Context().Err() != nil {
 			return fmt.Errorf("interrupted: the trial was stopped and not stored")

@@ -162,13 +162,26 @@ func TestRunStoresOKAndKO(t *testing.T) {
 	if top["verdict"] != "OK" {
 		t.Errorf("verdict %v", top["verdict"])
 	}
+	if _, err := os.Stat(db + ".logs"); !os.IsNotExist(err) {
+		t.Errorf("an OK run left its log directory %s.logs (%v)", db, err)
+	}
 	if ws, _ := top["working_set_peak_bytes"].(float64); ws <= 0 || ws > top["memory_peak_bytes"].(float64) {
 		t.Errorf("working set peak %v, cgroup peak %v", ws, top["memory_peak_bytes"])
 	}
 	ko := runFixture(t, "exit", "30s")
-	stdout, _, code = run(t, []string{"TMPDIR=" + t.TempDir()}, "run", "--app", ko, "--memory", "256Mi", "--java", java17, "--db", db)
+	tmp := t.TempDir()
+	stdout, _, code = run(t, []string{"TMPDIR=" + tmp}, "run", "--app", ko, "--memory", "256Mi", "--java", java17, "--db", db)
 	if code == 0 || !strings.Contains(stdout, "KO exited") || !strings.Contains(stdout, "fixture line 40") {
 		t.Errorf("KO trial exit %d:\n%s", code, stdout)
+	}
+	// A KO's log is kept next to the database, named in the output, and
+	// nothing of the run is left in the temporary directory.
+	logs, _ := filepath.Glob(filepath.Join(db+".logs", "run", "*.log"))
+	if len(logs) != 1 || !strings.Contains(stdout, logs[0]) {
+		t.Errorf("KO logs %v, want one in %s.logs/run named in the output:\n%s", logs, db, stdout)
+	}
+	if left, _ := os.ReadDir(tmp); len(left) != 0 {
+		t.Errorf("the run left %d entries in TMPDIR, the first %s", len(left), left[0].Name())
 	}
 	st, err := store.Open(db)
 	if err != nil {
