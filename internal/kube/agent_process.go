@@ -4,7 +4,9 @@ package kube
 
 import (
 	"context"
+	"errors"
 	"fmt"
+	"io/fs"
 	"os"
 	"path/filepath"
 	"strconv"
@@ -156,16 +158,14 @@ func (a *attached) Stop(grace time.Duration) trial.Exit {
 func (a *attached) Stalled() <-chan struct{} { return nil }
 func (a *attached) Stall() string            { return "" }
 
+// readCgroupInt reads the first of names that the group has: v1's file,
+// then v2's (memory.usage_in_bytes, memory.current).
 func readCgroupInt(dir string, names ...string) (int64, error) {
 	var err error
 	for _, n := range names {
-		var b []byte
-		if b, err = os.ReadFile(filepath.Join(dir, n)); err == nil {
-			s := strings.TrimSpace(string(b))
-			if s == "max" {
-				return -1, nil
-			}
-			return strconv.ParseInt(s, 10, 64)
+		var v int64
+		if v, err = cgroup.ReadInt(dir, n); !errors.Is(err, fs.ErrNotExist) {
+			return v, err
 		}
 	}
 	return 0, err
