@@ -11,8 +11,6 @@ import (
 	"testing"
 	"time"
 
-	"golang.org/x/sys/unix"
-
 	"github.com/jvmfit/jvmfit/internal/cgroup"
 )
 
@@ -38,20 +36,7 @@ func privateJDK(t *testing.T, java string) string {
 		if err != nil {
 			t.Fatal(err)
 		}
-		f, err := os.OpenFile(to, os.O_CREATE|os.O_WRONLY|os.O_TRUNC, 0o755)
-		if err != nil {
-			t.Fatal(err)
-		}
-		defer f.Close()
-		if _, err := f.Write(b); err != nil {
-			t.Fatal(err)
-		}
-		if err := f.Sync(); err != nil {
-			t.Fatal(err)
-		}
-		if err := unix.Fadvise(int(f.Fd()), 0, 0, unix.FADV_DONTNEED); err != nil {
-			t.Fatal(err)
-		}
+		writeCold(t, to, b, 0o755)
 	}
 	// link mirrors dir of home into dst: copies for the names in own,
 	// symlinks (to the real files) for the rest.

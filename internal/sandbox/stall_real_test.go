@@ -52,13 +52,22 @@ func buildPagehog(t *testing.T) string {
 // evicted, so nothing would cycle (the program would be OOM-killed).
 func diskFile(t *testing.T, n int) string {
 	t.Helper()
-	f, err := os.Create(filepath.Join(diskDir(t), "data"))
+	b := make([]byte, n)
+	rand.New(rand.NewSource(1)).Read(b)
+	name := filepath.Join(diskDir(t), "data")
+	writeCold(t, name, b, 0o644)
+	return name
+}
+
+// writeCold writes b to name, syncs it and drops its pages from the page
+// cache, so that the first read of it is the test's, charged to its group.
+func writeCold(t *testing.T, name string, b []byte, mode os.FileMode) {
+	t.Helper()
+	f, err := os.OpenFile(name, os.O_CREATE|os.O_WRONLY|os.O_TRUNC, mode)
 	if err != nil {
 		t.Fatal(err)
 	}
 	defer f.Close()
-	b := make([]byte, n)
-	rand.New(rand.NewSource(1)).Read(b)
 	if _, err := f.Write(b); err != nil {
 		t.Fatal(err)
 	}
@@ -68,7 +77,6 @@ func diskFile(t *testing.T, n int) string {
 	if err := unix.Fadvise(int(f.Fd()), 0, 0, unix.FADV_DONTNEED); err != nil {
 		t.Fatal(err)
 	}
-	return f.Name()
 }
 
 // diskDir is a temporary directory on a disk-backed filesystem: the test's
