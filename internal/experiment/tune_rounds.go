@@ -58,15 +58,17 @@ func (s *tuneSearch) search(ctx context.Context) error {
 	}
 }
 
-// next is the candidate's next limit: its floor first (the planner's
-// smallest accepted limit, which with a measured profile should be close
-// to the app's need), then galloping up while it only failed (1, 2, 4, 8
+// next is the candidate's next limit: its start first (where the
+// launcher's heap holds the measured live set; else its floor, the
+// planner's smallest accepted limit), then galloping up while it only failed (1, 2, 4, 8
 // grid steps above the highest KO), then bisecting the bracket (highest
 // KO, lowest OK] on the grid. ok is false once the bracket is one step
 // wide.
 func (s *tuneSearch) next(c *tuneCand) (int64, bool) {
 	step := s.cfg.Step
 	switch {
+	case c.MinOKBytes == 0 && c.misses == 0 && c.start > c.ko+step:
+		return min(c.start, s.top), true
 	case c.MinOKBytes == 0:
 		return min(c.ko+step<<min(c.misses, 20), s.top), true
 	case c.MinOKBytes-c.ko <= step:

@@ -17,8 +17,11 @@ import (
 // tuneCand is a candidate during the search.
 type tuneCand struct {
 	*TuneCandidateResult
-	ko      int64 // highest limit known to fail: a KO, or one step below the floor
-	misses  int   // KOs (and refusals) so far: how far the next gallop jumps
+	ko int64 // highest limit known to fail: a KO, or one step below the floor
+	// start is the first trial's limit: the lowest at which the launcher's
+	// heap holds the whole measured live set (0: the floor).
+	start   int64
+	misses  int // KOs (and refusals) so far: how far the next gallop jumps
 	trained bool
 	oks     []int // indexes of its OK search trials in the result
 	// prof is the profile measured under the candidate's own options (its
@@ -164,6 +167,9 @@ func (s *tuneSearch) candidates() error {
 			tc.Dropped = fmt.Sprintf("the launcher accepts its options only from %s, above the generous limit", size.Format(tc.FloorBytes))
 		}
 		tc.ko = tc.FloorBytes - s.cfg.Step
+		if tc.Dropped == "" {
+			tc.start = s.startOf(s.point(tc, TuneSearch, low))
+		}
 		s.cands = append(s.cands, tc)
 	}
 	return nil
@@ -193,6 +199,27 @@ func (s *tuneSearch) floorOf(p TunePoint) (int64, error) {
 		return 0, err
 	}
 	return p.MemoryBytes, nil
+}
+
+// startOf is the lowest grid limit at which the launcher gives the heap
+// the whole measured live set, 0 if it names none. The launcher accepts
+// heaps down to plan.LiveFloorShare of the live set (so that where an app
+// fails is a trial, not a refusal), but the sample apps needed 1.07-1.18
+// of it under load (docs/launcher.md): a first trial at the floor fails,
+// measures no profile and costs a gallop step. Starting here, a pass lets
+// the bisection go down to the floor, and a KO gallops up as before.
+func (s *tuneSearch) startOf(p TunePoint) int64 {
+	if p.Profile == nil || p.Profile.LiveHeapBytes <= 0 {
+		return 0
+	}
+	q := *p.Profile
+	q.LiveHeapBytes = int64(math.Ceil(float64(q.LiveHeapBytes) / plan.LiveFloorShare))
+	p.Profile = &q
+	f, err := s.floorOf(p)
+	if err != nil {
+		return 0
+	}
+	return f
 }
 
 // adopt makes the profile measured by c's first OK trial (at mem) its own

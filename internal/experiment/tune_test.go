@@ -332,3 +332,45 @@ func (f *flakyProfile) Run(ctx context.Context, p TunePoint) (TuneOutcome, error
 	}
 	return f.simApp.Run(ctx, p)
 }
+
+// A candidate's first trial is where the launcher's heap holds the whole
+// measured live set, not at the floor (3/4 of it), where a measured first
+// trial would fail and teach nothing; a pass there lets the bisection go
+// down to the floor.
+func TestTuneStartsWhereTheHeapHoldsTheLiveSet(t *testing.T) {
+	a := footprintApp() // serial-c1 passes from 101Mi; the profile's live set is 20Mi
+	cfg := simConfig(a, plan.Footprint, 12)
+	cfg.Planner = func(p TunePoint) (*plan.Plan, error) {
+		if p.Candidate != "serial-c1" || p.Profile == nil {
+			return a.planner(p)
+		}
+		// 80Mi of non-heap, and a heap down to 3/4 of the live set.
+		floor := 80*tmib + int64(float64(p.Profile.LiveHeapBytes)*plan.LiveFloorShare)
+		if p.MemoryBytes < floor {
+			return nil, &plan.RefusedError{LimitBytes: p.MemoryBytes, MinBytes: floor, Why: "simulated"}
+		}
+		return &plan.Plan{}, nil
+	}
+	r, err := Tune(context.Background(), cfg, a)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var first *TunePoint
+	for i := range a.runs {
+		if a.runs[i].Candidate == "serial-c1" && a.runs[i].Purpose == TuneSearch {
+			first = &a.runs[i]
+			break
+		}
+	}
+	// The floor is 95Mi (96Mi on the grid), the live set fits from 100Mi
+	// (104Mi on the grid).
+	if first == nil || first.MemoryBytes != 104*tmib {
+		t.Fatalf("serial-c1's first trial %+v, want 104Mi (the heap holds the live set), not the 96Mi floor", first)
+	}
+	for _, c := range r.Candidates {
+		if c.Name == "serial-c1" && (c.MinOKBytes != 104*tmib || c.MaxKOBytes != 96*tmib || c.FloorBytes != 96*tmib) {
+			t.Errorf("serial-c1: lowest OK %d, highest KO %d, floor %d; want 104Mi, 96Mi (bisected down to the floor), 96Mi",
+				c.MinOKBytes>>20, c.MaxKOBytes>>20, c.FloorBytes>>20)
+		}
+	}
+}

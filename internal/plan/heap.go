@@ -91,6 +91,10 @@ func (s *sizing) sizeHeap(in Input, u userSet, n int) (string, error) {
 // 120Mi), so minmem's highest KO was the planner's refusal, not the app.
 const liveFloorShare = 0.75
 
+// LiveFloorShare is liveFloorShare for tune, which starts a candidate's
+// search where the heap holds the whole live set, not at this floor.
+const LiveFloorShare = liveFloorShare
+
 // minHeapWhy names where the heap's minimum comes from, for a refusal.
 func (s *sizing) minHeapWhy(pr *Profile) string {
 	if pr.LiveHeapBytes > 0 && s.minHeap > minHeapNoProf {
