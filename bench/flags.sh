@@ -10,6 +10,7 @@ command -v hyperfine >/dev/null || { echo "flags.sh: hyperfine not installed" >&
 JAVA=${JAVA:-$(command -v java)}
 out=$(mktemp -d)
 trap 'rm -rf "$out"' EXIT
+trap 'exit 130' INT TERM
 hyperfine -N --warmup 20 --runs "${RUNS:-200}" --export-json "$out/h.json" \
   -n "jvmfit flags" "$BIN flags --java $JAVA" \
   -n "java -version" "$JAVA -version" >&2

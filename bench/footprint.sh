@@ -30,6 +30,7 @@ done
 
 work=$(mktemp -d)
 trap 'if [[ -n ${KEEP:-} ]]; then mkdir -p "$KEEP" && cp -r "$work"/. "$KEEP"/; fi; rm -rf "$work"' EXIT
+trap 'exit 130' INT TERM
 
 # Every app at the same short load: 5 s warm-up, 10 s measured, its own rate
 # and SLO; filecache scaled down as in the demo.

@@ -30,6 +30,7 @@ command -v jq >/dev/null || { echo "bench/heapedge.sh: jq not installed: make be
 
 work=$(mktemp -d)
 trap 'if [[ -n ${KEEP:-} ]]; then mkdir -p "$KEEP" && cp -r "$work"/. "$KEEP"/; fi; rm -rf "$work"' EXIT
+trap 'exit 130' INT TERM
 live=$(jq '.liveHeapBytes' "$PROFILE")
 opts=$("$JVMFIT" flags --memory "$PLAN" --cpus 1 --profile "$PROFILE")
 echo "$APP at 1 CPU, $RATE req/s, limit $MEM; live set $(awk -v b="$live" 'BEGIN { printf "%.1f MiB", b / 1048576 }'); the launcher's options at $PLAN with -Xmx replaced (load average at start $(cut -d' ' -f1-3 /proc/loadavg)):"

@@ -29,6 +29,7 @@ cleanup() {
   rm -rf "$work"
 }
 trap cleanup EXIT
+trap 'exit 130' INT TERM
 
 go build -o "$work/target" ./bench/loadtarget
 "$work/target" >"$work/addr" &

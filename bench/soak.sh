@@ -10,6 +10,7 @@ LIMIT=${LIMIT:-160Mi}
 RATE=${RATE:-100}
 out=$(mktemp -d /tmp/jvmfit-soak.XXXXXX)
 trap 'rm -rf "$out"' EXIT
+trap 'exit 130' INT TERM
 
 echo "soak: filecache at $LIMIT, 1 CPU, $RATE req/s, --jvm jvmfit, $SOAK measured"
 set +e

@@ -38,6 +38,7 @@ work=$(mktemp -d)
 # The reruns' descriptor sits beside the app's (its paths are relative).
 tuned_app=workloads/$APP/.bench-tuned-$$.yaml
 trap 'if [[ -n ${KEEP:-} ]]; then mkdir -p "$KEEP" && cp -r "$work"/. "$KEEP"/; fi; rm -rf "$work" "$tuned_app"' EXIT
+trap 'exit 130' INT TERM
 db=$work/tune.db
 load0=$(cut -d' ' -f1-3 /proc/loadavg)
 
