@@ -124,11 +124,15 @@ func (st *searchState) next() (mem int64, done bool) {
 	}
 	need := 1 + s.Repeats
 	ok, ko := st.boundary()
-	// Below the floor every limit is refused: the grid step under it is a
-	// KO that needs no trial and no repeat.
-	koRefused := st.floor > 0 && ko < st.floor
+	// Below the lowest accepted limit every limit is refused: the grid
+	// step under it is a KO that needs no trial and no repeat.
+	accepted := st.floor
+	if len(st.runs[st.exact]) > 0 {
+		accepted = st.exact
+	}
+	koRefused := st.floor > 0 && ko < accepted
 	if koRefused {
-		ko = st.floor - s.Step
+		ko = accepted - s.Step
 	}
 	switch {
 	case len(st.runs) == 0:
@@ -142,6 +146,13 @@ func (st *searchState) next() (mem int64, done bool) {
 		return snapUp(ko+(ok-ko)/2, s.Step, hi), false
 	case len(st.runs[ok]) < need:
 		return ok, false
+	case koRefused && ok == st.floor && st.exact > 0 && st.exact < st.floor && !st.exactTried:
+		// The app passed at the floor on the grid, and the planner accepts
+		// a little less, off the grid: one trial there says whether the
+		// edge is the app's (a KO, the highest KO a real trial) or the
+		// planner's (an OK at the smallest limit it accepts).
+		st.exactTried = true
+		return st.exact, false
 	case koRefused:
 		return 0, true
 	case ko != 0 && (len(st.runs[ko]) < need || tied(st.runs[ko])):
@@ -196,6 +207,7 @@ func (st *searchState) refuse(mem int64, ref *RefusedLimit) error {
 	}
 	if f > st.floor {
 		st.floor, st.refusal = f, ref
+		st.exact = (ref.Planner.MinBytes + size.MiB - 1) / size.MiB * size.MiB
 	}
 	return nil
 }
@@ -215,6 +227,11 @@ type searchState struct {
 	runs    map[int64][]bool // limit -> passed or not, in run order
 	floor   int64            // the planner's floor on the grid; 0 = none met
 	refusal *RefusedLimit    // the refusal that set it
+	// exact is the planner's own smallest accepted limit, in whole MiB,
+	// below the floor when it is off the grid; exactTried says the search
+	// has asked for it (once: a refusal there must not loop).
+	exact      int64
+	exactTried bool
 }
 
 // boundary applies the rule the report also reads its tables with.
@@ -245,7 +262,11 @@ func (o *Outcome) finish(st *searchState) {
 	case o.MinOK == 0 && len(st.runs) > 0:
 		o.Note = fmt.Sprintf("no limit up to --max %s passed; raise --max or check the KO reasons", size.Format(s.Max))
 	case o.MinOK == 0:
-	case st.floor > 0 && o.MinOK == st.floor:
+	case st.floor > 0 && o.MinOK == st.exact && st.exact < st.floor:
+		o.Precision = s.Step
+		o.Note = fmt.Sprintf("the boundary is the planner's floor, not the app's: %v. The app passed at %s, the smallest limit it accepts",
+			st.refusal, size.Format(st.exact))
+	case st.floor > 0 && o.MinOK == st.floor && o.MaxKO == 0:
 		o.Precision = s.Step
 		o.Note = fmt.Sprintf("the boundary is the planner's floor, not the app's: %v. %s is the smallest limit on the --step grid it accepts; the app passed there and was not tried below",
 			st.refusal, size.Format(st.floor))

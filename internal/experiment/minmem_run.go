@@ -94,7 +94,7 @@ func Candidates(results []ModeResult) []Candidate {
 	for _, m := range results {
 		o := m.Outcome
 		c := Candidate{JVM: m.JVM, CPUs: m.CPUs, MinOK: o.MinOK, Precision: o.Precision, NoiseBand: o.NoiseBand,
-			Edge: o.MaxKO > 0 || (o.Floor > 0 && o.MinOK == o.Floor)}
+			Edge: o.MaxKO > 0 || (o.Floor > 0 && o.MinOK <= o.Floor)}
 		if r := o.last(o.MinOK); r != nil {
 			c.Java, c.Footprint = r.Spec.Java, r.MemoryPeakBytes
 			if r.Load != nil {

@@ -15,8 +15,9 @@ import (
 
 // A limit the planner refuses is no trial: it is not run, stored, counted
 // or repeated; the search moves to the planner's floor on the grid (90Mi
-// rounds up to 96Mi on the 8Mi grid), and the note says the boundary is
-// the planner's, naming the mode as the user wrote it.
+// rounds up to 96Mi on the 8Mi grid). Once the app passed there, it tries
+// the planner's own smallest limit, 90Mi, off the grid: the app fails
+// there, so the highest KO is a real trial (issue 13), repeated as any KO.
 func TestMinMemRefusalIsNoTrial(t *testing.T) {
 	st := openStore(t)
 	f := &fake{okAt: map[string]int64{"jvmfit:footprint": 96 * mi}}
@@ -29,11 +30,49 @@ func TestMinMemRefusalIsNoTrial(t *testing.T) {
 		t.Fatal(err)
 	}
 	o := res[0].Outcome
-	if o.MinOK != 96*mi || o.MaxKO != 0 || o.Floor != 96*mi || o.Precision != 8*mi {
-		t.Fatalf("min OK %s, max KO %s, floor %s, precision %s; want 96Mi, none, 96Mi, 8Mi",
+	if o.MinOK != 96*mi || o.MaxKO != 90*mi || o.Floor != 96*mi || o.Precision != 6*mi {
+		t.Fatalf("min OK %s, max KO %s, floor %s, precision %s; want 96Mi, 90Mi (a trial at the planner's smallest limit), 96Mi, 6Mi",
 			size.Format(o.MinOK), size.Format(o.MaxKO), size.Format(o.Floor), size.Format(o.Precision))
 	}
-	for _, want := range []string{"the planner's floor", "--jvm jvmfit:footprint:", "96Mi is the smallest limit on the --step grid"} {
+	if strings.Contains(o.Note, "the planner's floor") {
+		t.Errorf("the boundary is the app's, yet the note says: %s", o.Note)
+	}
+	rs := stored(t, st, s)
+	if len(o.Trials) != 4 || len(f.ran()) != 4 || len(rs) != 4 {
+		t.Fatalf("%d trials, %d run, %d stored; want two runs at 96Mi and two at 90Mi", len(o.Trials), len(f.ran()), len(rs))
+	}
+	for _, r := range rs {
+		if m := r.Spec.MemoryBytes; m != 96*mi && m != 90*mi || r.StartSeconds == 0 {
+			t.Errorf("stored trial at %s, %gs start", size.Format(r.Spec.MemoryBytes), r.StartSeconds)
+		}
+	}
+	if n := strings.Count(progress.String(), "refused by the planner"); n != 1 {
+		t.Errorf("%d refusals in the progress, want the one that found the floor:\n%s", n, progress.String())
+	}
+	if md := MinMemMarkdown(res); !strings.Contains(md, "| 4 |") {
+		t.Errorf("the search table counts refusals as trials:\n%s", md)
+	}
+}
+
+// When the app passes even at the planner's smallest limit, that is the
+// answer and the note says the boundary is the planner's, naming the mode
+// as the user wrote it; the floor is an edge: nothing below it is known to
+// hold.
+func TestMinMemPassesAtThePlannersSmallestLimit(t *testing.T) {
+	st := openStore(t)
+	f := &fake{okAt: map[string]int64{"jvmfit:footprint": 64 * mi}}
+	s := newSession(t, st, f, store.KindMinMem)
+	p := MinMemPlan{CPUs: []float64{1}, JVMs: []string{"jvmfit:footprint"}, Search: DefaultSearch}
+	res, err := p.Run(context.Background(), s)
+	if err != nil {
+		t.Fatal(err)
+	}
+	o := res[0].Outcome
+	if o.MinOK != 90*mi || o.MaxKO != 0 || o.Floor != 96*mi || o.Precision != 8*mi {
+		t.Fatalf("min OK %s, max KO %s, floor %s, precision %s; want 90Mi, none, 96Mi, 8Mi",
+			size.Format(o.MinOK), size.Format(o.MaxKO), size.Format(o.Floor), size.Format(o.Precision))
+	}
+	for _, want := range []string{"the planner's floor", "--jvm jvmfit:footprint:", "passed at 90Mi, the smallest limit it accepts"} {
 		if !strings.Contains(o.Note, want) {
 			t.Errorf("note lacks %q: %s", want, o.Note)
 		}
@@ -41,25 +80,12 @@ func TestMinMemRefusalIsNoTrial(t *testing.T) {
 	if strings.Contains(o.Note, "--jvm jvmfit: ") {
 		t.Errorf("note names the mode as jvmfit: %s", o.Note)
 	}
-	rs := stored(t, st, s)
-	if len(o.Trials) != 2 || len(f.ran()) != 2 || len(rs) != 2 {
-		t.Fatalf("%d trials, %d run, %d stored; want the two runs at 96Mi only", len(o.Trials), len(f.ran()), len(rs))
+	if got := len(f.ran()); got != 4 {
+		t.Errorf("%d trials run, want 96Mi and 90Mi twice each", got)
 	}
-	for _, r := range rs {
-		if r.Spec.MemoryBytes != 96*mi || r.StartSeconds == 0 {
-			t.Errorf("stored trial at %s, %gs start", size.Format(r.Spec.MemoryBytes), r.StartSeconds)
-		}
-	}
-	if n := strings.Count(progress.String(), "refused by the planner"); n != 1 {
-		t.Errorf("%d refusals in the progress, want the one that found the floor:\n%s", n, progress.String())
-	}
-	// The floor is an edge: nothing below it is known to hold.
 	rec, err := Recommend(Candidates(res), nil)
-	if err != nil || rec.MemoryBytes != 112*mi || rec.Tested {
-		t.Fatalf("recommendation %+v, %v; want 112Mi (96Mi + margin), untested", rec, err)
-	}
-	if md := MinMemMarkdown(res); !strings.Contains(md, "| 2 |") {
-		t.Errorf("the search table counts refusals as trials:\n%s", md)
+	if err != nil || rec.Tested || rec.MemoryBytes <= 90*mi {
+		t.Fatalf("recommendation %+v, %v; want an untested one above 90Mi (an edge: a margin is added)", rec, err)
 	}
 }
 
