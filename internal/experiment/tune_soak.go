@@ -90,6 +90,11 @@ func (s *tuneSearch) answer() {
 		p.MemoryBytes = last.Point.MemoryBytes
 		if last.Outcome.Verdict == trial.OK {
 			r.Verdict = TuneProven
+		} else {
+			// The last soak failed and the budget (or soakTries) ended the
+			// proof: that limit is known to fail as recommended, so the
+			// answer, unproven, is the next step up.
+			p.MemoryBytes += s.cfg.Step
 		}
 	}
 	if n := len(r.Soaks); n > 0 {

@@ -126,6 +126,10 @@ func TestTuneBudgetSoakRetries(t *testing.T) {
 	if r.Verdict != TuneNotProven || r.Used() != 12 || len(r.Soaks) != 1 {
 		t.Errorf("tight budget: %q after %d trials, %d soaks; want not proven after 12, one soak", r.Verdict, r.Used(), len(r.Soaks))
 	}
+	// The limit the soak failed at is never the answer: one step above it.
+	if soaked := r.Soaks[0].Point.MemoryBytes; r.MemoryBytes != soaked+8*tmib {
+		t.Errorf("tight budget: answer %d MiB after the soak failed at %d MiB; want one step above", r.MemoryBytes/tmib, soaked/tmib)
+	}
 }
 
 func TestTuneDropsDominated(t *testing.T) {
