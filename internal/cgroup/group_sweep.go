@@ -41,7 +41,7 @@ func (m *Manager) Sweep() ([]string, error) {
 				continue
 			}
 			pid, _ := strconv.Atoi(sub[1])
-			if pid == m.pid || grpPidAlive(pid) {
+			if pid == m.pid || PidAlive(pid) {
 				continue
 			}
 			r, err := m.grpSweepTree(filepath.Join(own, e.Name()))
@@ -89,8 +89,10 @@ func (m *Manager) grpSweepTree(dir string) ([]string, error) {
 	return append(removed, dir), nil
 }
 
-// grpPidAlive: EPERM means the pid exists but belongs to someone else.
-func grpPidAlive(pid int) bool {
+// PidAlive says whether a process with this pid exists (EPERM means it
+// does, and belongs to someone else): the test every sweep of a dead
+// jvmfit's leftovers makes, cgroups, containers and directories alike.
+func PidAlive(pid int) bool {
 	err := syscall.Kill(pid, 0)
 	return err == nil || errors.Is(err, syscall.EPERM)
 }

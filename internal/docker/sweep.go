@@ -12,6 +12,8 @@ import (
 	"strings"
 	"syscall"
 	"time"
+
+	"github.com/jvmfit/jvmfit/internal/cgroup"
 )
 
 // Sweep removes the containers that a jvmfit killed before its Stop left
@@ -34,7 +36,7 @@ func (s *Sandbox) Sweep(ctx context.Context) ([]string, error) {
 			continue
 		}
 		pid, err := strconv.Atoi(f[2])
-		if err != nil || pid == s.pid || pidAlive(pid) {
+		if err != nil || pid == s.pid || cgroup.PidAlive(pid) {
 			continue
 		}
 		dead[pid] = true
@@ -55,7 +57,7 @@ func (s *Sandbox) Sweep(ctx context.Context) ([]string, error) {
 		dirs, _ := filepath.Glob(filepath.Join(os.TempDir(), "jvmfit-podman-*"))
 		for _, d := range dirs {
 			pid, err := strconv.Atoi(strings.TrimPrefix(filepath.Base(d), "jvmfit-podman-"))
-			if err == nil && pid != s.pid && !pidAlive(pid) {
+			if err == nil && pid != s.pid && !cgroup.PidAlive(pid) {
 				os.RemoveAll(d)
 			}
 		}
@@ -74,7 +76,7 @@ func (t Tree) deadPids(self int) []int {
 	var pids []int
 	for _, d := range dirs {
 		pid, err := strconv.Atoi(strings.TrimPrefix(filepath.Base(d), "jvmfit-"))
-		if err == nil && pid != self && !pidAlive(pid) {
+		if err == nil && pid != self && !cgroup.PidAlive(pid) {
 			pids = append(pids, pid)
 		}
 	}
@@ -115,15 +117,4 @@ func rmdirSoon(dir string) {
 		}
 		time.Sleep(50 * time.Millisecond)
 	}
-}
-
-// pidAlive is true when pid exists (EPERM still means it exists).
-func pidAlive(pid int) bool {
-	err := syscall.Kill(pid, 0)
-	return err == nil || errors.Is(err, syscall.EPERM) || !errors.Is(err, syscall.ESRCH) && pidDirExists(pid)
-}
-
-func pidDirExists(pid int) bool {
-	_, err := os.Stat("/proc/" + strconv.Itoa(pid))
-	return err == nil
 }

@@ -1,13 +1,13 @@
 package trial
 
 import (
-	"errors"
 	"os"
 	"path/filepath"
 	"strconv"
 	"strings"
 	"sync"
-	"syscall"
+
+	"github.com/jvmfit/jvmfit/internal/cgroup"
 )
 
 // The app's temporary directory is named for the jvmfit that made it
@@ -30,14 +30,9 @@ func sweepAppTmp(dir string, self int) {
 	for _, d := range dirs {
 		pidText, _, ok := strings.Cut(strings.TrimPrefix(filepath.Base(d), appTmpPrefix), "-")
 		pid, err := strconv.Atoi(pidText)
-		if !ok || err != nil || pid <= 0 || pid == self || processExists(pid) {
+		if !ok || err != nil || pid <= 0 || pid == self || cgroup.PidAlive(pid) {
 			continue
 		}
 		os.RemoveAll(d)
 	}
-}
-
-// processExists is true unless the kernel says there is no such process.
-func processExists(pid int) bool {
-	return !errors.Is(syscall.Kill(pid, 0), syscall.ESRCH)
 }
