@@ -24,7 +24,7 @@ func init() { commands = append(commands, newFlagsCmd) }
 // launcherFlags are shared by `flags` and `exec`.
 type launcherFlags struct {
 	java, memory, cpus, cpuset, goal, profile, format, root string
-	explain                                                 bool
+	explain, strict                                         bool
 }
 
 func (f *launcherFlags) bind(fs *pflag.FlagSet) {
@@ -35,6 +35,7 @@ func (f *launcherFlags) bind(fs *pflag.FlagSet) {
 	fs.StringVar(&f.goal, "goal", "balanced", "footprint, balanced or throughput")
 	fs.StringVar(&f.profile, "profile", "", "JSON file with the app's measured needs (see docs/launcher.md)")
 	fs.BoolVar(&f.explain, "explain", false, "print a table of every option and memory region, with reasons")
+	fs.BoolVar(&f.strict, "strict", false, "refuse (exit 2) where the plan is in doubt, instead of one warning line (for CI)")
 	fs.StringVar(&f.root, "root", "/", "filesystem root to read /proc and /sys/fs/cgroup from")
 	_ = fs.MarkHidden("root")
 }
@@ -113,8 +114,14 @@ func (f *launcherFlags) plan(env launch.Env, args []string) (*plan.Plan, jdk.JDK
 		return nil, jdk.JDK{}, asUsage(err)
 	}
 	// The user's options win by the one override rule; p.Options is then
-	// what jvmfit adds, to be followed by the user's own.
-	p, _, err := plan.Override(plan.Input{
+	// what jvmfit adds, to be followed by the user's own. A sizing doubt
+	// is one warning line and the plan is made anyway (the launcher must
+	// not stop a container's start), unless --strict.
+	fit := plan.Fit
+	if f.strict {
+		fit = plan.Strict
+	}
+	p, _, err := fit(plan.Input{
 		Limits: lim, JDK: j, Goal: goal, Profile: prof,
 		MaxMemRatio: env.MaxMemRatio, InitMemRatio: env.InitMemRatio,
 	}, env.UserOptions(args))
@@ -124,6 +131,9 @@ func (f *launcherFlags) plan(env launch.Env, args []string) (*plan.Plan, jdk.JDK
 	}
 	if err != nil {
 		return nil, j, asUsage(err)
+	}
+	if p.Doubt != "" {
+		fmt.Fprintln(os.Stderr, "jvmfit: warning: "+p.Doubt+"; java starts anyway (--strict refuses)")
 	}
 	return p, j, nil
 }

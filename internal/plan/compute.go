@@ -85,6 +85,9 @@ func compute(in Input, u userSet, limit int64) (*Plan, error) {
 	s.sizeFixed(in, u, c1, compilers)
 	s.sizeMeasured(u, profileOf(in))
 	gc, err := s.sizeHeap(in, u, n)
+	if err != nil && in.fit {
+		gc, err = s.fitAround(in, u, n) // fit.go: plan anyway, nothing capped that does not fit
+	}
 	if err != nil {
 		return nil, err
 	}

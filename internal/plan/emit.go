@@ -60,16 +60,22 @@ func (e *emitter) memory(s *sizing, in Input) {
 	case in.InitMemRatio > 0:
 		xms := alignHeap(min(frac(s.limit, in.InitMemRatio/100), s.heap))
 		e.add("InitialHeapSize", "-Xms"+size.JVM(xms), size.JVM(xms), RegHeap, fmt.Sprintf("JAVA_INIT_MEM_RATIO=%g%% of the limit", in.InitMemRatio))
-	case in.Goal == Throughput:
+	case in.Goal == Throughput && !userSteersHeap(e.u):
+		// (with the user's RAM percentages the JVM sizes the heap; an
+		// -Xms from the model would raise it if the model were off)
 		e.add("InitialHeapSize", "-Xms"+size.JVM(s.heap), size.JVM(s.heap), RegHeap, "throughput: start at full size, no resizing pauses")
 	}
-	e.xx("MaxMetaspaceSize", size.JVM(s.metaCap), RegMetaspace, metaCapWhy(s))
+	if s.metaCap > 0 { // 0: Fit leaves it uncapped
+		e.xx("MaxMetaspaceSize", size.JVM(s.metaCap), RegMetaspace, metaCapWhy(s))
+	}
 	if s.codeCap > 0 {
 		e.xx("ReservedCodeCacheSize", size.JVM(s.codeCap), RegCode, s.why[RegCode])
 	}
 	xss := size.JVM(s.xss)
 	e.add("ThreadStackSize", "-Xss"+xss, xss, RegStacks, fmt.Sprintf("stack per thread; %d threads counted at the %s each touches", s.threads, size.Format(s.stackRes)))
-	e.xx("MaxDirectMemorySize", size.JVM(s.directCap), RegDirect, directCapWhy(s))
+	if s.directCap > 0 {
+		e.xx("MaxDirectMemorySize", size.JVM(s.directCap), RegDirect, directCapWhy(s))
+	}
 }
 
 func (e *emitter) gc(gc, goal string, n int) {

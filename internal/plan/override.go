@@ -1,6 +1,10 @@
 package plan
 
-import "strings"
+import (
+	"strings"
+
+	"github.com/jvmfit/jvmfit/internal/size"
+)
 
 // The one rule by which the user's options win over a plan, for every
 // entrypoint: `jvmfit flags`, `jvmfit exec` and trials under --jvm jvmfit.
@@ -28,8 +32,47 @@ func Override(in Input, user []string) (*Plan, []string, error) {
 	if err != nil {
 		return nil, nil, err
 	}
+	if start := startHeap(in.UserOptions); start > p.HeapBytes() {
+		// The JVM refuses an -Xmx below the user's -Xms; with none, it
+		// raises its maximum heap to the -Xms. So the heap is theirs:
+		// planned as a heap they fixed, with no -Xmx of jvmfit's.
+		fixed := in
+		fixed.UserOptions = append(append([]string{}, in.UserOptions...), "-XX:MaxHeapSize="+size.JVM(start))
+		if p, err = Compute(fixed); err != nil {
+			return nil, nil, err
+		}
+		p.Kept = withoutOption(p.Kept, "-XX:MaxHeapSize="+size.JVM(start))
+		why := "your initial heap is more than jvmfit would plan: the maximum heap is raised to it"
+		p.Regions[0].Source, p.Regions[0].Why = "user", why
+		x := size.JVM(start)
+		p.Options = append([]string{"-Xmx" + x}, p.Options...)
+		p.Reasons = append([]Reason{{Option: "-Xmx" + x, Name: "MaxHeapSize", Value: x, Region: RegHeap, Why: why}}, p.Reasons...)
+	}
 	p.Options, p.Reasons = withoutUserFlags(p, in.UserOptions)
 	return p, append(append([]string{}, p.Options...), user...), nil
+}
+
+// startHeap is the initial or minimum heap the user gives without a
+// maximum (-Xms, -XX:InitialHeapSize, -XX:MinHeapSize), 0 when none or
+// when they also size the maximum.
+func startHeap(opts []string) int64 {
+	u, err := parseUser(opts)
+	if err != nil || u.has("MaxHeapSize") || userSteersHeap(u) {
+		return 0
+	}
+	a, _ := u.size("InitialHeapSize")
+	b, _ := u.size("MinHeapSize")
+	return roundUp(max(a, b), mib)
+}
+
+func withoutOption(list []string, o string) []string {
+	var out []string
+	for _, v := range list {
+		if v != o {
+			out = append(out, v)
+		}
+	}
+	return out
 }
 
 // withoutUserFlags is the plan's options and reasons less those for a flag

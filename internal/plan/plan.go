@@ -32,6 +32,9 @@ type Input struct {
 	MaxMemRatio, InitMemRatio float64
 
 	cdsBytes int64 // the JDK's default CDS archive, read once by Compute
+	// fit is Fit's mode: a limit the plan cannot hold is planned anyway,
+	// around the user's options, with no cap on the open regions.
+	fit bool
 }
 
 // Plan is the result: the options to add, the environment to set, the
@@ -53,6 +56,10 @@ type Plan struct {
 	C1Only     bool     `json:"c1Only"`
 	Threads    int      `json:"threads"` // expected threads the stacks are sized for
 	Warnings   []string `json:"warnings,omitempty"`
+	// Doubt is Fit's one warning line, with its numbers: the plan may not
+	// hold in the limit (docs/launcher.md, "Your options win"). Empty when
+	// the plan fits.
+	Doubt string `json:"doubt,omitempty"`
 }
 
 // Region is one share of the memory limit: what the process holds
