@@ -16,6 +16,7 @@ import (
 func init() { commands = append(commands, newExecCmd) }
 
 func newExecCmd() *cobra.Command {
+	var f launcherFlags
 	cmd := &cobra.Command{
 		Use:   "exec [flags] [--] [java] ARGS...",
 		Short: "Run java with options that fit the container, replacing jvmfit (fit to be PID 1)",
@@ -31,10 +32,11 @@ is run when ARGS name no main. JVMFIT_DISABLE=1 runs java unchanged.`,
 		// untouched, so jvmfit's flags are parsed by hand.
 		DisableFlagParsing: true,
 		RunE: func(cmd *cobra.Command, args []string) error {
-			var f launcherFlags
-			fs := pflag.NewFlagSet("exec", pflag.ContinueOnError)
-			f.bind(fs)
-			ours, rest, help := splitExecArgs(fs, args)
+			fs := cmd.Flags()
+			ours, rest, help, err := splitExecArgs(fs, args)
+			if err != nil {
+				return err
+			}
 			if help {
 				return cmd.Help()
 			}
@@ -44,6 +46,8 @@ is run when ARGS name no main. JVMFIT_DISABLE=1 runs java unchanged.`,
 			return execJava(&f, rest)
 		},
 	}
+	// Bound to the command so that --help lists them; parsed by hand.
+	f.bind(cmd.Flags())
 	return cmd
 }
 
@@ -79,9 +83,12 @@ func execJava(f *launcherFlags, rest []string) error {
 		}
 		return launch.Exec(argv, os.Environ())
 	}
+	if len(rest) > 0 && launch.IsCommand(rest[0]) {
+		return execCommand(f, env, rest)
+	}
 	// The plan is made around the user's options (the one override rule,
 	// in f.plan), and its environment added unless the user's sets it.
-	p, j, err := f.plan(env, rest)
+	p, j, err := f.plan(env, env.UserOptions(rest))
 	if err != nil {
 		return err
 	}
@@ -95,29 +102,92 @@ func execJava(f *launcherFlags, rest []string) error {
 	return launch.Exec(argv, launch.Environ(os.Environ(), p))
 }
 
-// splitExecArgs takes jvmfit's own flags from the front of args; the rest,
-// after an optional "--", belongs to java.
-func splitExecArgs(fs *pflag.FlagSet, args []string) (ours, rest []string, help bool) {
+// execCommand replaces jvmfit with a command that runs java itself (a
+// start script): the plan goes to its java through JDK_JAVA_OPTIONS, made
+// around JAVA_OPTS too, which such commands put on java's command line.
+func execCommand(f *launcherFlags, env launch.Env, argv []string) error {
+	p, j, err := f.plan(env, env.ScriptOptions())
+	if err != nil {
+		return err
+	}
+	if f.explain {
+		_ = p.Explain(os.Stderr)
+	}
+	path, err := exec.LookPath(argv[0])
+	if err != nil {
+		return usagef("%s: %v", argv[0], err)
+	}
+	return launch.Exec(append([]string{path}, argv[1:]...), launch.ScriptEnviron(os.Environ(), p, j.Version))
+}
+
+// splitExecArgs takes jvmfit's own flags from the front of args: they end
+// at "--" (dropped) or at the first word that is not a "--" flag, or at one
+// of java's own "--" options; the rest belongs to java. Any other "--"
+// word before the end is refused: a typo of jvmfit's flags (--memroy) must
+// not reach java as an argument.
+func splitExecArgs(fs *pflag.FlagSet, args []string) (ours, rest []string, help bool, err error) {
 	for i := 0; i < len(args); i++ {
 		a := args[i]
-		if a == "--" {
-			return ours, args[i+1:], false
+		switch {
+		case a == "--":
+			return ours, args[i+1:], false, nil
+		case a == "-h" || a == "--help":
+			return nil, nil, true, nil
+		case !strings.HasPrefix(a, "--") || launch.IsJavaLongOption(a):
+			return ours, args[i:], false, nil
 		}
-		if a == "-h" || a == "--help" {
-			return nil, nil, true
-		}
-		name, _, hasVal := strings.Cut(strings.TrimPrefix(a, "--"), "=")
+		name, _, hasVal := strings.Cut(a[2:], "=")
 		fl := fs.Lookup(name)
-		if !strings.HasPrefix(a, "--") || fl == nil {
-			return ours, args[i:], false
+		if fl == nil {
+			return nil, nil, false, unknownExecFlag(fs, a)
 		}
 		ours = append(ours, a)
-		if !hasVal && fl.Value.Type() != "bool" && i+1 < len(args) {
+		if !hasVal && fl.Value.Type() != "bool" {
+			if i+1 == len(args) {
+				return nil, nil, false, usagef("flag needs an argument: %s (see 'jvmfit exec --help')", a)
+			}
 			i++
 			ours = append(ours, args[i])
 		}
 	}
-	return ours, nil, false
+	return ours, nil, false, nil
+}
+
+// unknownExecFlag is the one-line refusal of an unknown "--" word among
+// exec's own flags, naming the closest flag when it is a typo.
+func unknownExecFlag(fs *pflag.FlagSet, a string) error {
+	name, _, _ := strings.Cut(a[2:], "=")
+	best, bestD := "", 3
+	fs.VisitAll(func(fl *pflag.Flag) {
+		if d := editDistance(name, fl.Name); d < bestD && !fl.Hidden {
+			best, bestD = fl.Name, d
+		}
+	})
+	if best != "" {
+		return usagef("unknown flag %s: did you mean --%s? (java's own options go after --: jvmfit exec [flags] -- java ...)", a, best)
+	}
+	return usagef("unknown flag %s: not a jvmfit exec flag (see 'jvmfit exec --help'); java's own options go after --: jvmfit exec [flags] -- java ...", a)
+}
+
+// editDistance is the Levenshtein distance, for typos of a flag's name.
+func editDistance(a, b string) int {
+	prev := make([]int, len(b)+1)
+	for j := range prev {
+		prev[j] = j
+	}
+	for i := 1; i <= len(a); i++ {
+		cur := make([]int, len(b)+1)
+		cur[0] = i
+		for j := 1; j <= len(b); j++ {
+			cost := 1
+			if a[i-1] == b[j-1] {
+				cost = 0
+			}
+			cur[j] = min(prev[j]+1, cur[j-1]+1, prev[j-1]+cost)
+		}
+		prev = cur
+	}
+	return prev[len(b)]
 }
 
 func isJava(a string) bool { return filepath.Base(a) == "java" && !strings.HasPrefix(a, "-") }

@@ -79,6 +79,13 @@ func (f *launcherFlags) limits() (cgroup.Limits, error) {
 		l.MemoryBytes, l.HostMemoryBytes = mem, max(mem, l.HostMemoryBytes)
 	}
 	if cpus > 0 {
+		if have := l.EffectiveCPUs(); set == nil && cpus > have {
+			// "What will a 4-CPU pod get" is asked on a smaller machine:
+			// this machine's cpuset and CPU count do not bound the answer.
+			fmt.Fprintf(os.Stderr, "jvmfit: note: --cpus %s is more than the %s CPUs here: planning for %s, as in a pod with that limit\n",
+				f.cpus, strconv.FormatFloat(have, 'f', -1, 64), f.cpus)
+			l.CPUSet = nil
+		}
 		l.CPUQuota, l.CPUQuotaInherited = cpus, false
 		l.HostCPUs = max(l.HostCPUs, int(math.Ceil(cpus)))
 	}
@@ -89,8 +96,23 @@ func (f *launcherFlags) limits() (cgroup.Limits, error) {
 	return l, nil
 }
 
-// plan computes the plan for java at javaPath ("" = find it).
-func (f *launcherFlags) plan(env launch.Env, args []string) (*plan.Plan, jdk.JDK, error) {
+// javaOptionsAfterDash is flags' argument check: java options come after
+// "--", and only options (a stray "Xmx300m" would be silently ignored).
+func javaOptionsAfterDash(cmd *cobra.Command, args []string) error {
+	dash := cmd.ArgsLenAtDash()
+	if dash != 0 && len(args) > 0 {
+		return usagef("stray argument %q: give java options after --, as in 'jvmfit flags --memory 512Mi -- -Xmx300m'", args[0])
+	}
+	opts, hasMain := launch.SplitArgs(args)
+	if hasMain {
+		return usagef("%q after -- is not a java option: flags takes options only (-Xmx300m, -XX:...), not a main class or jar", args[len(opts)])
+	}
+	return nil
+}
+
+// plan computes the plan for java at javaPath ("" = find it) around the
+// user's options.
+func (f *launcherFlags) plan(env launch.Env, user []string) (*plan.Plan, jdk.JDK, error) {
 	goal, err := plan.ParseGoal(f.goal)
 	if err != nil {
 		return nil, jdk.JDK{}, usagef("--goal: %w", err)
@@ -124,7 +146,7 @@ func (f *launcherFlags) plan(env launch.Env, args []string) (*plan.Plan, jdk.JDK
 	p, _, err := fit(plan.Input{
 		Limits: lim, JDK: j, Goal: goal, Profile: prof,
 		MaxMemRatio: env.MaxMemRatio, InitMemRatio: env.InitMemRatio,
-	}, env.UserOptions(args))
+	}, user)
 	var ref *plan.RefusedError
 	if errors.As(err, &ref) {
 		return nil, j, usagef("%w", err)
@@ -182,6 +204,7 @@ JAVA_TOOL_OPTIONS, JDK_JAVA_OPTIONS) win, and the rest is planned around them.`,
   jvmfit flags --memory 1G --cpus 2 --goal footprint --format k8s
   jvmfit flags --memory 512Mi -- -Xmx300m
   jvmfit flags --memory 1G --cpus 1 --style paketo --jar app.jar --explain`,
+		Args: javaOptionsAfterDash,
 		RunE: func(cmd *cobra.Command, args []string) error {
 			switch f.format {
 			case "shell", "json", "java-tool-options", "dockerfile", "k8s":
@@ -208,7 +231,7 @@ JAVA_TOOL_OPTIONS, JDK_JAVA_OPTIONS) win, and the rest is planned around them.`,
 			if jar != "" {
 				return usagef("--jar: only --style paketo counts a jar's classes")
 			}
-			p, _, err := f.plan(env, args)
+			p, _, err := f.plan(env, env.UserOptions(args))
 			if err != nil {
 				return err
 			}

@@ -1,6 +1,8 @@
 package main
 
 import (
+	"strings"
+
 	"github.com/spf13/cobra"
 )
 
@@ -19,16 +21,62 @@ func newRoot() *cobra.Command {
   compare       option sets side by side
   tune          memory limit and JVM options together, proven by a soak
   report        Markdown, HTML, CSV, JSON from the results database`,
-		Version:       version,
-		SilenceUsage:  true,
-		SilenceErrors: true,
+		Version:                    version,
+		SilenceUsage:               true,
+		SilenceErrors:              true,
+		SuggestionsMinimumDistance: 2,
+		// Without a Run, cobra answers an unknown command with the help
+		// and exit 0: a typo in a script would pass unnoticed.
+		Args: cobra.ArbitraryArgs,
+		RunE: func(cmd *cobra.Command, args []string) error {
+			if len(args) == 0 {
+				return cmd.Help()
+			}
+			return unknownCommand(cmd, args[0])
+		},
 	}
 	root.SetFlagErrorFunc(flagErrors)
-	root.Args = cobra.NoArgs
 	for _, add := range commands {
 		root.AddCommand(add())
 	}
+	strayArgsAreUsage(root)
 	return root
+}
+
+// unknownCommand is the one-line error for `jvmfit frobnicate`, with
+// cobra's suggestion when there is one.
+func unknownCommand(root *cobra.Command, name string) error {
+	hint := "see 'jvmfit --help'"
+	if s := root.SuggestionsFor(name); len(s) > 0 {
+		hint = "did you mean '" + strings.Join(s, "' or '") + "'?"
+	}
+	return usagef("unknown command %q: %s", name, hint)
+}
+
+// strayArgsAreUsage makes every command's argument check a usage error
+// (exit 2, one line), and gives the commands that take no arguments and
+// say nothing a check: cobra accepts any argument for those.
+func strayArgsAreUsage(c *cobra.Command) {
+	for _, sub := range c.Commands() {
+		strayArgsAreUsage(sub)
+	}
+	if c.DisableFlagParsing || c == c.Root() {
+		return // exec parses its own; the root's RunE says "unknown command"
+	}
+	check := c.Args
+	if check == nil {
+		check = cobra.NoArgs
+	}
+	c.Args = func(cmd *cobra.Command, args []string) error {
+		err := check(cmd, args)
+		if err == nil {
+			return nil
+		}
+		if _, ok := err.(usageError); ok {
+			return err
+		}
+		return usagef("%s (see 'jvmfit %s --help')", strings.TrimSpace(err.Error()), cmd.CommandPath()[len("jvmfit "):])
+	}
 }
 
 // commands is filled by each command's file (init), so that files for

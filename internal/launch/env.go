@@ -14,6 +14,7 @@ type Env struct {
 	JavaOptions  []string // JAVA_OPTIONS: added to the command line (run-java.sh)
 	ToolOptions  []string // JAVA_TOOL_OPTIONS: read by the JVM itself
 	JDKOptions   []string // JDK_JAVA_OPTIONS: read by the java launcher (9+)
+	JavaOpts     []string // JAVA_OPTS: read by start scripts only (ScriptOptions)
 	MaxMemRatio  float64  // JAVA_MAX_MEM_RATIO: heap as % of the limit
 	InitMemRatio float64  // JAVA_INIT_MEM_RATIO: initial heap as % of the limit
 	AppJar       string   // JAVA_APP_JAR: run with -jar when no main is given
@@ -28,7 +29,7 @@ func ReadEnv(getenv func(string) string) (Env, error) {
 	for _, v := range []struct {
 		name string
 		dst  *[]string
-	}{{"JAVA_OPTIONS", &e.JavaOptions}, {"JAVA_TOOL_OPTIONS", &e.ToolOptions}, {"JDK_JAVA_OPTIONS", &e.JDKOptions}} {
+	}{{"JAVA_OPTIONS", &e.JavaOptions}, {"JAVA_TOOL_OPTIONS", &e.ToolOptions}, {"JDK_JAVA_OPTIONS", &e.JDKOptions}, {"JAVA_OPTS", &e.JavaOpts}} {
 		if *v.dst, err = SplitOptions(getenv(v.name)); err != nil {
 			return Env{}, fmt.Errorf("%s: %w", v.name, err)
 		}
