@@ -56,7 +56,7 @@ func fitPlan(in Input, user []string, strict bool) (*Plan, []string, error) {
 	u, _ := parseUser(all) // Override has parsed them
 	takes := memoryTaken(u, in)
 	switch {
-	case strings.Contains(p.Region(RegMetaspace).Why, noRoom): // fitAround planned it
+	case strings.Contains(p.Region(RegHeadroom).Why, noRoom): // fitAround planned it
 		p.Doubt = doubt(p, takes, 0)
 	case takes != "":
 		c, _ := size.Parse(optionValue(p.Options, "-XX:MaxMetaspaceSize="))
@@ -110,6 +110,7 @@ func (s *sizing) fitAround(in Input, u userSet, n int) (string, error) {
 		s.native = s.nativeFor(s.meta)
 	}
 	s.shrinkCode(in, u)
+	s.set(RegHeadroom, "jvmfit", s.why[RegHeadroom]+"; the limit has "+noRoom+" all that is open")
 	return gc, nil
 }
 
@@ -186,15 +187,35 @@ func doubt(p *Plan, takes string, metaCap int64) string {
 		size.Format(p.LimitBytes), who, verbS(takes), size.Format(max(0, p.LimitBytes-h.Bytes)),
 		strings.Join(rest, ", "), size.Format(reserve))
 	left := p.LimitBytes - h.Bytes - restBytes - reserve
-	const uncapped = "metaspace and direct memory get no cap"
+	uncapped := openUncapped(p)
 	switch {
 	case metaCap > 0:
 		return line + fmt.Sprintf(" leave metaspace a cap of %s, below the %s an app may need to start without a profile: %s",
 			size.Format(metaCap), size.Format(metaStartNeed), uncapped)
-	case left > 0:
+	case left > 0 && uncapped != "":
 		return line + fmt.Sprintf(" leave %s for metaspace, direct memory and the native beside them: %s", size.Format(left), uncapped)
+	case left > 0:
+		return line + fmt.Sprintf(" leave %s for the native beside your metaspace and direct memory", size.Format(left))
+	}
+	if uncapped == "" {
+		return line + fmt.Sprintf(" exceed that by %s: the process may outgrow the limit", size.Format(-left))
 	}
 	return line + fmt.Sprintf(" exceed that by %s: %s, and the process may outgrow the limit", size.Format(-left), uncapped)
+}
+
+// openUncapped says which of metaspace and direct memory the plan leaves
+// without a cap of jvmfit's ("" when the user caps both).
+func openUncapped(p *Plan) string {
+	var open []string
+	for _, r := range []string{RegMetaspace, RegDirect} {
+		if p.Region(r).Source == "jvmfit" {
+			open = append(open, r)
+		}
+	}
+	if len(open) == 0 {
+		return ""
+	}
+	return strings.Join(open, " and ") + " get no cap"
 }
 
 func verbS(takes string) string {

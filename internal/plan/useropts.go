@@ -2,6 +2,7 @@ package plan
 
 import (
 	"fmt"
+	"slices"
 	"strconv"
 	"strings"
 
@@ -25,12 +26,21 @@ func parseUser(opts []string) (userSet, error) {
 	u := userSet{keys: map[string]string{}, values: map[string]string{}, bools: map[string]bool{}}
 	// The keys are FlagKey's, so that the planner and Override agree on
 	// what a user's option sets.
+	sizes := []string{"MaxHeapSize", "InitialHeapSize", "ThreadStackSize", "MaxMetaspaceSize",
+		"CompressedClassSpaceSize", "ReservedCodeCacheSize", "MaxDirectMemorySize"}
 	for _, o := range opts {
 		k, val, on := flagOf(o)
 		if k == "" {
 			continue
 		}
 		u.set(k, o, val)
+		// Each occurrence: the JVM rejects a malformed one even when a
+		// later option sets the flag again.
+		if slices.Contains(sizes, k) {
+			if _, err := u.size(k); err != nil {
+				return u, err
+			}
+		}
 		if strings.HasPrefix(o, "-XX:+") || strings.HasPrefix(o, "-XX:-") {
 			u.bools[o[5:]] = on
 			if k == "gc" {
@@ -41,12 +51,6 @@ func parseUser(opts []string) (userSet, error) {
 			if d == "ExitOnOutOfMemoryError" {
 				u.set(d, o, "")
 			}
-		}
-	}
-	for _, k := range []string{"MaxHeapSize", "InitialHeapSize", "ThreadStackSize", "MaxMetaspaceSize",
-		"CompressedClassSpaceSize", "ReservedCodeCacheSize", "MaxDirectMemorySize"} {
-		if _, err := u.size(k); err != nil {
-			return u, err
 		}
 	}
 	return u, nil
