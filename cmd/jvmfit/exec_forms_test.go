@@ -27,10 +27,10 @@ var formJDKs = map[string]string{
 
 // execForm is one way a user gives options to `jvmfit exec`.
 type execForm struct {
-	name  string
-	mem   int64
-	env   []string // JAVA_TOOL_OPTIONS=..., JDK_JAVA_OPTIONS=..., JAVA_OPTS=...
-	args  []string // java's own options on exec's command line
+	name string
+	mem  int64
+	env  []string // JAVA_TOOL_OPTIONS=..., JDK_JAVA_OPTIONS=..., JAVA_OPTS=...
+	args []string // java's own options on exec's command line
 	// script runs java through `sh -c 'exec java $JAVA_OPTS ...'`, the
 	// way a start script uses JAVA_OPTS.
 	script bool

@@ -45,7 +45,7 @@ func (c userCase) String() string {
 // randomCase draws a limit log-uniform from 64 MiB to 16 GiB and each
 // kind of user option with some chance, each in a random place.
 func randomCase(rng *rand.Rand) userCase {
-	c := userCase{mem: int64(float64(64*size.MiB) * math.Pow(2, rng.Float64()*8)) / size.MiB * size.MiB,
+	c := userCase{mem: int64(float64(64*size.MiB)*math.Pow(2, rng.Float64()*8)) / size.MiB * size.MiB,
 		cpus: 1 + rng.Intn(8), env: map[string][]string{}, script: rng.Intn(4) == 0}
 	memMiB := int(c.mem / size.MiB)
 	var opts []string
