@@ -1,6 +1,8 @@
 package main
 
 import (
+	"fmt"
+	"strconv"
 	"strings"
 
 	"github.com/spf13/cobra"
@@ -75,7 +77,14 @@ func strayArgsAreUsage(c *cobra.Command) {
 		if _, ok := err.(usageError); ok {
 			return err
 		}
-		return usagef("%s (see 'jvmfit %s --help')", strings.TrimSpace(err.Error()), cmd.CommandPath()[len("jvmfit "):])
+		msg := strings.TrimSpace(err.Error())
+		if !strings.Contains(msg, strconv.Quote(args[0])) {
+			msg += fmt.Sprintf(": stray argument %q", args[len(args)-1])
+			if len(args) > 1 {
+				msg = strings.TrimSpace(err.Error()) + fmt.Sprintf(": stray arguments %q", args)
+			}
+		}
+		return usagef("%s (see 'jvmfit %s --help')", msg, cmd.CommandPath()[len("jvmfit "):])
 	}
 }
 
