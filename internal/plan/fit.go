@@ -2,6 +2,7 @@ package plan
 
 import (
 	"fmt"
+	"slices"
 	"strings"
 
 	"github.com/jvmfit/jvmfit/internal/size"
@@ -164,15 +165,14 @@ func doubt(p *Plan, takes string, metaCap int64) string {
 	if takes != "" {
 		who = fmt.Sprintf("your %s (heap %s)", takes, size.Format(h.Bytes))
 	}
+	open := openRegions(p)
+	metaOpen := p.Region(RegMetaspace).Source == "jvmfit"
 	var rest []string
-	var restBytes, room int64
+	var restBytes int64
 	for _, r := range p.Regions {
-		switch r.Name {
-		case RegHeap:
-		case RegHeadroom:
-			r.Bytes = max(0, p.LimitBytes-p.Total())
-		case RegMetaspace, RegClass, RegDirect, RegNative:
-			room += r.Bytes
+		switch {
+		case r.Name == RegHeap || r.Name == RegHeadroom:
+		case r.Name == RegNative && metaOpen, slices.Contains(open, r.Name), r.Name == RegClass && metaOpen:
 		default:
 			restBytes += r.Bytes
 			rest = append(rest, r.Name+" "+size.Format(r.Bytes))
@@ -187,35 +187,34 @@ func doubt(p *Plan, takes string, metaCap int64) string {
 		size.Format(p.LimitBytes), who, verbS(takes), size.Format(max(0, p.LimitBytes-h.Bytes)),
 		strings.Join(rest, ", "), size.Format(reserve))
 	left := p.LimitBytes - h.Bytes - restBytes - reserve
-	uncapped := openUncapped(p)
+	uncapped := ""
+	if len(open) > 0 {
+		uncapped = strings.Join(open, " and ") + map[bool]string{true: " get", false: " gets"}[len(open) > 1] + " no cap"
+	}
 	switch {
 	case metaCap > 0:
 		return line + fmt.Sprintf(" leave metaspace a cap of %s, below the %s an app may need to start without a profile: %s",
 			size.Format(metaCap), size.Format(metaStartNeed), uncapped)
 	case left > 0 && uncapped != "":
-		return line + fmt.Sprintf(" leave %s for metaspace, direct memory and the native beside them: %s", size.Format(left), uncapped)
+		return line + fmt.Sprintf(" leave %s for %s (with the native beside them): %s", size.Format(left), strings.Join(open, " and "), uncapped)
 	case left > 0:
-		return line + fmt.Sprintf(" leave %s for the native beside your metaspace and direct memory", size.Format(left))
-	}
-	if uncapped == "" {
+		return line + fmt.Sprintf(" leave %s", size.Format(left))
+	case uncapped == "":
 		return line + fmt.Sprintf(" exceed that by %s: the process may outgrow the limit", size.Format(-left))
 	}
 	return line + fmt.Sprintf(" exceed that by %s: %s, and the process may outgrow the limit", size.Format(-left), uncapped)
 }
 
-// openUncapped says which of metaspace and direct memory the plan leaves
-// without a cap of jvmfit's ("" when the user caps both).
-func openUncapped(p *Plan) string {
+// openRegions lists metaspace and direct memory where jvmfit, not the
+// user or a profile, sized them: the ones Fit leaves without a cap.
+func openRegions(p *Plan) []string {
 	var open []string
 	for _, r := range []string{RegMetaspace, RegDirect} {
 		if p.Region(r).Source == "jvmfit" {
 			open = append(open, r)
 		}
 	}
-	if len(open) == 0 {
-		return ""
-	}
-	return strings.Join(open, " and ") + " get no cap"
+	return open
 }
 
 func verbS(takes string) string {
