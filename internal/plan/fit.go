@@ -28,9 +28,10 @@ import (
 // Trials keep Override: a limit the planner refuses costs no trial.
 
 // metaStartNeed is the smallest metaspace cap Fit gives an app without a
-// profile when the user's options take the room: twice what filecache and
-// sort use (32-39 MiB), above what inventory uses; catalog (95-98 MiB)
-// needs its profile or a cap of the user's.
+// profile when the user's options take the room: about twice what the
+// Spring Boot samples use (filecache 32-37 MiB, sort 33, inventory 37: the
+// profiles in testdata); catalog (97 MiB) needs its profile or a cap of
+// the user's.
 const metaStartNeed = 64 * mib
 
 // Fit plans around the user's options and never refuses over sizing: the
@@ -57,7 +58,7 @@ func fitPlan(in Input, user []string, strict bool) (*Plan, []string, error) {
 	u, _ := parseUser(all) // Override has parsed them
 	takes := memoryTaken(u, in)
 	switch {
-	case strings.Contains(p.Region(RegHeadroom).Why, noRoom): // fitAround planned it
+	case strings.Contains(p.Region(RegHeadroom).Why, fitMark): // fitAround planned it
 		p.Doubt = doubt(p, takes, 0)
 	case takes != "":
 		c, _ := size.Parse(optionValue(p.Options, "-XX:MaxMetaspaceSize="))
@@ -111,7 +112,7 @@ func (s *sizing) fitAround(in Input, u userSet, n int) (string, error) {
 		s.native = s.nativeFor(s.meta)
 	}
 	s.shrinkCode(in, u)
-	s.set(RegHeadroom, "jvmfit", s.why[RegHeadroom]+"; the limit has "+noRoom+" all that is open")
+	s.set(RegHeadroom, "jvmfit", s.why[RegHeadroom]+"; "+fitMark)
 	return gc, nil
 }
 
@@ -133,7 +134,10 @@ func (s *sizing) shrinkCode(in Input, u userSet) {
 	}
 }
 
-const noRoom = "no room to cap it safely"
+const (
+	noRoom  = "no room to cap it safely"
+	fitMark = "the limit is too small for the plan: nothing you left open is capped"
+)
 
 // memoryTaken names the user's options that take memory from the plan
 // ("" when none do).
