@@ -67,7 +67,7 @@ func fitPlan(in Input, user []string, strict bool) (*Plan, []string, error) {
 		}
 		p.Doubt = doubt(p, takes, c)
 		if strict {
-			return nil, nil, &RefusedError{LimitBytes: p.LimitBytes, Why: p.Doubt}
+			return nil, nil, &RefusedError{LimitBytes: p.LimitBytes, Why: p.Doubt + " without --strict; give a profile, or a MaxMetaspaceSize of your own"}
 		}
 		uncapOpen(p)
 	}
