@@ -167,3 +167,21 @@ func TestStrictRefusesWhereExecWarns(t *testing.T) {
 		oneLineExit2(t, "--strict "+user, out, errs, code, mem)
 	}
 }
+
+// A command that is not java gets the plan through JDK_JAVA_OPTIONS, in
+// front of the user's own; JVMFIT_DISABLE=1 runs it unchanged.
+func TestExecRunsAStartScript(t *testing.T) {
+	needJava(t)
+	show := []string{"exec", "--java", java17, "--memory", "512Mi", "--", "/bin/sh", "-c", `echo "$JDK_JAVA_OPTIONS"`}
+	out, errs, code := run(t, []string{"JDK_JAVA_OPTIONS=-Xss1m"}, show...)
+	if code != 0 || !strings.Contains(out, "-XX:+ExitOnOutOfMemoryError") || !strings.HasSuffix(strings.TrimSpace(out), "-Xss1m") {
+		t.Errorf("script: exit %d, JDK_JAVA_OPTIONS %q %s", code, out, errs)
+	}
+	if strings.Contains(out, "-Xss512k") {
+		t.Errorf("jvmfit's -Xss beside the user's: %q", out)
+	}
+	out, _, code = run(t, []string{"JVMFIT_DISABLE=1", "JDK_JAVA_OPTIONS=-Xss1m"}, show...)
+	if code != 0 || strings.TrimSpace(out) != "-Xss1m" {
+		t.Errorf("disabled: exit %d, JDK_JAVA_OPTIONS %q", code, out)
+	}
+}

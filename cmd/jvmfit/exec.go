@@ -72,6 +72,14 @@ func execJava(f *launcherFlags, rest []string) error {
 	if err != nil {
 		return asUsage(err)
 	}
+	script := len(rest) > 0 && launch.IsCommand(rest[0])
+	if env.Disabled && script {
+		path, err := exec.LookPath(rest[0])
+		if err != nil {
+			return usagef("%s: %v", rest[0], err)
+		}
+		return launch.Exec(append([]string{path}, rest[1:]...), os.Environ())
+	}
 	if env.Disabled {
 		javaPath, err := javaFor(f.java)
 		if err != nil {
@@ -83,7 +91,7 @@ func execJava(f *launcherFlags, rest []string) error {
 		}
 		return launch.Exec(argv, os.Environ())
 	}
-	if len(rest) > 0 && launch.IsCommand(rest[0]) {
+	if script {
 		return execCommand(f, env, rest)
 	}
 	// The plan is made around the user's options (the one override rule,
