@@ -18,15 +18,23 @@ func init() { commands = append(commands, newExecCmd) }
 func newExecCmd() *cobra.Command {
 	var f launcherFlags
 	cmd := &cobra.Command{
-		Use:   "exec [flags] [--] [java] ARGS...",
+		Use:   "exec [flags] [--] [java|COMMAND] ARGS...",
 		Short: "Run java with options that fit the container, replacing jvmfit (fit to be PID 1)",
 		Long: `Compute the options as 'jvmfit flags' does, then replace this process with the
 JVM (exec), so signals and the exit code are the JVM's own. ARGS are java's
-arguments; a leading 'java' or path to a java launcher picks that JDK.
-JAVA_OPTIONS are added after jvmfit's options; JAVA_APP_JAR or JAVA_MAIN_CLASS
-is run when ARGS name no main. JVMFIT_DISABLE=1 runs java unchanged.`,
+arguments; a leading 'java' or path to a java launcher picks that JDK. A leading
+COMMAND that is not java (a start script) runs instead, with jvmfit's options in
+JDK_JAVA_OPTIONS and planned around JAVA_OPTS. JAVA_OPTIONS are added after
+jvmfit's options; JAVA_APP_JAR or JAVA_MAIN_CLASS is run when ARGS name no main.
+JVMFIT_DISABLE=1 runs java unchanged.
+
+Your options win, and sizing never stops the start: where the limit is too
+small for them, what you left open gets no cap and one warning line says so
+(--strict refuses instead). jvmfit's flags end at --, or at the first argument
+that is not a -- flag; an unknown --flag before that is refused.`,
 		Example: `  jvmfit exec -jar app.jar
   jvmfit exec --goal footprint -- java -Xss1m -cp app.jar com.example.Main
+  jvmfit exec -- /app/bin/start.sh
   JAVA_APP_JAR=/app.jar jvmfit exec`,
 		// java's own arguments (-jar, -cp, -Xmx...) must reach java
 		// untouched, so jvmfit's flags are parsed by hand.
