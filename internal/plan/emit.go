@@ -63,13 +63,17 @@ func (e *emitter) memory(s *sizing, in Input) {
 	case in.Goal == Throughput:
 		e.add("InitialHeapSize", "-Xms"+size.JVM(s.heap), size.JVM(s.heap), RegHeap, "throughput: start at full size, no resizing pauses")
 	}
-	e.xx("MaxMetaspaceSize", size.JVM(s.metaCap), RegMetaspace, metaCapWhy(s))
+	if s.metaCap > 0 { // 0: the JDK's own choice (budget.go)
+		e.xx("MaxMetaspaceSize", size.JVM(s.metaCap), RegMetaspace, metaCapWhy(s))
+	}
 	if s.codeCap > 0 {
 		e.xx("ReservedCodeCacheSize", size.JVM(s.codeCap), RegCode, s.why[RegCode])
 	}
 	xss := size.JVM(s.xss)
 	e.add("ThreadStackSize", "-Xss"+xss, xss, RegStacks, fmt.Sprintf("stack per thread; %d threads counted at the %s each touches", s.threads, size.Format(s.stackRes)))
-	e.xx("MaxDirectMemorySize", size.JVM(s.directCap), RegDirect, directCapWhy(s))
+	if s.directCap > 0 {
+		e.xx("MaxDirectMemorySize", size.JVM(s.directCap), RegDirect, directCapWhy(s))
+	}
 }
 
 func (e *emitter) gc(gc, goal string, n int) {
