@@ -62,7 +62,6 @@ func TestRefusalArithmetic(t *testing.T) {
 	}
 	for _, m := range []int64{12, 20, 48, 60, 70, 76, 80, 96, 100} {
 		for _, in := range []Input{
-			{Limits: limits(m*mib, 1), JDK: jdk17},
 			{Limits: limits(m*mib, 1), JDK: jdk17, Profile: pr},
 			{Limits: limits(m*mib, 4), JDK: jdk25, Goal: Throughput, Profile: pr},
 		} {

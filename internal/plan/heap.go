@@ -102,8 +102,10 @@ func (s *sizing) sizeHeapNoProfile(in Input, pr *Profile, n int, gc string) (str
 	}
 	s.heap = h
 	if s.heap < s.minHeap {
-		if s.minHeap == minHeapNoProf { // a limit too small for any JVM
-			return "", s.heapRefusal(pr, gc, s.heap)
+		if s.minHeap == minHeapNoProf { // a limit too small for any service
+			s.toFloors()
+			return "", &RefusedError{LimitBytes: s.limit, Why: fmt.Sprintf(
+				"no profile: the JDK's own heap at this limit would be %s, below the %s minimum", size.Format(s.heap), size.Format(s.minHeap))}
 		}
 		// A measured live set above what the defaults give: the heap
 		// takes it when the non-heap estimates and headroom still fit.
