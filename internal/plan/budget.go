@@ -55,7 +55,7 @@ func noProfDirectMax(goal string) int64 {
 // footprintHeapShare is the part of what the budget leaves that footprint
 // gives the heap: the rest stays unassigned, so the heap (and with free
 // ratios 10/20 its RSS) stays smaller than balanced's in the same limit.
-const footprintHeapShare = 0.75
+const footprintHeapShare = 0.7
 
 // noProfCaps is metaspace and direct memory in the budget's regime, each
 // only where the user or a profile did not size it.
@@ -101,7 +101,7 @@ func (s *sizing) noProfileHeap(in Input, n int, gc string) (int64, bool) {
 	if h > def {
 		why := "no profile: all that the non-heap budget leaves (grounded in the panel's largest non-heap, docs/launcher.md)"
 		if in.Goal == Footprint {
-			why = fmt.Sprintf("footprint, no profile: %.0f%% of what the non-heap budget leaves (the rest unassigned)", footprintHeapShare*100)
+			why = fmt.Sprintf("footprint, no profile: %.0f%% of what the non-heap budget leaves (the rest unassigned, so RSS stays lower)", footprintHeapShare*100)
 		}
 		s.set(RegHeap, "jvmfit", why+fmt.Sprintf("; the JDK would take %s", size.Format(def)))
 		return h, true
