@@ -37,6 +37,7 @@ func TestRealJVMUnderCgroup(t *testing.T) {
 		{1024 * mib, 2, ""},
 		{1024 * mib, 2, Footprint},
 		{2048 * mib, 2, Throughput},
+		{4096 * mib, 2, ""}, // the budget's regime: a 72% heap, metaspace and direct capped
 	}
 	for _, path := range jvms {
 		for _, c := range cases {
