@@ -40,16 +40,17 @@ func noProfMetaMax(goal string) int64 {
 	return 256 * mib
 }
 
-// Direct memory cap without a profile in the budget's regime: L/16, 64
-// MiB to 128 MiB (footprint 64). Tomcat
-// services use 0.1 MiB; the JDK's own cap is the heap.
-const noProfDirectMin = 64 * mib
+// Direct memory cap without a profile in the budget's regime: L/16, at
+// least noProfDirectMin (directbuf, the panel's direct-memory service,
+// peaked at 68 MiB of NIO direct buffers: 1.9×; the JDK's own cap is the
+// heap), at most 256 MiB (footprint 96 to 128 MiB, 1.4-1.9×).
+const noProfDirectMin = 128 * mib
 
-func noProfDirectMax(goal string) int64 {
+func noProfDirectRange(goal string) (lo, hi int64) {
 	if goal == Footprint {
-		return 64 * mib
+		return 96 * mib, 128 * mib
 	}
-	return 128 * mib
+	return noProfDirectMin, 256 * mib
 }
 
 // footprintHeapShare is the part of what the budget leaves that footprint
@@ -66,8 +67,9 @@ func (s *sizing) noProfCaps(goal string) {
 			size.Format(noProfMetaMin), size.Format(noProfMetaMax(goal)), goal))
 	}
 	if s.direct == 0 {
-		s.direct = clamp(s.limit/16/mib*mib, noProfDirectMin, noProfDirectMax(goal))
-		s.set(RegDirect, "jvmfit", fmt.Sprintf("not measured: L/16, %s to %s for %s", size.Format(noProfDirectMin), size.Format(noProfDirectMax(goal)), goal))
+		lo, hi := noProfDirectRange(goal)
+		s.direct = clamp(s.limit/16/mib*mib, lo, hi)
+		s.set(RegDirect, "jvmfit", fmt.Sprintf("not measured: L/16, %s to %s for %s (directbuf, the panel's direct-memory service, peaks at 68 MiB)", size.Format(lo), size.Format(hi), goal))
 	}
 	if !s.measuredNative {
 		s.native = s.nativeFor(s.meta)

