@@ -9,6 +9,7 @@
 # measured one) and writes it as JSON to bench/results/large-DATE.json.
 # Needs root (real cgroups); about 2 minutes a trial on 2 cores.
 #   LIMITS="1Gi 4Gi" CPUS=2 REPEATS=1 bash bench/large.sh
+# KEEP=DIR keeps the database, each trial's JSON and logs there.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
@@ -33,7 +34,7 @@ command -v jq >/dev/null || { echo "bench/large.sh: jq not installed: make bench
 [[ -x $JVMFIT ]] || go build -o "$JVMFIT" ./cmd/jvmfit
 
 work=$(mktemp -d)
-trap 'rm -rf "$work"' EXIT
+trap 'if [[ -n ${KEEP:-} ]]; then mkdir -p "$KEEP" && cp -r "$work"/. "$KEEP"/; fi; rm -rf "$work"' EXIT
 trap 'exit 130' INT TERM
 
 # filecache's own descriptor with a store as large as the limit allows
@@ -41,7 +42,7 @@ trap 'exit 130' INT TERM
 sed -e "s|^jar: .*|jar: $PWD/workloads/filecache/target/filecache.jar|" \
   -e "s|^scenario: .*|scenario: $PWD/workloads/filecache/scenario.yaml|" \
   -e "s|^option_sets: .*||" \
-  -e 's|^env: {}|env: {FILECACHE_MAX_TOTAL_SIZE: 64GB, FILECACHE_MAX_VERSIONS: "2"}|' \
+  -e 's|^env: {}|env: {FILECACHE_MAXTOTALSIZE: 64GB, FILECACHE_MAXVERSIONS: "2"}|' \
   workloads/filecache/app.yaml >"$work/app.yaml"
 
 printf '| limit | options | heap (-Xmx) | p99 at %s req/s | throughput at saturation | verdict | kernel OOM kill | cgroup peak |\n|---|---|---|---|---|---|---|---|\n' "$RATE" >"$work/table"
