@@ -75,7 +75,7 @@ func TestFlagsBadInputExit2(t *testing.T) {
 		"bad format":    {"flags", "--java", java17, "--format", "xml"},
 		"missing java":  {"flags", "--java", filepath.Join(dir, "nope")},
 		"bad release":   {"flags", "--java", fake},
-		"too small":     {"flags", "--java", java17, "--strict", "--memory", "64Mi"},
+		"too small":     {"flags", "--java", java17, "--strict", "--memory", "12Mi"},
 		"bad profile":   {"flags", "--java", java17, "--profile", filepath.Join(dir, "none.json")},
 		"exec bad flag": {"exec", "--java", java17, "--memory", "1x", "-version"},
 	}
@@ -86,7 +86,7 @@ func TestFlagsBadInputExit2(t *testing.T) {
 			t.Errorf("%s: exit %d, stdout %q, stderr %q; want exit 2 and one line", name, code, out, errs)
 		}
 	}
-	_, errs, _ := run(t, nil, "flags", "--java", java17, "--strict", "--memory", "64Mi")
+	_, errs, _ := run(t, nil, "flags", "--java", java17, "--strict", "--memory", "12Mi")
 	if !strings.Contains(errs, "smallest limit accepted") {
 		t.Errorf("refusal does not name the smallest limit: %s", errs)
 	}

@@ -162,6 +162,10 @@ func (p *Plan) regions(s *sizing, gc string) {
 	p.Regions = append(p.Regions,
 		Region{RegNative, s.native, "", s.src[RegNative], s.why[RegNative]},
 		Region{RegKernel, s.kernel, "", s.src[RegKernel], s.why[RegKernel]})
+	if s.jdkHeap {
+		clipToLimit(p.Regions, s.limit, s.metaCap == 0)
+		s.set(RegHeadroom, "jvmfit", "no profile, the JDK's heap: what the estimates leave")
+	}
 	head := s.limit - p.Total()
 	why := s.why[RegHeadroom]
 	if extra := head - s.headroom; extra >= mib {

@@ -65,7 +65,7 @@ func (e *emitter) memory(s *sizing, in Input) {
 		// -Xms from the model would raise it if the model were off)
 		e.add("InitialHeapSize", "-Xms"+size.JVM(s.heap), size.JVM(s.heap), RegHeap, "throughput: start at full size, no resizing pauses")
 	}
-	if s.metaCap > 0 { // 0: Fit leaves it uncapped
+	if s.metaCap > 0 { // 0: the JDK's own choice (budget.go), or Fit leaves it uncapped
 		e.xx("MaxMetaspaceSize", size.JVM(s.metaCap), RegMetaspace, metaCapWhy(s))
 	}
 	if s.codeCap > 0 {

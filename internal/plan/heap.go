@@ -34,33 +34,95 @@ func (s *sizing) sizeHeap(in Input, u userSet, n int) (string, error) {
 		}
 		return gc, nil
 	}
+	if !(pr.MetaspaceUsedBytes > 0 && pr.LiveHeapBytes > 0) {
+		return s.sizeHeapNoProfile(in, pr, n, gc)
+	}
 	if gc == "" {
 		gc = chooseGC(in.Goal, n, s.heapRoom("Serial"))
 	}
-	s.heap = alignHeap(s.plannedHeap(in, pr, n, s.heapRoom(gc)))
+	s.heap = alignHeap(s.plannedHeap(in, pr, s.heapRoom(gc)))
 	if s.heap < s.minHeap {
-		fits := s.heap
-		s.heap = 0
-		s.toFloors()
-		s.gcOverhead = s.gcFor(gc, s.minHeap, pr)
-		left, as := "nothing", ""
-		if l := s.limit - s.nonHeap() - s.headroom; l > 0 {
-			left = size.Format(l)
-			if fits > 0 {
-				// What is left can exceed the minimum while the heap it
-				// gives does not ("leave 15.6Mi ... below the 15Mi
-				// minimum"): say what -Xmx it would be.
-				as = fmt.Sprintf(" (an -Xmx of %s after the collector's share and the JVM's 2 MiB alignment)", size.Format(fits))
-			}
-		}
-		return "", &RefusedError{LimitBytes: s.limit, Why: fmt.Sprintf(
-			"%s of non-heap (%s) and %s headroom leave %s for the heap%s, below the %s minimum%s",
-			size.Format(s.nonHeap()), s.explainNonHeap(), size.Format(s.headroom), left, as, size.Format(s.minHeap), s.minHeapWhy(pr))}
+		return "", s.heapRefusal(pr, gc, s.heap)
 	}
 	s.gcOverhead = s.gcFor(gc, s.heap, pr)
 	if !s.fillRoom() {
 		return "", fmt.Errorf("internal: heap %s leaves less than the floors at %s", size.Format(s.heap), size.Format(s.limit))
 	}
+	return gc, nil
+}
+
+// heapRefusal says the heap that fits (fits) is below the minimum.
+func (s *sizing) heapRefusal(pr *Profile, gc string, fits int64) error {
+	s.heap = 0
+	s.toFloors()
+	s.gcOverhead = s.gcFor(gc, s.minHeap, pr)
+	left, as := "nothing", ""
+	if l := s.limit - s.nonHeap() - s.headroom; l > 0 {
+		left = size.Format(l)
+		if fits > 0 {
+			// What is left can exceed the minimum while the heap it
+			// gives does not ("leave 15.6Mi ... below the 15Mi
+			// minimum"): say what -Xmx it would be.
+			as = fmt.Sprintf(" (an -Xmx of %s after the collector's share and the JVM's 2 MiB alignment)", size.Format(fits))
+		}
+	}
+	return &RefusedError{LimitBytes: s.limit, Why: fmt.Sprintf(
+		"%s of non-heap (%s) and %s headroom leave %s for the heap%s, below the %s minimum%s",
+		size.Format(s.nonHeap()), s.explainNonHeap(), size.Format(s.headroom), left, as, size.Format(s.minHeap), s.minHeapWhy(pr))}
+}
+
+// sizeHeapNoProfile sizes the heap when no profile measured metaspace and
+// the live set: the non-heap budget's heap in large containers, else the
+// JDK's own (budget.go). A partial profile's live set still sets the
+// heap's floor.
+func (s *sizing) sizeHeapNoProfile(in Input, pr *Profile, n int, gc string) (string, error) {
+	if gc == "" {
+		probe := *s
+		h, _ := probe.noProfileHeap(in, n, "Serial")
+		gc = chooseGC(in.Goal, n, h)
+	}
+	h, budget := s.noProfileHeap(in, n, gc)
+	sized := s.meta > 0 || s.direct > 0 || s.measuredNative
+	if !budget && sized {
+		// What a profile measured (or the user capped) is counted whole:
+		// the heap gives way to it, down to its floor.
+		if room := alignHeap(s.heapRoom(gc)); room < h {
+			h = room
+			s.set(RegHeap, "jvmfit", fmt.Sprintf("what the measured or capped non-heap, the estimates and headroom leave (the JDK would take %s)", size.Format(jdkDefaultHeap(s.limit, n))))
+		}
+		s.heap = h
+		if s.heap < s.minHeap {
+			return "", s.heapRefusal(pr, gc, s.heap)
+		}
+		s.gcOverhead = s.gcFor(gc, s.heap, pr)
+		if !s.fillRoom() {
+			return "", fmt.Errorf("internal: heap %s leaves less than the floors at %s", size.Format(s.heap), size.Format(s.limit))
+		}
+		return gc, nil
+	}
+	s.heap = h
+	if s.heap < s.minHeap {
+		if s.minHeap == minHeapNoProf { // a limit too small for any service
+			s.toFloors()
+			return "", &RefusedError{LimitBytes: s.limit, Why: fmt.Sprintf(
+				"no profile: the JDK's own heap at this limit would be %s, below the %s minimum", size.Format(s.heap), size.Format(s.minHeap))}
+		}
+		// A measured live set above what the defaults give: the heap
+		// takes it when the non-heap estimates and headroom still fit.
+		s.heap = s.minHeap
+		s.set(RegHeap, "profile", fmt.Sprintf("3/4 of the measured live set %s, above the JDK's own heap", size.Format(pr.LiveHeapBytes)))
+		if s.limit-s.heap-gcOverheadFor(gc, s.heap)-s.fixed()-s.floors()-s.headroom < 0 {
+			return "", s.heapRefusal(pr, gc, s.heap)
+		}
+	}
+	s.gcOverhead = s.gcFor(gc, s.heap, pr)
+	if budget {
+		if !s.fillRoom() {
+			return "", fmt.Errorf("internal: heap %s leaves less than the budget at %s", size.Format(s.heap), size.Format(s.limit))
+		}
+		return gc, nil
+	}
+	s.jdkRegime()
 	return gc, nil
 }
 
@@ -139,33 +201,9 @@ func userRAMOptions(u userSet) string {
 	return out
 }
 
-// heapShare is the part of the room (the limit less headroom and the
-// fixed regions) a plan without a profile gives the heap; the rest goes to
-// metaspace and the native that grows with it. A heap that is too small
-// shows as GC time or a clean Java OutOfMemoryError; metaspace and native
-// that do not fit are fatal, and a big app needs 100+ MiB of metaspace.
-const heapShare = 0.4
-
-// plannedHeap is the heap jvmfit chooses, room being the most that fits.
-// Without a measured metaspace it is a share of the room and at most the
-// heap the JDK's own ergonomics pick. With one, the measurement makes the
-// whole room safe to use.
-func (s *sizing) plannedHeap(in Input, pr *Profile, n int, room int64) int64 {
-	measured := pr.MetaspaceUsedBytes > 0 && pr.LiveHeapBytes > 0
-	if !measured {
-		def := jdkDefaultHeap(s.limit, n)
-		share := int64(float64(s.limit-s.headroom-s.fixed()) * heapShare)
-		h := min(def, share, room)
-		switch {
-		case h == def:
-			s.set(RegHeap, "jvmfit", fmt.Sprintf("the heap the JDK itself picks at %s: no profile, so non-heap keeps at least the room the defaults give it", size.Format(s.limit)))
-		case h == share:
-			s.set(RegHeap, "jvmfit", fmt.Sprintf("no profile: %.0f%% of what headroom and the fixed regions leave (the JDK would take %s), so that a big app's metaspace fits", heapShare*100, size.Format(def)))
-		default:
-			s.set(RegHeap, "jvmfit", "what the non-heap floors and headroom leave")
-		}
-		return max(h, min(s.minHeap, room))
-	}
+// plannedHeap is the heap of a measured profile, room being the most that
+// fits: the measurement makes the whole room safe to use.
+func (s *sizing) plannedHeap(in Input, pr *Profile, room int64) int64 {
 	if in.Goal == Footprint {
 		if h := roundUp(pr.LiveHeapBytes*2, mib) + 16*mib; h < room {
 			s.set(RegHeap, "profile", fmt.Sprintf("footprint: 2 × the measured live heap %s + 16 MiB", size.Format(pr.LiveHeapBytes)))

@@ -37,6 +37,7 @@ func TestRealJVMUnderCgroup(t *testing.T) {
 		{1024 * mib, 2, ""},
 		{1024 * mib, 2, Footprint},
 		{2048 * mib, 2, Throughput},
+		{4096 * mib, 2, ""}, // the budget's regime: a 72% heap, metaspace and direct capped
 	}
 	for _, path := range jvms {
 		for _, c := range cases {
@@ -68,10 +69,17 @@ func TestRealJVMUnderCgroup(t *testing.T) {
 				}
 				want := map[string]string{
 					"MaxHeapSize":            fmt.Sprint(p.HeapBytes()),
-					"MaxMetaspaceSize":       fmt.Sprint(optionBytes(t, p, "MaxMetaspaceSize")),
 					"CICompilerCount":        reasonValue(p, "CICompilerCount"),
 					"Use" + p.GC + "GC":      "true",
 					"ExitOnOutOfMemoryError": "true",
+				}
+				if jdkRegime(p) {
+					// No cap: the JDK's own, max_uintx (17) or it less a page (25).
+					if v, err := strconv.ParseUint(got["MaxMetaspaceSize"], 10, 64); err != nil || v < 1<<63 {
+						t.Errorf("MaxMetaspaceSize: JVM reports %q, the plan emits no cap", got["MaxMetaspaceSize"])
+					}
+				} else {
+					want["MaxMetaspaceSize"] = fmt.Sprint(optionBytes(t, p, "MaxMetaspaceSize"))
 				}
 				if p.C1Only {
 					want["TieredStopAtLevel"] = "1"

@@ -39,7 +39,10 @@ type sizing struct {
 	// dynamic archive) the plan's options do not map: its classes load
 	// into metaspace instead.
 	archiveGone int64
-	src, why    map[string]string
+	// jdkHeap is the JDK's regime of a plan without a profile (budget.go):
+	// the JDK's heap, metaspace and direct memory uncapped unless sized.
+	jdkHeap  bool
+	src, why map[string]string
 }
 
 func (s *sizing) set(reg, src, why string) { s.src[reg], s.why[reg] = src, why }

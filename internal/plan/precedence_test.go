@@ -171,9 +171,11 @@ func TestOverrideUserWinsForTheirRegion(t *testing.T) {
 		{"JAVA_OPTIONS then --jvm: the later wins", []string{"-XX:MaxDirectMemorySize=8m", "-XX:MaxDirectMemorySize=16m"}, "MaxDirectMemorySize", "-XX:MaxDirectMemorySize="},
 		{"a property", []string{"-Dspring.main.lazy-initialization=true"}, "-Dspring.main.lazy-initialization", ""},
 	}
-	base := mustPlan(t, Input{Limits: limits(256*mib, 1), JDK: jdk17})
+	// 1 GiB: the plan without a profile caps metaspace and direct memory
+	// there (below, in the JDK's regime, it leaves them to the JDK).
+	base := mustPlan(t, Input{Limits: limits(size.GiB, 1), JDK: jdk17})
 	for _, c := range cases {
-		p, cmdline, err := Override(Input{Limits: limits(256*mib, 1), JDK: jdk17}, c.user)
+		p, cmdline, err := Override(Input{Limits: limits(size.GiB, 1), JDK: jdk17}, c.user)
 		if err != nil {
 			t.Fatalf("%s: %v", c.name, err)
 		}

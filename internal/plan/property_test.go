@@ -76,12 +76,23 @@ func checkFits(t *testing.T, p *Plan, mem int64) {
 		sum += r.Bytes
 	}
 	head := p.Region(RegHeadroom).Bytes
+	if jdkRegime(p) {
+		// No profile, the JDK's heap and no metaspace cap: the regions are
+		// estimates clipped to the limit (budget.go); they add up to it.
+		if sum != mem || p.Total() > mem-head {
+			t.Fatalf("%s: JDK's regime: regions sum %s, headroom %s", size.Format(mem), size.Format(sum), size.Format(head))
+		}
+		if !strings.Contains(strings.Join(p.Options, " ")+" ", "-Xmx"+size.JVM(p.HeapBytes())+" ") {
+			t.Fatalf("%s: -Xmx%s missing from %v", size.Format(mem), size.JVM(p.HeapBytes()), p.Options)
+		}
+		return
+	}
 	least := min(mem/25, size.GiB)
 	if p.Region(RegStacks).Bytes == 0 { // native measured: 2% headroom
 		least = min(max(2*mib, mem/50-mib), size.GiB)
 	}
 	if sum != mem || p.Total() > mem-head || head < least {
-		t.Fatalf("%s: regions sum %s, headroom %s: does not fit", size.Format(mem), size.Format(sum), size.Format(head))
+		t.Fatalf("%s: regions sum %s, headroom %s: does not fit: %v", size.Format(mem), size.Format(sum), size.Format(head), p.Regions)
 	}
 	if p.HeapBytes() < minHeapNoProf {
 		t.Fatalf("%s: heap %s", size.Format(mem), size.Format(p.HeapBytes()))
@@ -100,6 +111,17 @@ func checkFits(t *testing.T, p *Plan, mem int64) {
 	if meta != metaReg || direct != p.Region(RegDirect).Bytes {
 		t.Fatalf("%s: caps %s/%s are not the regions %s/%s", size.Format(mem), size.Format(meta), size.Format(direct), size.Format(metaReg), size.Format(p.Region(RegDirect).Bytes))
 	}
+}
+
+// jdkRegime is a plan without a profile that keeps the JDK's heap and
+// caps neither metaspace nor direct memory (budget.go).
+func jdkRegime(p *Plan) bool {
+	for _, r := range p.Reasons {
+		if r.Name == "MaxMetaspaceSize" {
+			return false
+		}
+	}
+	return strings.HasPrefix(p.Region(RegHeap).Why, "the heap the JDK itself picks")
 }
 
 // optionBytes is the size an emitted -XX:Name=SIZE option gives.

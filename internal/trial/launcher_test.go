@@ -42,7 +42,7 @@ func optionWith(opts []string, prefix string) string {
 // raises metaspace raises the plan's MaxMetaspaceSize.
 func TestProfileChangesThePlanAndTheKey(t *testing.T) {
 	a := fixtureApp(t, "serve", 30*time.Second)
-	base := Spec{MemoryBytes: 512 * size.MiB, CPUs: 1, JVM: "jvmfit"}
+	base := Spec{MemoryBytes: size.GiB, CPUs: 1, JVM: "jvmfit"} // caps without a profile from 1 GiB
 	without := prepared(t, a, base)
 	with := base
 	with.Profile = writeProfile(t, bigMetaspaceProfile)

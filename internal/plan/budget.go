@@ -1,0 +1,166 @@
+package plan
+
+import (
+	"fmt"
+
+	"github.com/jvmfit/jvmfit/internal/size"
+)
+
+// Without a profile the plan cannot know an app's metaspace, direct
+// memory or native, so it has two regimes (docs/launcher.md, "Without a
+// profile"):
+//
+//   - the JDK's regime: where the non-heap budget below would leave less
+//     heap than the JDK's own ergonomics give, the heap is the JDK's own
+//     and metaspace and direct memory keep the JDK's own choice (no cap).
+//     The app then has the heap and the non-heap room it has under the
+//     defaults, less what C1, fewer compiler threads, a smaller code cache
+//     and two malloc arenas save: never worse than the defaults.
+//   - the budget's regime (large containers): the non-heap gets a budget
+//     grounded in the largest non-heap measured across the panel, every
+//     cap in it counted whole (so an app within the caps is never killed
+//     by the kernel), and the heap all the budget leaves.
+//
+// The panel's measured non-heap (cgroup peak less the committed heap,
+// JDK 17, 1 CPU, the JDK's defaults; docs/launcher.md has the table): the
+// largest is catalog, 19k classes: metaspace 97 MiB used (105 committed
+// with class space), code cache 38 MiB, symbols 22 MiB, 221 MiB of
+// non-heap in all at 1 GiB. The caps below hold it with a margin.
+
+// Metaspace cap without a profile in the budget's regime: at least
+// noProfMetaMin (catalog's 105 MiB committed and 20% more, so that no
+// panel app stops on a cap the defaults do not have), L/8 above that, at
+// most a few times catalog's (footprint 128 MiB: about catalog's own).
+const noProfMetaMin = 128 * mib
+
+func noProfMetaMax(goal string) int64 {
+	if goal == Footprint {
+		return 128 * mib
+	}
+	return 256 * mib
+}
+
+// Direct memory cap without a profile in the budget's regime: L/16, at
+// least noProfDirectMin (directbuf, the panel's direct-memory service,
+// peaked at 68 MiB of NIO direct buffers: 1.9×; the JDK's own cap is the
+// heap), at most 256 MiB (footprint 96 to 128 MiB, 1.4-1.9×).
+const noProfDirectMin = 128 * mib
+
+func noProfDirectRange(goal string) (lo, hi int64) {
+	if goal == Footprint {
+		return 96 * mib, 128 * mib
+	}
+	return noProfDirectMin, 256 * mib
+}
+
+// footprintHeapShare is the part of what the budget leaves that footprint
+// gives the heap: the rest stays unassigned, so the heap (and with free
+// ratios 10/20 its RSS) stays smaller than balanced's in the same limit.
+const footprintHeapShare = 0.7
+
+// noProfCaps is metaspace and direct memory in the budget's regime, each
+// only where the user or a profile did not size it.
+func (s *sizing) noProfCaps(goal string) {
+	if s.meta == 0 {
+		s.meta = clamp(s.limit/8/mib*mib, noProfMetaMin, noProfMetaMax(goal))
+		s.set(RegMetaspace, "jvmfit", fmt.Sprintf("not measured: L/8, %s to %s for %s (catalog, the panel's largest, commits 105 MiB)",
+			size.Format(noProfMetaMin), size.Format(noProfMetaMax(goal)), goal))
+	}
+	if s.direct == 0 {
+		lo, hi := noProfDirectRange(goal)
+		s.direct = clamp(s.limit/16/mib*mib, lo, hi)
+		s.set(RegDirect, "jvmfit", fmt.Sprintf("not measured: L/16, %s to %s for %s (directbuf, the panel's direct-memory service, peaks at 68 MiB)", size.Format(lo), size.Format(hi), goal))
+	}
+	if !s.measuredNative {
+		s.native = s.nativeFor(s.meta)
+	}
+}
+
+// budgetHeap is the heap the non-heap budget leaves at this limit for gc
+// (0 when it leaves none): the limit less headroom, the fixed regions,
+// the caps and the native that grows with metaspace, and the collector's
+// share of the heap itself.
+func (s *sizing) budgetHeap(gc string) int64 {
+	free := s.limit - s.headroom - s.fixed() - s.meta - s.direct - s.native - mib
+	if free <= 0 {
+		return 0
+	}
+	return alignHeap(int64(float64(free-mib/2) / (1 + gcPct(gc))))
+}
+
+// noProfileHeap sizes the heap of a plan without a measured profile. It
+// returns the heap and whether the budget's regime applies (caps
+// emitted); otherwise the JDK's regime: the JDK's heap, metaspace and
+// direct memory uncapped.
+func (s *sizing) noProfileHeap(in Input, n int, gc string) (int64, bool) {
+	def := jdkDefaultHeap(s.limit, n)
+	meta, direct, native := s.meta, s.direct, s.native
+	s.noProfCaps(in.Goal)
+	h := s.budgetHeap(gc)
+	if in.Goal == Footprint {
+		h = alignHeap(int64(float64(h) * footprintHeapShare))
+	}
+	if h > def {
+		why := "no profile: all that the non-heap budget leaves (grounded in the panel's largest non-heap, docs/launcher.md)"
+		if in.Goal == Footprint {
+			why = fmt.Sprintf("footprint, no profile: %.0f%% of what the non-heap budget leaves (the rest unassigned, so RSS stays lower)", footprintHeapShare*100)
+		}
+		s.set(RegHeap, "jvmfit", why+fmt.Sprintf("; the JDK would take %s", size.Format(def)))
+		return h, true
+	}
+	s.meta, s.direct, s.native = meta, direct, native
+	s.set(RegHeap, "jvmfit", fmt.Sprintf("the heap the JDK itself picks at %s: no profile, and the non-heap budget would leave less", size.Format(s.limit)))
+	return def, false
+}
+
+// jdkRegime sets the caps of a plan in the JDK's regime: metaspace and
+// direct memory keep the JDK's own limits (none, and the heap) unless the
+// user or a profile sized them. regions shows the estimates of what no
+// option caps only as far as the limit holds them after the heap.
+func (s *sizing) jdkRegime() {
+	s.jdkHeap = true
+	if s.meta == 0 {
+		s.set(RegMetaspace, "jvmfit", "not capped: no profile, so the JDK's own choice (no MaxMetaspaceSize), as under the defaults; shown as what the limit leaves")
+	} else {
+		s.metaCap = s.meta
+	}
+	if s.direct == 0 {
+		s.direct = directFloor
+		s.set(RegDirect, "jvmfit", "not capped: no profile, so the JDK's own choice (as large as the heap), as under the defaults; 2 MiB counted")
+	} else {
+		s.directCap = s.direct
+	}
+	if s.native == 0 && !s.measuredNative {
+		s.native = s.nativeFor(max(s.meta, metaFloor))
+	}
+}
+
+// clipToLimit shows a JDK-regime plan's estimates as far as the limit
+// holds them: the heap, the GC and what the user or a profile sized come
+// first, whole; then jvmfit's estimates in order, each at most what the
+// limit still leaves. The metaspace region (when not capped) is the rest
+// less the headroom the limit still holds.
+func clipToLimit(rs []Region, limit int64, metaUncapped bool) {
+	order := []string{RegHeap, RegGC, RegCDS, RegKernel, RegCode, RegCompiler, RegStacks, RegAlloc, RegClass, RegDirect, RegNative, RegMetaspace}
+	left := limit
+	clip := func(r *Region) {
+		if r.Name == RegMetaspace && metaUncapped {
+			r.Bytes = max(0, left-headroomFor(limit))
+		}
+		if r.Bytes > left {
+			r.Bytes = max(0, left)
+			r.Why += " (estimate clipped: the limit holds no more after the JDK's heap)"
+		}
+		left -= r.Bytes
+	}
+	for pass := 0; pass < 2; pass++ {
+		for _, name := range order {
+			for i := range rs {
+				first := name == RegHeap || name == RegGC || rs[i].Source != "jvmfit"
+				if rs[i].Name == name && first == (pass == 0) {
+					clip(&rs[i])
+				}
+			}
+		}
+	}
+}

@@ -1,0 +1,129 @@
+package plan
+
+import (
+	"fmt"
+	"strings"
+	"testing"
+
+	"github.com/jvmfit/jvmfit/internal/size"
+)
+
+// catalogNonHeap is catalog's measured non-heap under the JDK's defaults
+// at 1 GiB (testdata/catalog-default-profile.json): metaspace and class
+// space as NMT committed them, code cache, the CDS archive and the
+// uncapped native; the largest of the panel (docs/launcher.md).
+func catalogNonHeap(t *testing.T) (total, meta int64) {
+	t.Helper()
+	pr, err := LoadProfile("testdata/catalog-default-profile.json")
+	if err != nil {
+		t.Fatal(err)
+	}
+	meta = pr.NMTPeakBytes["Metaspace"] + pr.NMTPeakBytes["Class"]
+	total = meta + pr.NMTPeakBytes["Code"] + pr.CDSArchiveBytes + pr.PeakUncappedNativeBytes
+	return total, meta
+}
+
+// Large containers without a profile (issue 21): at 1, 2, 4 and 8 GiB the
+// heap gets what the non-heap budget leaves, the budget holds the panel's
+// largest non-heap (catalog's) with its caps above what catalog uses and
+// within a few times it, and at 4 GiB the heap is at least 60% of the
+// limit, where it was the JDK's 25%.
+func TestLargeContainerTable(t *testing.T) {
+	nonHeap, catMeta := catalogNonHeap(t)
+	if nonHeap < 200*mib || nonHeap > 260*mib {
+		t.Fatalf("catalog's measured non-heap %s: the profile changed", size.Format(nonHeap))
+	}
+	for _, gib := range []int64{1, 2, 4, 8} {
+		for _, cpus := range []float64{1, 2, 4} {
+			for _, goal := range []string{Footprint, Balanced, Throughput} {
+				mem := gib * size.GiB
+				at := fmt.Sprintf("%dGi %g CPUs %s", gib, cpus, goal)
+				p := mustPlan(t, Input{Limits: limits(mem, cpus), JDK: jdk17, Goal: goal})
+				heap := p.HeapBytes()
+				if def := jdkDefaultHeap(mem, int(cpus)); heap <= def {
+					t.Errorf("%s: heap %s is not above the JDK's %s", at, size.Format(heap), size.Format(def))
+				}
+				// Footprint keeps 30% of what the budget leaves unassigned.
+				if gib >= 4 && goal != Footprint && heap*10 < mem*6 || gib >= 4 && heap*2 < mem {
+					t.Errorf("%s: heap %s is under 60%% of the limit (50%% for footprint)", at, size.Format(heap))
+				}
+				if gib == 1 && goal != Footprint && heap*100 < mem*45 {
+					t.Errorf("%s: heap %s is under 45%% (run-java.sh gives 50%%)", at, size.Format(heap))
+				}
+				// What the heap and the headroom leave holds catalog's
+				// whole non-heap (no kernel kill for any panel app).
+				if left := mem - heap - p.Region(RegGC).Bytes - p.Region(RegHeadroom).Bytes; left < nonHeap {
+					t.Errorf("%s: %s left beside the heap, catalog's non-heap is %s", at, size.Format(left), size.Format(nonHeap))
+				}
+				meta := optionBytes(t, p, "MaxMetaspaceSize")
+				if meta < catMeta*6/5 || meta > 3*catMeta {
+					t.Errorf("%s: metaspace cap %s, catalog commits %s: want 1.2× to 3×", at, size.Format(meta), size.Format(catMeta))
+				}
+				// directbuf, the panel's direct-memory service, peaked at 68
+				// MiB of direct buffers (docs/launcher.md).
+				if d := optionBytes(t, p, "MaxDirectMemorySize"); d < 96*mib || d > 256*mib {
+					t.Errorf("%s: direct memory cap %s, want 1.4× to 4× directbuf's 68 MiB", at, size.Format(d))
+				}
+				checkFits(t, p, mem)
+			}
+		}
+	}
+}
+
+// The goals differ in large containers: footprint a smaller heap, C1 and
+// tight free ratios; throughput a fixed heap (Xms = Xmx) and C2; balanced
+// between. At 1, 2, 4 and 8 GiB, 1 and 2 CPUs.
+func TestGoalsDifferInLargeContainers(t *testing.T) {
+	for _, gib := range []int64{1, 2, 4, 8} {
+		for _, cpus := range []float64{1, 2} {
+			mem := gib * size.GiB
+			plans := map[string]*Plan{}
+			for _, g := range []string{Footprint, Balanced, Throughput} {
+				plans[g] = mustPlan(t, Input{Limits: limits(mem, cpus), JDK: jdk17, Goal: g})
+			}
+			at := fmt.Sprintf("%dGi %g CPUs", gib, cpus)
+			f, b, th := plans[Footprint], plans[Balanced], plans[Throughput]
+			if f.HeapBytes() >= b.HeapBytes() {
+				t.Errorf("%s: footprint heap %s not below balanced's %s", at, size.Format(f.HeapBytes()), size.Format(b.HeapBytes()))
+			}
+			if !f.C1Only || b.C1Only || th.C1Only {
+				t.Errorf("%s: C1 only: footprint %v balanced %v throughput %v", at, f.C1Only, b.C1Only, th.C1Only)
+			}
+			if !has(th, "-Xms"+size.JVM(th.HeapBytes())) || has(b, "-Xms") || has(f, "-Xms") {
+				t.Errorf("%s: only throughput fixes the heap: %v / %v / %v", at, th.Options, b.Options, f.Options)
+			}
+			if !has(f, "-XX:MaxHeapFreeRatio=20") || !has(b, "-XX:MaxHeapFreeRatio=40") && b.GC != "G1" {
+				t.Errorf("%s: free ratios: footprint %v balanced %v", at, f.Options, b.Options)
+			}
+			if optionBytes(t, f, "MaxMetaspaceSize") > optionBytes(t, b, "MaxMetaspaceSize") ||
+				optionBytes(t, f, "ReservedCodeCacheSize") >= optionBytes(t, b, "ReservedCodeCacheSize") {
+				t.Errorf("%s: footprint's caps are not the smaller: %v / %v", at, f.Options, b.Options)
+			}
+			if !strings.Contains(f.Region(RegHeap).Why, "footprint") {
+				t.Errorf("%s: footprint's heap reason %q", at, f.Region(RegHeap).Why)
+			}
+		}
+	}
+}
+
+// Below the budget's regime the plan takes the JDK's heap and caps
+// neither metaspace nor direct memory, whatever the goal: the issue's
+// heap-bound service (24 MiB live set, 1 CPU) passed at 64Mi under the
+// defaults with a 32 MiB heap; the plan gave it 26 MiB at 112Mi.
+func TestNoProfileSmallLimitsKeepTheJDKsRegions(t *testing.T) {
+	for _, m := range []int64{64, 112, 200, 256, 384, 448} {
+		for _, goal := range []string{Footprint, Balanced, Throughput} {
+			p := mustPlan(t, Input{Limits: limits(m*mib, 1), JDK: jdk17, Goal: goal})
+			if p.HeapBytes() != jdkDefaultHeap(m*mib, 1) {
+				t.Errorf("%dMi %s: heap %s, the JDK's is %s", m, goal, size.Format(p.HeapBytes()), size.Format(jdkDefaultHeap(m*mib, 1)))
+			}
+			if has(p, "-XX:MaxMetaspaceSize=") || has(p, "-XX:MaxDirectMemorySize=") {
+				t.Errorf("%dMi %s: caps below the JDK's own: %v", m, goal, p.Options)
+			}
+		}
+	}
+	p := mustPlan(t, Input{Limits: limits(64*mib, 1), JDK: jdk17})
+	if p.HeapBytes() != 32*mib || !p.C1Only || !has(p, "-XX:CICompilerCount=1") {
+		t.Errorf("64Mi: want the JDK's 32 MiB heap with C1 and one compiler thread: %v", p.Options)
+	}
+}
