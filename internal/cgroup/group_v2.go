@@ -3,14 +3,12 @@
 package cgroup
 
 import (
-	"errors"
 	"fmt"
 	"os"
 	"path/filepath"
 	"strconv"
 	"strings"
 	"sync"
-	"syscall"
 	"time"
 )
 
@@ -30,69 +28,55 @@ type grpV2 struct {
 var grpWantedV2 = []string{"cpu", "cpuset", "memory", "pids"}
 
 func (m *Manager) createV2(name string, s Spec) (Group, error) {
-	own := m.h.Dir("")
-	if own == "" {
-		own = m.h.Dir("memory")
+	// A missing controller is refused before anything is made or moved.
+	if s.CPUSet != "" {
+		p := m.place
+		if p == nil {
+			found, err := findPlace(m.root, m.h, m.pid)
+			if err != nil {
+				return nil, err
+			}
+			p = &found
+		}
+		if !p.Has("cpuset") {
+			return nil, &PlaceError{Msg: fmt.Sprintf("cpuset %q asked, but the kernel offers no cpuset controller at %s (controllers %q); drop --cpuset", s.CPUSet, p.Parent, strings.Join(p.Controllers, " "))}
+		}
 	}
-	base := filepath.Join(own, m.baseName())
-	g := &grpV2{m: m, dir: filepath.Join(base, name), base: base, spec: s}
-	// Controllers flow down: our own cgroup enables them for jvmfit-<pid>,
-	// which enables them for the trial groups.
-	if err := grpEnableV2(own); err != nil {
+	p, err := m.prepared()
+	if err != nil {
 		return nil, err
 	}
-	if _, err := m.grpEnsureDir(base); err != nil {
-		return nil, fmt.Errorf("cannot create %s (%v): %s", base, err, grpNotWritableAdvice)
+	m.place = p
+	base := filepath.Join(p.Parent, m.baseName())
+	g := &grpV2{m: m, dir: filepath.Join(base, name), base: base, spec: s}
+	for try := 0; ; try++ {
+		if err := m.ensureShared(p); err != nil {
+			return nil, err
+		}
+		_, err := m.grpEnsureDir(base)
+		if err == nil {
+			break
+		}
+		// Another jvmfit removed the empty jvmfit.slice meanwhile.
+		if !os.IsNotExist(err) || try == 3 {
+			return nil, placeFault("create", base, err)
+		}
 	}
-	if err := grpEnableV2(base); err != nil {
+	// Controllers flow down: the place enabled them for jvmfit-<pid>,
+	// which enables them for the trial groups.
+	if _, err := m.enable(base, p.Controllers); err != nil {
 		m.grpRemoveBase(base)
 		return nil, err
 	}
 	if err := m.grpMkdir(g.dir); err != nil {
 		m.grpRemoveBase(base)
-		return nil, fmt.Errorf("cannot create cgroup %s: %v", g.dir, err)
+		return nil, placeFault("create", g.dir, err)
 	}
 	if err := g.apply(); err != nil {
 		g.removeLocked()
 		return nil, err
 	}
 	return g, nil
-}
-
-// grpEnableV2 turns on, for dir's children, the wanted controllers dir has.
-func grpEnableV2(dir string) error {
-	have, err := grpReadString(dir, "cgroup.controllers")
-	if err != nil {
-		return fmt.Errorf("cannot read %s: %v", filepath.Join(dir, "cgroup.controllers"), err)
-	}
-	avail := map[string]bool{}
-	for _, c := range strings.Fields(have) {
-		avail[c] = true
-	}
-	on, _ := grpReadString(dir, "cgroup.subtree_control")
-	enabled := map[string]bool{}
-	for _, c := range strings.Fields(on) {
-		enabled[c] = true
-	}
-	var add []string
-	for _, c := range grpWantedV2 {
-		if avail[c] && !enabled[c] {
-			add = append(add, "+"+c)
-		}
-	}
-	if !avail["memory"] || !avail["cpu"] {
-		return fmt.Errorf("cgroup %s does not offer the memory and cpu controllers (has %q): %s", dir, have, grpNotWritableAdvice)
-	}
-	if len(add) == 0 {
-		return nil
-	}
-	err = grpWrite(dir, "cgroup.subtree_control", strings.Join(add, " "))
-	if err != nil && errors.Is(err, syscall.EBUSY) {
-		// cgroup v2's "no internal processes" rule: a cgroup holding
-		// processes cannot hand controllers to children.
-		return fmt.Errorf("cgroup %s holds processes, so it cannot delegate controllers: run jvmfit in a cgroup of its own with a delegated sub-tree, or use --no-limits", dir)
-	}
-	return err
 }
 
 func (g *grpV2) apply() error {
