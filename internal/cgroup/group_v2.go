@@ -7,7 +7,6 @@ import (
 	"os"
 	"path/filepath"
 	"strconv"
-	"strings"
 	"sync"
 	"time"
 )
@@ -28,19 +27,10 @@ type grpV2 struct {
 var grpWantedV2 = []string{"cpu", "cpuset", "memory", "pids"}
 
 func (m *Manager) createV2(name string, s Spec) (Group, error) {
-	// A missing controller is refused before anything is made or moved.
-	if s.CPUSet != "" {
-		p := m.place
-		if p == nil {
-			found, err := findPlace(m.root, m.h, m.pid)
-			if err != nil {
-				return nil, err
-			}
-			p = &found
-		}
-		if !p.Has("cpuset") {
-			return nil, &PlaceError{Msg: fmt.Sprintf("cpuset %q asked, but the kernel offers no cpuset controller at %s (controllers %q); drop --cpuset", s.CPUSet, p.Parent, strings.Join(p.Controllers, " "))}
-		}
+	// A missing controller or right is refused before anything is made
+	// or moved.
+	if err := m.Check(s); err != nil {
+		return nil, err
 	}
 	p, err := m.prepared()
 	if err != nil {

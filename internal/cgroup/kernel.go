@@ -16,6 +16,9 @@ type kernel interface {
 	Mkdir(dir string) error
 	Write(dir, file, value string) error
 	Rmdir(dir string) error
+	// Writable says whether this process may write in path: EROFS on a
+	// read-only mount, EACCES where it lacks the right.
+	Writable(path string) error
 }
 
 // osKernel is the real cgroupfs.
@@ -24,3 +27,4 @@ type osKernel struct{}
 func (osKernel) Mkdir(dir string) error              { return os.Mkdir(dir, 0o755) }
 func (osKernel) Write(dir, file, value string) error { return grpWrite(dir, file, value) }
 func (osKernel) Rmdir(dir string) error              { return syscall.Rmdir(dir) }
+func (osKernel) Writable(path string) error          { return syscall.Access(path, 2 /* W_OK */) }

@@ -122,6 +122,8 @@ func (k *fakeKernel) takeOut(pid string) {
 	})
 }
 
+func (k *fakeKernel) Writable(path string) error { return k.refuse(path) }
+
 func (k *fakeKernel) Rmdir(dir string) error {
 	if err := k.refuse(filepath.Dir(dir)); err != nil {
 		return err
@@ -153,6 +155,7 @@ func (k popKernel) Mkdir(dir string) error {
 	return k.populate(dir)
 }
 func (popKernel) Write(dir, file, value string) error { return grpWrite(dir, file, value) }
+func (popKernel) Writable(string) error               { return nil }
 func (popKernel) Rmdir(dir string) error {
 	grpRemoveFixtureFiles(dir)
 	return syscall.Rmdir(dir)

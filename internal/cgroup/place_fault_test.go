@@ -31,7 +31,7 @@ func TestPlaceFaults(t *testing.T) {
 			Spec{MemoryBytes: 64 << 20}, []string{"read-only", "remount,rw", "/agent/cgroup.subtree_control"}},
 		{"unwritable parent", host, func(root string) *fakeKernel {
 			return &fakeKernel{deny: map[string]bool{cgPath(root, "/agent"): true}}
-		}, Spec{MemoryBytes: 64 << 20}, []string{"permission denied", "/agent/cgroup.subtree_control", "run jvmfit as root"}},
+		}, Spec{MemoryBytes: 64 << 20}, []string{"permission denied", "sys/fs/cgroup/agent", "run jvmfit as root"}},
 		{"no cpuset in the kernel", noCpuset, func(string) *fakeKernel { return &fakeKernel{} },
 			Spec{MemoryBytes: 64 << 20, CPUSet: "0"}, []string{`cpuset "0"`, "no cpuset controller", "drop --cpuset"}},
 	} {
