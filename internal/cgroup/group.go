@@ -78,6 +78,7 @@ func NewManager(root string) (*Manager, error) {
 	if h.Version == 2 {
 		// Where the groups go, and whether the kernel lets jvmfit make
 		// them there, is placement's to say (place.go).
+		m.place = cachedPlace(root)
 		return m, nil
 	}
 	dir := h.Dir("memory")

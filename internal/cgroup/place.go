@@ -140,6 +140,13 @@ var placed struct {
 // sub-tree. Tests replace it.
 var PlaceNotice = func(msg string) { fmt.Fprintln(os.Stderr, "jvmfit: "+msg) }
 
+// cachedPlace is the place this process prepared under root, or nil.
+func cachedPlace(root string) *Place {
+	placed.Lock()
+	defer placed.Unlock()
+	return placed.by[root]
+}
+
 // prepared finds and prepares this process's place under m's root once.
 func (m *Manager) prepared() (*Place, error) {
 	placed.Lock()
@@ -200,6 +207,9 @@ func (m *Manager) Check(s Spec) error {
 		return nil // NewManager checked v1
 	}
 	p := m.place
+	if p == nil {
+		p = cachedPlace(m.root)
+	}
 	if p == nil {
 		found, err := findPlace(m.root, m.h, m.pid)
 		if err != nil {
