@@ -15,7 +15,7 @@ import (
 )
 
 // Compiled on first use: jvmfit flags must start in a few ms.
-var grpBaseRE = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`^jvmfit-([0-9]+)(\.scope)?$`) })
+var grpBaseRE = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`^jvmfit-([0-9]+)(\.scope|\.slice)?$`) })
 
 // Sweep removes trial groups that a crashed jvmfit left behind: only in
 // the places a jvmfit here makes them (SweepDirs), only in jvmfit-<pid>

@@ -32,32 +32,11 @@ func (m *Manager) createV2(name string, s Spec) (Group, error) {
 	if err := m.Check(s); err != nil {
 		return nil, err
 	}
-	p, err := m.prepared()
+	base, err := m.prepareBase()
 	if err != nil {
 		return nil, err
 	}
-	m.place = p
-	base := filepath.Join(p.Parent, m.baseName())
 	g := &grpV2{m: m, dir: filepath.Join(base, name), base: base, spec: s}
-	for try := 0; ; try++ {
-		if err := m.ensureShared(p); err != nil {
-			return nil, err
-		}
-		_, err := m.grpEnsureDir(base)
-		if err == nil {
-			break
-		}
-		// Another jvmfit removed the empty jvmfit.slice meanwhile.
-		if !os.IsNotExist(err) || try == 3 {
-			return nil, placeFault("create", base, err)
-		}
-	}
-	// Controllers flow down: the place enabled them for jvmfit-<pid>,
-	// which enables them for the trial groups.
-	if _, err := m.enable(base, p.Controllers); err != nil {
-		m.grpRemoveBase(base)
-		return nil, err
-	}
 	if err := m.grpMkdir(g.dir); err != nil {
 		m.grpRemoveBase(base)
 		return nil, placeFault("create", g.dir, err)
@@ -134,4 +113,57 @@ func (g *grpV2) removeLocked() error {
 	g.m.grpRemoveBase(g.base)
 	g.gone = true
 	return nil
+}
+
+// PrepareBase makes, on v2, this jvmfit's sub-tree jvmfit-<pid> in its
+// place, with the controllers handed down to its children, and returns its
+// directory: where a container engine's cgroupfs driver puts jvmfit's
+// containers (internal/docker). The caller removes it with RemoveBase.
+func (m *Manager) PrepareBase() (string, error) {
+	if m.version != 2 {
+		return "", fmt.Errorf("PrepareBase is for cgroup v2; on v1 the sub-tree is below the own cgroups (Base)")
+	}
+	if err := m.Check(Spec{}); err != nil {
+		return "", err
+	}
+	grpBaseMu.Lock()
+	defer grpBaseMu.Unlock()
+	return m.prepareBase()
+}
+
+// RemoveBase removes jvmfit-<pid> (and an emptied jvmfit.slice) once
+// nothing is left below it; while something is, it stays.
+func (m *Manager) RemoveBase() {
+	grpBaseMu.Lock()
+	defer grpBaseMu.Unlock()
+	m.grpRemoveBase(m.Base())
+}
+
+func (m *Manager) prepareBase() (string, error) {
+	p, err := m.prepared()
+	if err != nil {
+		return "", err
+	}
+	m.place = p
+	base := filepath.Join(p.Parent, m.baseName())
+	for try := 0; ; try++ {
+		if err := m.ensureShared(p); err != nil {
+			return "", err
+		}
+		_, err := m.grpEnsureDir(base)
+		if err == nil {
+			break
+		}
+		// Another jvmfit removed the empty jvmfit.slice meanwhile.
+		if !os.IsNotExist(err) || try == 3 {
+			return "", placeFault("create", base, err)
+		}
+	}
+	// Controllers flow down: the place enabled them for jvmfit-<pid>,
+	// which enables them for the trial groups.
+	if _, err := m.enable(base, p.Controllers); err != nil {
+		m.grpRemoveBase(base)
+		return "", err
+	}
+	return base, nil
 }

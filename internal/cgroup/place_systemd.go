@@ -15,6 +15,9 @@ type Systemd interface {
 	// StartScope starts the transient scope unit in slice with
 	// Delegate=yes, holding pid, and waits for its job to end.
 	StartScope(ctx context.Context, unit, slice string, pid int) error
+	// StopUnit stops a unit (a slice the container engine made for
+	// jvmfit) and waits for its job to end.
+	StopUnit(ctx context.Context, unit string) error
 	// Version is what systemd answers for its version: proof it is there.
 	Version() (string, error)
 	Close()

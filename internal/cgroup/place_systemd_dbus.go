@@ -40,6 +40,19 @@ func (s dbusSystemd) StartScope(ctx context.Context, unit, slice string, pid int
 	if _, err := s.c.StartTransientUnitContext(ctx, unit, "replace", props, done); err != nil {
 		return err
 	}
+	return waitJob(ctx, unit, done)
+}
+
+func (s dbusSystemd) StopUnit(ctx context.Context, unit string) error {
+	done := make(chan string, 1)
+	if _, err := s.c.StopUnitContext(ctx, unit, "replace", done); err != nil {
+		return err
+	}
+	return waitJob(ctx, unit, done)
+}
+
+// waitJob waits for the JobRemoved signal of a unit's job.
+func waitJob(ctx context.Context, unit string, done <-chan string) error {
 	select {
 	case r := <-done:
 		if r != "done" {

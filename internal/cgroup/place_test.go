@@ -193,8 +193,9 @@ type fakeSystemd struct {
 	calls       *[]string
 }
 
-func (s fakeSystemd) Version() (string, error) { return "255", nil }
-func (s fakeSystemd) Close()                   {}
+func (s fakeSystemd) Version() (string, error)               { return "255", nil }
+func (s fakeSystemd) Close()                                 {}
+func (s fakeSystemd) StopUnit(context.Context, string) error { return nil }
 func (s fakeSystemd) StartScope(_ context.Context, unit, slice string, pid int) error {
 	*s.calls = append(*s.calls, slice+"/"+unit+" pid "+strconv.Itoa(pid))
 	sl := filepath.Join(s.mount, slice)
