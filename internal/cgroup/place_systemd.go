@@ -34,9 +34,7 @@ var SystemdConnect = func(root string) (Systemd, error) {
 	if fi, err := os.Stat("/run/systemd/system"); err != nil || !fi.IsDir() {
 		return nil, nil
 	}
-	ctx, cancel := context.WithTimeout(context.Background(), 5*time.Second)
-	defer cancel()
-	return DialSystemd(ctx)
+	return DialSystemd(5 * time.Second)
 }
 
 // placeSystemd: systemd runs the host and answers on D-Bus, so jvmfit asks

@@ -5,6 +5,7 @@ package cgroup
 import (
 	"context"
 	"fmt"
+	"time"
 
 	sdbus "github.com/coreos/go-systemd/v22/dbus"
 	"github.com/godbus/dbus/v5"
@@ -14,13 +15,33 @@ import (
 // standard socket), through go-systemd's client as runc's driver uses it.
 type dbusSystemd struct{ c *sdbus.Conn }
 
-// DialSystemd connects to systemd over the system bus.
-func DialSystemd(ctx context.Context) (Systemd, error) {
-	c, err := sdbus.NewSystemConnectionContext(ctx)
-	if err != nil {
-		return nil, err
+// DialSystemd connects to systemd over the system bus, giving up after
+// timeout. The connection must not hang on a context: godbus closes a
+// connection when the context it was dialled with ends.
+func DialSystemd(timeout time.Duration) (Systemd, error) {
+	type dialled struct {
+		c   *sdbus.Conn
+		err error
 	}
-	return dbusSystemd{c}, nil
+	ch := make(chan dialled, 1)
+	go func() {
+		c, err := sdbus.NewSystemConnectionContext(context.Background())
+		ch <- dialled{c, err}
+	}()
+	select {
+	case d := <-ch:
+		if d.err != nil {
+			return nil, d.err
+		}
+		return dbusSystemd{d.c}, nil
+	case <-time.After(timeout):
+		go func() {
+			if d := <-ch; d.c != nil {
+				d.c.Close()
+			}
+		}()
+		return nil, fmt.Errorf("no answer on the system bus within %s", timeout)
+	}
 }
 
 func (s dbusSystemd) Close() { s.c.Close() }
