@@ -42,3 +42,23 @@ func TestPlaceErrorExitsTwo(t *testing.T) {
 		t.Errorf("KO exits %d", got)
 	}
 }
+
+// run -v says where the trial runs before anything else, even before a
+// bad descriptor is refused.
+func TestRunVerbosePrintsDoctor(t *testing.T) {
+	prereq.Root(t)
+	bin, err := selfAsJvmfit()
+	if err != nil {
+		t.Fatal(err)
+	}
+	cmd := exec.Command(bin, "run", "-v", "--app", "/nonexistent/app.yaml", "--memory", "256Mi")
+	out, err := cmd.CombinedOutput()
+	if cmd.ProcessState == nil || cmd.ProcessState.ExitCode() != 2 {
+		t.Fatalf("exit %v, want 2: %s", err, out)
+	}
+	text := string(out)
+	place, bad := strings.Index(text, "place:       "), strings.Index(text, "/nonexistent/app.yaml")
+	if place < 0 || bad < 0 || place > bad {
+		t.Errorf("want the doctor's lines before the refusal:\n%s", text)
+	}
+}

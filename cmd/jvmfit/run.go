@@ -92,13 +92,13 @@ Exit status: 0 OK, 1 KO (or jvmfit failed), 2 bad input, 130 interrupted
 var errKO = errors.New("KO")
 
 func runTrial(cmd *cobra.Command, f *runFlags) error {
-	a, err := runApp(f)
-	if err != nil {
-		return asUsage(err)
-	}
 	if f.verbose {
 		// Where the trial will run is said before anything can fail on it.
 		_ = printDoctor(cmd, cmd.ErrOrStderr())
+	}
+	a, err := runApp(f)
+	if err != nil {
+		return asUsage(err)
 	}
 	spec, err := runSpec(f, a)
 	if err != nil {
