@@ -159,6 +159,18 @@ func (m *Manager) prepared() (*Place, error) {
 		return nil, err
 	}
 	changes, err := m.prepare(&p)
+	if err != nil && p.Kind == PlaceSystemd {
+		// systemd answered but would not give a delegated scope (polkit,
+		// an old version): the ancestor's sub-tree still works.
+		own, mount := m.h.Dir(""), m.h.Mounts[""]
+		if alt, ok, aerr := placeAtAncestor(m.root, own, mount, m.pid); aerr == nil && ok {
+			alt.Mount, alt.pid = mount, m.pid
+			note := fmt.Sprintf("%v; using %s instead", err, alt.Parent)
+			p = alt
+			changes, err = m.prepare(&p)
+			changes = append([]string{note}, changes...)
+		}
+	}
 	if err != nil {
 		return nil, err
 	}

@@ -4,6 +4,7 @@ package cgroup
 
 import (
 	"context"
+	"fmt"
 	"os"
 	"path/filepath"
 	"strconv"
@@ -274,4 +275,40 @@ func TestPlaceNothingWorksNamesLayout(t *testing.T) {
 	if snapshot(t, root) != before {
 		t.Error("a refusal changed the tree")
 	}
+}
+
+// systemd answers but refuses the scope: the ancestor's sub-tree is used,
+// and the notice says why.
+func TestPlaceSystemdRefusesFallsBack(t *testing.T) {
+	root := layout(t, "/user.slice/user-0.slice/session-1.scope", "/", map[string]cgFix{
+		"/":                        {allControllers, "cpu cpuset memory pids", "", true},
+		"/user.slice":              {"cpu cpuset memory pids", "cpu memory pids", "", false},
+		"/user.slice/user-0.slice": {"cpu memory pids", "cpu memory pids", "", false},
+		"/user.slice/user-0.slice/session-1.scope": {"cpu memory pids", "", "900 " + self, false},
+	})
+	m := fixtureManager(t, root, &fakeKernel{})
+	old := SystemdConnect
+	SystemdConnect = func(string) (Systemd, error) { return refusingSystemd{}, nil }
+	t.Cleanup(func() { SystemdConnect = old })
+	notes := placeNotices(t)
+	g, err := m.Create("t", Spec{MemoryBytes: 64 << 20, CPUs: 1})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer removeAll(t, g)
+	if want := cgPath(root, "/user.slice/user-0.slice/jvmfit.slice"); filepath.Dir(filepath.Dir(g.Path())) != want {
+		t.Errorf("group at %s, want below %s", g.Path(), want)
+	}
+	if len(*notes) != 1 || !strings.Contains((*notes)[0], "Access denied") || !strings.Contains((*notes)[0], "using ") {
+		t.Errorf("notices %q", *notes)
+	}
+}
+
+type refusingSystemd struct{}
+
+func (refusingSystemd) Version() (string, error)               { return "255", nil }
+func (refusingSystemd) Close()                                 {}
+func (refusingSystemd) StopUnit(context.Context, string) error { return nil }
+func (refusingSystemd) StartScope(context.Context, string, string, int) error {
+	return fmt.Errorf("Access denied")
 }
