@@ -312,3 +312,36 @@ func (refusingSystemd) StopUnit(context.Context, string) error { return nil }
 func (refusingSystemd) StartScope(context.Context, string, string, int) error {
 	return fmt.Errorf("Access denied")
 }
+
+// A cgroup namespace entered without mounting cgroup2 anew (unshare
+// --cgroup alone): mountinfo shows the mount's root as "/..", and
+// /proc/self/cgroup says "/" for the namespace's root, /host/ns1 here.
+// jvmfit finds itself by its pid and treats /host/ns1 as the top it sees:
+// the namespace-root placement, never the real root above it.
+func TestPlaceNamespaceWithoutRemount(t *testing.T) {
+	root := layout(t, "/", "/../..", map[string]cgFix{
+		"/":         {allControllers, "cpu cpuset io memory pids", "", true},
+		"/host":     {"cpu cpuset io memory pids", "cpu cpuset io memory pids", "", false},
+		"/host/ns1": {"cpu cpuset io memory pids", "", "1 " + self, false},
+	})
+	os.Remove(cgPath(root, "/cgroup.type")) // the real root
+	h, err := ReadHierarchy(root)
+	if err != nil {
+		t.Fatal(err)
+	}
+	ns := cgPath(root, "/host/ns1")
+	if h.Dir("") != ns || h.Mounts[""] != ns {
+		t.Fatalf("own %s, top %s; want both %s", h.Dir(""), h.Mounts[""], ns)
+	}
+	m := fixtureManager(t, root, &fakeKernel{})
+	m.k.(*fakeKernel).mount = ns
+	placeNotices(t)
+	g := createIn(t, m, ns)
+	defer removeAll(t, g)
+	if got := grpRead(t, filepath.Join(ns, leafName), "cgroup.procs"); len(strings.Fields(got)) != 2 {
+		t.Errorf("leaf holds %q", got)
+	}
+	if _, err := os.Stat(cgPath(root, "/jvmfit.slice")); err == nil {
+		t.Error("jvmfit made groups above its namespace")
+	}
+}
