@@ -113,9 +113,11 @@ func findPlace(root string, h Hierarchy, pid int) (Place, error) {
 	return Place{}, layoutError(own, mount)
 }
 
+// v1Controllers are the hierarchies a v1 trial group joins
+// (grpControllersV1) that are mounted here.
 func v1Controllers(h Hierarchy) []string {
 	var out []string
-	for _, c := range []string{"cpu", "cpuset", "memory", "pids"} {
+	for _, c := range []string{"cpu", "cpuacct", "cpuset", "memory"} {
 		if h.Dir(c) != "" {
 			out = append(out, c)
 		}
