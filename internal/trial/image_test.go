@@ -76,7 +76,10 @@ func TestImagePlanIsTheImagesJDK(t *testing.T) {
 		t.Fatalf("the host's default java is %s (%v): this test wants 17", host, err)
 	}
 	a := imageDescriptor(t, "image: "+image.JDK25Ref+"\nready: http://127.0.0.1:${port}/\n")
-	base := Spec{JVM: "jvmfit", MemoryBytes: 256 * size.MiB, CPUs: 1}
+	// 1Gi: below it, without a profile, the plan is the JDK's own heap and
+	// both JDKs get the same options; from 1Gi the heap is what the non-heap
+	// budget leaves, and the budget counts each JDK's CDS archive.
+	base := Spec{JVM: "jvmfit", MemoryBytes: size.GiB, CPUs: 1}
 	got, err := Prepare(base, a, "")
 	if err != nil {
 		t.Fatal(err)
