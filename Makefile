@@ -13,7 +13,7 @@ all: build
 build:
 	$(GO) build -trimpath -ldflags "-s -w -X main.version=$(VERSION)" -o $(BIN) ./cmd/jvmfit
 
-# The Java sample services (Spring Boot jars under workloads/*/target).
+# The Java sample services (jars under workloads/*/target).
 workloads:
 	cd workloads && $(MVN) -DskipTests package
 
