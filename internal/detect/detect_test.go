@@ -89,10 +89,10 @@ func TestQuarkusRunJarWithoutItsLibIsRefused(t *testing.T) {
 
 func TestMicronautShadedJar(t *testing.T) {
 	jar := writeJar(t, t.TempDir(), "app.jar", map[string][]byte{
-		"META-INF/MANIFEST.MF":                                      manifest("Main-Class: com.example.Application"),
-		"io/micronaut/runtime/Micronaut.class":                      nil,
-		"io/micronaut/management/endpoint/health/Health.class":      nil,
-		"META-INF/maven/io.micronaut/micronaut-core/pom.properties": []byte("artifactId=micronaut-core\nversion=4.10.15\n"),
+		"META-INF/MANIFEST.MF":                                 manifest("Main-Class: com.example.Application"),
+		"io/micronaut/runtime/Micronaut.class":                 nil,
+		"io/micronaut/management/endpoint/health/Health.class": nil,
+		"micronaut-version.properties":                         []byte("micronaut.version=4.10.15\n"),
 	})
 	r, err := Jar(jar)
 	if err != nil {

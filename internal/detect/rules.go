@@ -106,7 +106,9 @@ func micronautMatch(j *jar) (string, bool) {
 }
 
 func micronautVersion(j *jar) string {
-	if v := pomVersion(j, "io.micronaut", "micronaut-core"); v != "" {
+	// micronaut-core carries micronaut-version.properties at its root,
+	// which a shaded jar keeps.
+	if v := property(j, "micronaut-version.properties", "micronaut.version"); v != "" {
 		return v
 	}
 	return versionOfLib(j, "micronaut-core-")
@@ -166,14 +168,19 @@ func versionOfLib(j *jar, prefix string) string {
 
 // pomVersion reads a shaded dependency's Maven pom.properties.
 func pomVersion(j *jar, group, artifact string) string {
-	f, err := j.zr.Open("META-INF/maven/" + group + "/" + artifact + "/pom.properties")
+	return property(j, "META-INF/maven/"+group+"/"+artifact+"/pom.properties", "version")
+}
+
+// property is key's value in the properties file at name in the jar.
+func property(j *jar, name, key string) string {
+	f, err := j.zr.Open(name)
 	if err != nil {
 		return ""
 	}
 	defer f.Close()
 	sc := bufio.NewScanner(f)
 	for sc.Scan() {
-		if v, ok := strings.CutPrefix(sc.Text(), "version="); ok {
+		if v, ok := strings.CutPrefix(sc.Text(), key+"="); ok {
 			return strings.TrimSpace(v)
 		}
 	}
