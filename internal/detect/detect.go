@@ -40,6 +40,9 @@ type Result struct {
 	MainClass string // the manifest's Main-Class
 	// Evidence is what gave the framework away, for the user to check.
 	Evidence string
+	// JavaVersion is the Java feature version the app's main class is
+	// compiled for (21 for class file 65); 0 when unknown.
+	JavaVersion int
 	Wiring
 }
 
@@ -109,7 +112,7 @@ func FS(fsys fs.FS, name string) (*Result, error) {
 	if j.mainClass == "" {
 		return nil, inputErr("%s has no Main-Class in its manifest: give the runnable jar your build makes (Spring Boot's repackaged jar, Quarkus's quarkus-app/quarkus-run.jar, a shaded jar)", path.Base(name))
 	}
-	r := &Result{Jar: name, MainClass: j.mainClass}
+	r := &Result{Jar: name, MainClass: j.mainClass, JavaVersion: j.javaVersion()}
 	for _, rule := range rules {
 		if ev, ok := rule.match(j); ok {
 			if err := runnable(j, rule.framework); err != nil {
@@ -135,4 +138,16 @@ func runnable(j *jar, f Framework) error {
 		return inputErr("%s is Quarkus's launcher without the lib/ directory beside it: give quarkus-app/quarkus-run.jar inside the whole quarkus-app directory", path.Base(j.name))
 	}
 	return nil
+}
+
+// Guess is the result for an app whose files could not be read (a command
+// without -jar, an image): no framework, every wiring guessed.
+func Guess(why string) *Result {
+	w := Wiring{Port: 8080}
+	w.Guessed = []string{
+		"the framework: " + why + ", so the port and readiness below are guesses",
+		"the port: the app is taken to keep its own port, 8080; if it takes one, pass ${port} in args or env and set port: 0",
+	}
+	guessedReady(&w, "nothing was read from the app")
+	return &Result{Framework: Unknown, Evidence: why, Wiring: w}
 }

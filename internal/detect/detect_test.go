@@ -128,7 +128,7 @@ func TestPlainReadsPortOptionAndHealthPathFromTheCode(t *testing.T) {
 		t.Fatal(err)
 	}
 	if r.Framework != Plain || r.Ready != "/health" || !reflect.DeepEqual(r.Args, []string{"--port=${port}"}) || len(r.Guessed) != 0 ||
-		!strings.Contains(r.Evidence, "com.example.Main") {
+		!strings.Contains(r.Evidence, "com.example.Main") || r.JavaVersion != 17 {
 		t.Errorf("%+v", r)
 	}
 }

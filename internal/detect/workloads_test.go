@@ -18,13 +18,14 @@ func TestWorkloadJars(t *testing.T) {
 		env     map[string]string
 		ready   string
 		version string
+		java    int
 	}{
-		{"greet-spring/target/greet-spring.jar", SpringBoot, []string{"--server.port=${port}"}, nil, "/actuator/health", "3.5.16"},
-		{"sort/target/sort.jar", SpringBoot, []string{"--server.port=${port}"}, nil, "/actuator/health", "3.5.16"},
-		{"greet-quarkus/target/quarkus-app/quarkus-run.jar", Quarkus, nil, map[string]string{"QUARKUS_HTTP_PORT": "${port}"}, "/q/health/ready", "3.33.2"},
-		{"greet-micronaut/target/greet-micronaut.jar", Micronaut, nil, map[string]string{"MICRONAUT_SERVER_PORT": "${port}"}, "/health", "4.10.15"},
-		{"greet-helidon/target/greet-helidon.jar", Helidon, nil, map[string]string{"SERVER_PORT": "${port}"}, "/observe/health", "4.5.0"},
-		{"greet-plain/target/greet-plain.jar", Plain, []string{"--port=${port}"}, nil, "/health", ""},
+		{"greet-spring/target/greet-spring.jar", SpringBoot, []string{"--server.port=${port}"}, nil, "/actuator/health", "3.5.16", 17},
+		{"sort/target/sort.jar", SpringBoot, []string{"--server.port=${port}"}, nil, "/actuator/health", "3.5.16", 17},
+		{"greet-quarkus/target/quarkus-app/quarkus-run.jar", Quarkus, nil, map[string]string{"QUARKUS_HTTP_PORT": "${port}"}, "/q/health/ready", "3.33.2", 0},
+		{"greet-micronaut/target/greet-micronaut.jar", Micronaut, nil, map[string]string{"MICRONAUT_SERVER_PORT": "${port}"}, "/health", "4.10.15", 17},
+		{"greet-helidon/target/greet-helidon.jar", Helidon, nil, map[string]string{"SERVER_PORT": "${port}"}, "/observe/health", "4.5.0", 21},
+		{"greet-plain/target/greet-plain.jar", Plain, []string{"--port=${port}"}, nil, "/health", "", 17},
 	} {
 		t.Run(c.jar, func(t *testing.T) {
 			jar := filepath.Join(root, c.jar)
@@ -33,7 +34,7 @@ func TestWorkloadJars(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			if r.Framework != c.want || r.Ready != c.ready || r.Version != c.version || len(r.Guessed) != 0 ||
+			if r.Framework != c.want || r.Ready != c.ready || r.Version != c.version || r.JavaVersion != c.java || len(r.Guessed) != 0 ||
 				!reflect.DeepEqual(r.Args, c.args) || !reflect.DeepEqual(r.Env, c.env) {
 				t.Errorf("%s: %+v", c.jar, r)
 			}
