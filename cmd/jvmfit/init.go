@@ -97,7 +97,7 @@ func runInit(cmd *cobra.Command, f *initFlags) error {
 	t0 := time.Now()
 	c, err := scaffold.Check(cmd.Context(), files.App, in.Paths(), scaffold.CheckOptions{
 		Memory: mem, Java: f.java, Engine: f.engine, Warmup: 2 * time.Second, Duration: 3 * time.Second,
-		Progress: experiment.ProgressWriter(cmd.ErrOrStderr()),
+		Progress: experiment.ProgressWriter(cmd.ErrOrStderr()), LogDir: filepath.Join(in.Dir, "init-logs"),
 	})
 	if err != nil {
 		if cmd.Context().Err() != nil {

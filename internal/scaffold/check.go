@@ -4,6 +4,7 @@ import (
 	"context"
 	"fmt"
 	"io"
+	"os"
 	"sort"
 	"strings"
 	"time"
@@ -20,6 +21,9 @@ type CheckOptions struct {
 	Warmup   time.Duration
 	Duration time.Duration
 	Progress io.Writer
+	// LogDir keeps the app's output when the check fails (beside the
+	// files written, not in /tmp); it is removed when the check passes.
+	LogDir string
 }
 
 // checkSLO judges only that the requests answer: a short run on a cold JVM
@@ -88,9 +92,21 @@ func Check(ctx context.Context, appFile string, paths []string, opt CheckOptions
 	if spec, err = trial.Prepare(spec, a, ""); err != nil {
 		return nil, err
 	}
-	r, err := trial.Run(ctx, spec, a, trial.DefaultDeps().WithProgress(opt.Progress))
+	deps := trial.DefaultDeps().WithProgress(opt.Progress)
+	if opt.LogDir != "" {
+		if err := os.MkdirAll(opt.LogDir, 0o755); err != nil {
+			return nil, fmt.Errorf("cannot make the log directory: %w", err)
+		}
+		deps.LogDir = opt.LogDir
+		defer os.Remove(opt.LogDir) // only when empty: a kept log keeps it
+	}
+	r, err := trial.Run(ctx, spec, a, deps)
 	if err != nil {
 		return nil, err
+	}
+	if r.Verdict == trial.OK && r.LogFile != "" {
+		os.Remove(r.LogFile)
+		r.LogFile = ""
 	}
 	c := &Checked{Result: r}
 	names := requestNames(paths)
