@@ -1,6 +1,7 @@
 package main
 
 import (
+	"context"
 	"errors"
 	"fmt"
 	"io"
@@ -12,6 +13,7 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/jvmfit/jvmfit/internal/detect"
+	"github.com/jvmfit/jvmfit/internal/docker"
 	"github.com/jvmfit/jvmfit/internal/experiment"
 	"github.com/jvmfit/jvmfit/internal/jdk"
 	"github.com/jvmfit/jvmfit/internal/scaffold"
@@ -76,7 +78,7 @@ app that never answered its readiness URL.`,
 }
 
 func runInit(cmd *cobra.Command, f *initFlags) error {
-	in, err := initInput(f)
+	in, err := initInput(cmd.Context(), f)
 	if err != nil {
 		return asUsage(err)
 	}
@@ -128,7 +130,7 @@ func checkVerdict(in scaffold.Input, c *scaffold.Checked, ok bool) error {
 
 // initInput reads the flags into what scaffold needs, detecting the
 // framework; every input error comes out here, before anything is written.
-func initInput(f *initFlags) (scaffold.Input, error) {
+func initInput(ctx context.Context, f *initFlags) (scaffold.Input, error) {
 	in := scaffold.Input{Gets: f.getList, Rate: f.rate, SLO: f.slo, Args: f.argList, ReadyTimeout: f.readyTimeout, Dir: f.out, Name: f.name}
 	given := 0
 	for _, s := range []string{f.jar, f.image, f.command} {
@@ -169,7 +171,7 @@ func initInput(f *initFlags) (scaffold.Input, error) {
 		if f.java != "" {
 			return in, errors.New("--java is for --jar and --command: an image runs its own JDK")
 		}
-		in.Found = detect.Guess("an image's files are not read yet")
+		in.Found, err = imageFound(ctx, f)
 		in.Name = nameOr(in.Name, imageName(f.image))
 	default:
 		in.Command = strings.Fields(f.command)
@@ -214,6 +216,20 @@ func pickJava(in *scaffold.Input, javaFlag string) error {
 	in.Java = newer.Path
 	in.JavaWhy = fmt.Sprintf("the app's classes need Java %d+; %s is %d", need, java, j.Version)
 	return nil
+}
+
+// imageFound detects the jar the image runs, through its engine.
+func imageFound(ctx context.Context, f *initFlags) (*detect.Result, error) {
+	if f.engine != "" && f.engine != docker.Docker && f.engine != docker.Podman {
+		return nil, fmt.Errorf("--engine %q: give docker or podman", f.engine)
+	}
+	ctx, cancel := context.WithTimeout(ctx, 2*time.Minute)
+	defer cancel()
+	e, err := docker.Select(ctx, f.engine)
+	if err != nil {
+		return nil, err
+	}
+	return scaffold.DetectImage(ctx, e, f.image)
 }
 
 // commandFound detects the jar a command runs with -jar, if any.

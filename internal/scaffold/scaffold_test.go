@@ -134,3 +134,20 @@ func TestCheckGets(t *testing.T) {
 		t.Errorf("%q", got)
 	}
 }
+
+func TestRequestCheckOK(t *testing.T) {
+	for _, c := range []struct {
+		statuses map[string]int64
+		ok       bool
+	}{
+		{map[string]int64{"200": 150}, true},
+		{map[string]int64{"204": 3, "0": 96}, true},
+		{map[string]int64{"200": 149, "404": 1}, false},
+		{map[string]int64{"0": 10}, false},
+		{map[string]int64{}, false},
+	} {
+		if got := (RequestCheck{Statuses: c.statuses}).OK(); got != c.ok {
+			t.Errorf("%v: %v", c.statuses, got)
+		}
+	}
+}
