@@ -76,3 +76,42 @@ func TestInitImageQuarkusChecked(t *testing.T) {
 		t.Fatalf("exit %d\n%s%s", code, stdout, stderr)
 	}
 }
+
+// The refused image: java through PATH (here the engine's default
+// PATH, to /usr/bin/java, a link to the JDK), no JAVA_HOME, no shell.
+// init reads its jar, the check's trial finds its JDK, and a run at 256Mi
+// is OK.
+func TestInitImageWithoutJavaHome(t *testing.T) {
+	if testing.Short() {
+		t.Skip("starts containers")
+	}
+	prereq.Root(t)
+	prereq.Docker(t)
+	prereq.Java(t, image.JDK17+"/bin/java")
+	root, _ := filepath.Abs("../..")
+	jar := filepath.Join(root, "workloads", "greet-plain", "target", "greet-plain.jar")
+	prereq.Built(t, jar)
+	ctx, cancel := context.WithTimeout(context.Background(), 5*time.Minute)
+	defer cancel()
+	e := docker.Default()
+	const ref = "jvmfit-test/greet-plain:distroless"
+	if err := image.Ensure(ctx, e, root, image.DistrolessRef); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := image.App(ctx, e, image.DistrolessRef, jar, ref); err != nil {
+		t.Fatal(err)
+	}
+	if env, _ := e.Run(ctx, nil, "image", "inspect", "--format", "{{json .Config.Env}}", ref); strings.Contains(env, "JAVA_HOME") {
+		t.Fatalf("%s sets JAVA_HOME: %s", ref, env)
+	}
+	dir := t.TempDir()
+	stdout, stderr, code := run(t, nil, "init", "--image", ref, "--out", dir, "--get", "/api/greeting")
+	if code != 0 || !strings.Contains(stdout, "JDK's HTTP server") || !strings.Contains(stdout, "200×") || strings.Contains(stdout, "FAILED") {
+		t.Fatalf("init: exit %d\n%s%s", code, stdout, stderr)
+	}
+	stdout, stderr, code = run(t, nil, "run", "--app", filepath.Join(dir, "app.yaml"), "--memory", "256Mi", "--cpus", "0",
+		"--warmup", "2s", "--duration", "3s", "--slo", "success>=0.999", "--db", filepath.Join(dir, "x.db"))
+	if code != 0 || !strings.Contains(stdout, "| OK |") || !strings.Contains(stdout, "JDK 17") {
+		t.Fatalf("run at 256Mi: exit %d\n%s%s", code, stdout, stderr)
+	}
+}
