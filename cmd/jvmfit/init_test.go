@@ -166,3 +166,21 @@ func TestInitThenRunEveryFramework(t *testing.T) {
 		})
 	}
 }
+
+// --command: the command as the user runs it; its -jar is detected, its
+// java becomes the trial's, and the check passes.
+func TestInitCommand(t *testing.T) {
+	needJava(t)
+	jar := filepath.Join("..", "..", "workloads", "greet-plain", "target", "greet-plain.jar")
+	prereq.Built(t, jar)
+	dir := t.TempDir()
+	stdout, stderr, code := run(t, nil, "init", "--command", "java -Xss512k -jar "+jar, "--get", "/api/greeting", "--out", dir, "--java", java17)
+	if code != 0 || !strings.Contains(stdout, "greet-plain: a plain main class") || !strings.Contains(stdout, "200×") {
+		t.Fatalf("exit %d\n%s%s", code, stdout, stderr)
+	}
+	b, _ := os.ReadFile(filepath.Join(dir, "app.yaml"))
+	abs, _ := filepath.Abs(jar)
+	if !strings.Contains(string(b), `command: ["${java}", "${jvm_options}", "-Xss512k", "-jar", "`+abs+`"]`) || !strings.Contains(string(b), `args: ["--port=${port}"]`) {
+		t.Errorf("app.yaml:\n%s", b)
+	}
+}

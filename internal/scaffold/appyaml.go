@@ -36,7 +36,11 @@ func appYAML(in Input) (string, error) {
 	case in.Image != "":
 		line("image", quote(in.Image), "")
 	case len(in.Command) > 0:
-		line("command", list(command(in.Command)), "${jvm_options}: the JVM options a trial gives")
+		argv, err := commandIn(in.Dir, in.Command)
+		if err != nil {
+			return "", err
+		}
+		line("command", list(argv), "${jvm_options}: the JVM options a trial gives")
 	default:
 		jar, err := relTo(in.Dir, in.Jar)
 		if err != nil {
@@ -181,6 +185,23 @@ func command(argv []string) []string {
 	}
 	out = append(out, "${jvm_options}")
 	return append(out, argv[1:]...)
+}
+
+// commandIn is command(argv) with its -jar made relative to dir, where the
+// descriptor is, as the app runs from there.
+func commandIn(dir string, argv []string) ([]string, error) {
+	out := command(argv)
+	for i := range out {
+		if out[i] == "-jar" && i+1 < len(out) && !filepath.IsAbs(out[i+1]) {
+			rel, err := relTo(dir, out[i+1])
+			if err != nil {
+				return nil, err
+			}
+			out[i+1] = rel
+		}
+	}
+	// The port wiring's arguments follow the command's own.
+	return out, nil
 }
 
 func relTo(dir, file string) (string, error) {

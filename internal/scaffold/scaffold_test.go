@@ -151,3 +151,26 @@ func TestRequestCheckOK(t *testing.T) {
 		}
 	}
 }
+
+// A --command's relative jar is made relative to app.yaml's directory,
+// where the app runs from; the port wiring follows as args.
+func TestCommandJarRelativeToTheDescriptor(t *testing.T) {
+	plain := &detect.Result{Framework: detect.Plain, Wiring: detect.Wiring{Args: []string{"--port=${port}"}, Ready: "/health", ReadyStatus: 200, Sample: "/health"}}
+	in := input(t, plain)
+	cwd, _ := os.Getwd()
+	fromHere, _ := filepath.Rel(cwd, in.Jar) // as the user typed it, from where init runs
+	in.Jar = ""
+	in.Command = []string{"java", "-Xss512k", "-jar", fromHere}
+	f, err := Write(in, false)
+	if err != nil {
+		t.Fatal(err)
+	}
+	a, err := app.Load(f.App)
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := []string{"${java}", "${jvm_options}", "-Xss512k", "-jar", "../target/svc.jar"}
+	if !reflect.DeepEqual(a.Command, want) || !reflect.DeepEqual(a.Args, []string{"--port=${port}"}) {
+		t.Errorf("command %q args %q", a.Command, a.Args)
+	}
+}
