@@ -6,6 +6,7 @@ import (
 	"reflect"
 	"strings"
 	"testing"
+	"testing/fstest"
 )
 
 func TestReadConstantsFindsClassesAndLiterals(t *testing.T) {
@@ -179,5 +180,43 @@ func TestInputErrorsAreOneLine(t *testing.T) {
 		if !IsInputError(err) || !strings.Contains(err.Error(), c.want) || strings.Contains(err.Error(), "\n") {
 			t.Errorf("%s: %v, want one line with %q", c.file, err, c.want)
 		}
+	}
+}
+
+// Quarkus's legacy runner jar names its dependencies in its Class-Path.
+func TestQuarkusLegacyRunnerJar(t *testing.T) {
+	jar := writeJar(t, t.TempDir(), "app-runner.jar", map[string][]byte{
+		"META-INF/MANIFEST.MF": manifest("Main-Class: io.quarkus.runner.GeneratedMain",
+			"Class-Path: lib/io.quarkus.quarkus-core-3.8.6.jar lib/io.quarkus.quarkus-smallrye-health-3.8.6.jar"),
+	})
+	r, err := Jar(jar)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if r.Framework != Quarkus || r.Version != "3.8.6" || r.Ready != "/q/health/ready" {
+		t.Errorf("%+v", r)
+	}
+}
+
+// FS reads a jar inside any file tree (an unpacked image's, here a map):
+// Quarkus's lib/ is looked up beside the jar in the same tree.
+func TestFSReadsAJarInAnyTree(t *testing.T) {
+	dir := t.TempDir()
+	b, _ := os.ReadFile(writeJar(t, dir, "quarkus-run.jar", map[string][]byte{
+		"META-INF/MANIFEST.MF": manifest("Main-Class: io.quarkus.bootstrap.runner.QuarkusEntryPoint"),
+	}))
+	tree := fstest.MapFS{
+		"deployments/quarkus-run.jar":                             {Data: b},
+		"deployments/lib/main/io.quarkus.quarkus-core-3.33.2.jar": {Data: []byte{}},
+	}
+	r, err := FS(tree, "deployments/quarkus-run.jar")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if r.Framework != Quarkus || r.Version != "3.33.2" || r.Jar != "deployments/quarkus-run.jar" {
+		t.Errorf("%+v", r)
+	}
+	if _, err := FS(tree, "deployments"); !IsInputError(err) {
+		t.Errorf("a directory: %v", err)
 	}
 }

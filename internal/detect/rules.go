@@ -75,6 +75,10 @@ func quarkusMatch(j *jar) (string, bool) {
 	case j.hasPrefix("io/quarkus/runtime/"):
 		return "io/quarkus/runtime/ in the jar", true
 	}
+	// The legacy runner jar: its Class-Path names lib/io.quarkus.*.jar.
+	if l := j.lib("io.quarkus.quarkus-core-"); l != "" {
+		return "dependency " + l, true
+	}
 	return "", false
 }
 
