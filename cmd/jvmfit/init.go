@@ -93,7 +93,7 @@ func runInit(cmd *cobra.Command, f *initFlags) error {
 	out := cmd.OutOrStdout()
 	printFound(out, in, files)
 	if f.noCheck {
-		printNext(out, in, files, false)
+		printNext(out, in, files)
 		return nil
 	}
 	t0 := time.Now()
@@ -108,7 +108,7 @@ func runInit(cmd *cobra.Command, f *initFlags) error {
 		return asUsage(err)
 	}
 	ok := printCheck(out, c, f.checkMemory, time.Since(t0))
-	printNext(out, in, files, ok)
+	printNext(out, in, files)
 	return checkVerdict(in, c, ok)
 }
 
@@ -340,7 +340,7 @@ func printCheck(w io.Writer, c *scaffold.Checked, limit string, took time.Durati
 	return ok
 }
 
-func printNext(w io.Writer, in scaffold.Input, files scaffold.Files, checked bool) {
+func printNext(w io.Writer, in scaffold.Input, files scaffold.Files) {
 	if len(in.Gets) == 0 {
 		fmt.Fprintf(w, "  edit:     %s: your own requests (or rerun with --get /your/path), then rate and slo in %s\n", files.Scenario, files.App)
 	} else {
