@@ -3,7 +3,9 @@
 package main
 
 import (
+	"archive/zip"
 	"context"
+	"io"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -113,5 +115,71 @@ func TestInitImageWithoutJavaHome(t *testing.T) {
 		"--warmup", "2s", "--duration", "3s", "--slo", "success>=0.999", "--db", filepath.Join(dir, "x.db"))
 	if code != 0 || !strings.Contains(stdout, "| OK |") || !strings.Contains(stdout, "JDK 17") {
 		t.Fatalf("run at 256Mi: exit %d\n%s%s", code, stdout, stderr)
+	}
+}
+
+// A buildpack-style image: the JRE in a buildpack's layer (no JAVA_HOME,
+// not on the image's PATH), Spring Boot's jar unpacked in /workspace and
+// started by its launcher class, no -jar anywhere. init finds the unpacked
+// jar, the trial finds the JRE, and the check passes.
+func TestInitImageBuildpackStyle(t *testing.T) {
+	if testing.Short() {
+		t.Skip("starts a container")
+	}
+	prereq.Root(t)
+	prereq.Docker(t)
+	prereq.Java(t, image.JDK17+"/bin/java")
+	root, _ := filepath.Abs("../..")
+	jar := filepath.Join(root, "workloads", "greet-spring", "target", "greet-spring.jar")
+	prereq.Built(t, jar)
+	ctx, cancel := context.WithTimeout(context.Background(), 5*time.Minute)
+	defer cancel()
+	e := docker.Default()
+	if err := image.Ensure(ctx, e, root, image.BuildpackRef); err != nil {
+		t.Fatal(err)
+	}
+	dir := t.TempDir()
+	unzip(t, jar, filepath.Join(dir, "workspace"))
+	df := "FROM " + image.BuildpackRef + "\nCOPY workspace /workspace/\nWORKDIR /workspace\n" +
+		"ENTRYPOINT [\"/layers/paketo-buildpacks_bellsoft-liberica/jre/bin/java\", \"org.springframework.boot.loader.launch.JarLauncher\"]\n"
+	os.WriteFile(filepath.Join(dir, "Dockerfile"), []byte(df), 0o644)
+	const ref = "jvmfit-test/greet-spring:buildpack"
+	if _, err := e.Run(ctx, nil, "build", "--quiet", "--tag", ref, dir); err != nil {
+		t.Fatal(err)
+	}
+	out := filepath.Join(dir, "sizing")
+	stdout, stderr, code := run(t, nil, "init", "--image", ref, "--out", out, "--get", "/api/greeting")
+	if code != 0 || !strings.Contains(stdout, "Spring Boot 3.5.16") || !strings.Contains(stdout, "unpacked in /workspace") ||
+		!strings.Contains(stdout, "200×") || strings.Contains(stdout, "FAILED") {
+		t.Fatalf("exit %d\n%s%s", code, stdout, stderr)
+	}
+}
+
+// unzip writes a jar's files below dir.
+func unzip(t *testing.T, jar, dir string) {
+	t.Helper()
+	zr, err := zip.OpenReader(jar)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer zr.Close()
+	for _, f := range zr.File {
+		if strings.HasSuffix(f.Name, "/") || strings.Contains(f.Name, "..") {
+			continue
+		}
+		dst := filepath.Join(dir, f.Name)
+		os.MkdirAll(filepath.Dir(dst), 0o755)
+		r, err := f.Open()
+		if err != nil {
+			t.Fatal(err)
+		}
+		b, err := io.ReadAll(r)
+		r.Close()
+		if err != nil {
+			t.Fatal(err)
+		}
+		if err := os.WriteFile(dst, b, 0o644); err != nil {
+			t.Fatal(err)
+		}
 	}
 }

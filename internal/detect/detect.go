@@ -109,10 +109,24 @@ func FS(fsys fs.FS, name string) (*Result, error) {
 		return nil, err
 	}
 	defer j.close()
-	if j.mainClass == "" {
-		return nil, inputErr("%s has no Main-Class in its manifest: give the runnable jar your build makes (Spring Boot's repackaged jar, Quarkus's quarkus-app/quarkus-run.jar, a shaded jar)", path.Base(name))
+	return detectIn(j)
+}
+
+// Dir detects the framework of a jar unpacked into dir inside fsys, as a
+// buildpack leaves a Spring Boot jar in an image's /workspace.
+func Dir(fsys fs.FS, dir string) (*Result, error) {
+	j, err := openDir(fsys, dir)
+	if err != nil {
+		return nil, err
 	}
-	r := &Result{Jar: name, MainClass: j.mainClass, JavaVersion: j.javaVersion()}
+	return detectIn(j)
+}
+
+func detectIn(j *jar) (*Result, error) {
+	if j.mainClass == "" {
+		return nil, inputErr("%s has no Main-Class in its manifest: give the runnable jar your build makes (Spring Boot's repackaged jar, Quarkus's quarkus-app/quarkus-run.jar, a shaded jar)", path.Base(j.name))
+	}
+	r := &Result{Jar: j.name, MainClass: j.mainClass, JavaVersion: j.javaVersion()}
 	for _, rule := range rules {
 		if ev, ok := rule.match(j); ok {
 			if err := runnable(j, rule.framework); err != nil {

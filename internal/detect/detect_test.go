@@ -220,3 +220,21 @@ func TestFSReadsAJarInAnyTree(t *testing.T) {
 		t.Errorf("a directory: %v", err)
 	}
 }
+
+// A Spring Boot jar unpacked into a directory, as a buildpack leaves it in
+// /workspace: detected from its manifest and BOOT-INF/lib.
+func TestDirUnpackedSpringBoot(t *testing.T) {
+	tree := fstest.MapFS{
+		"workspace/META-INF/MANIFEST.MF": {Data: manifest("Main-Class: org.springframework.boot.loader.launch.JarLauncher",
+			"Start-Class: com.example.App", "Spring-Boot-Version: 3.5.16")},
+		"workspace/BOOT-INF/lib/spring-boot-actuator-3.5.16.jar": {Data: []byte{}},
+		"workspace/BOOT-INF/classes/com/example/App.class":       {Data: classFile(nil, nil)},
+	}
+	r, err := Dir(tree, "workspace")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if r.Framework != SpringBoot || r.Version != "3.5.16" || r.Ready != "/actuator/health" || r.JavaVersion != 17 {
+		t.Errorf("%+v", r)
+	}
+}

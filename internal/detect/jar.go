@@ -10,12 +10,14 @@ import (
 	"strings"
 )
 
-// jar is an opened jar: its manifest, its entries, and the names of the
-// jars it refers to (its Class-Path, or Quarkus's lib/ tree beside it).
+// jar is an opened jar, or a directory holding one unpacked: its manifest,
+// its entries, and the names of the jars it refers to (its Class-Path, or
+// Quarkus's lib/ tree beside it).
 type jar struct {
 	name      string
-	zr        *zip.Reader
-	file      fs.File
+	files     fs.FS             // the jar's entries (a zip.Reader, or the directory)
+	list      []entry           // every regular file in it
+	file      fs.File           // the open zip, closed with the jar; nil for a directory
 	manifest  map[string]string // keys lower-cased
 	mainClass string
 	entries   map[string]bool
@@ -57,19 +59,68 @@ func openJar(fsys fs.FS, name string) (*jar, error) {
 		f.Close()
 		return nil, inputErr("%s is not a jar: it cannot be read as a zip archive (%v)", path.Base(name), err)
 	}
-	j := &jar{name: name, zr: zr, file: f, entries: map[string]bool{}}
+	j := &jar{name: name, files: zr, file: f}
 	for _, e := range zr.File {
-		j.entries[e.Name] = true
-		if strings.HasPrefix(e.Name, "BOOT-INF/lib/") || strings.HasPrefix(e.Name, "WEB-INF/lib/") {
-			j.libs = append(j.libs, path.Base(e.Name))
+		j.list = append(j.list, entry{e.Name, int64(e.UncompressedSize64)})
+	}
+	if err := j.index(fsys, path.Dir(name)); err != nil {
+		f.Close()
+		return nil, err
+	}
+	return j, nil
+}
+
+// entry is one file of a jar.
+type entry struct {
+	name string
+	size int64
+}
+
+// openDir reads a jar unpacked into dir inside fsys (an image's
+// /workspace, where a buildpack unpacks a Spring Boot jar).
+func openDir(fsys fs.FS, dir string) (*jar, error) {
+	sub, err := fs.Sub(fsys, dir)
+	if err != nil {
+		return nil, err
+	}
+	j := &jar{name: dir, files: sub}
+	err = fs.WalkDir(sub, ".", func(p string, d fs.DirEntry, err error) error {
+		if err != nil {
+			return err
+		}
+		if d.Type().IsRegular() {
+			info, err := d.Info()
+			if err != nil {
+				return err
+			}
+			j.list = append(j.list, entry{p, info.Size()})
+		}
+		return nil
+	})
+	if err != nil {
+		return nil, inputErr("%s cannot be read: %v", dir, err)
+	}
+	if err := j.index(fsys, dir); err != nil {
+		return nil, err
+	}
+	return j, nil
+}
+
+// index reads what detection asks of every jar: its entries, its nested
+// libraries, its manifest and the libraries it names; dir is where its
+// Class-Path and Quarkus's lib/ are looked up in fsys.
+func (j *jar) index(fsys fs.FS, dir string) error {
+	j.entries = map[string]bool{}
+	for _, e := range j.list {
+		j.entries[e.name] = true
+		if strings.HasPrefix(e.name, "BOOT-INF/lib/") || strings.HasPrefix(e.name, "WEB-INF/lib/") {
+			j.libs = append(j.libs, path.Base(e.name))
 		}
 	}
 	if err := j.readManifest(); err != nil {
-		f.Close()
-		return nil, inputErr("%s is not a jar: its manifest cannot be read (%v)", path.Base(name), err)
+		return inputErr("%s is not a jar: its manifest cannot be read (%v)", path.Base(j.name), err)
 	}
 	j.mainClass = j.manifest["main-class"]
-	dir := path.Dir(name)
 	for _, cp := range strings.Fields(j.manifest["class-path"]) {
 		if strings.HasSuffix(cp, ".jar") {
 			j.libs = append(j.libs, path.Base(cp))
@@ -84,16 +135,20 @@ func openJar(fsys fs.FS, name string) (*jar, error) {
 			}
 		}
 	}
-	return j, nil
+	return nil
 }
 
-func (j *jar) close() { j.file.Close() }
+func (j *jar) close() {
+	if j.file != nil {
+		j.file.Close()
+	}
+}
 
 // readManifest parses META-INF/MANIFEST.MF: "Key: value" lines, a line
 // starting with one space continuing the one before (72-byte wrapping).
 func (j *jar) readManifest() error {
 	j.manifest = map[string]string{}
-	f, err := j.zr.Open("META-INF/MANIFEST.MF")
+	f, err := j.files.Open("META-INF/MANIFEST.MF")
 	if err != nil {
 		return nil // a zip without a manifest: no Main-Class, said by the caller
 	}

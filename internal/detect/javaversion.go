@@ -19,7 +19,7 @@ func (j *jar) javaVersion() int {
 	if cls == "" {
 		return 0
 	}
-	f, err := j.zr.Open(prefix + strings.ReplaceAll(cls, ".", "/") + ".class")
+	f, err := j.files.Open(prefix + strings.ReplaceAll(cls, ".", "/") + ".class")
 	if err != nil {
 		return 0
 	}

@@ -27,14 +27,14 @@ func (j *jar) code() *code {
 	}
 	c := &code{literals: map[string]bool{}}
 	n := 0
-	for _, e := range j.zr.File {
-		if !strings.HasSuffix(e.Name, ".class") || strings.HasPrefix(e.Name, "META-INF/") || e.UncompressedSize64 > maxClassSize {
+	for _, e := range j.list {
+		if !strings.HasSuffix(e.name, ".class") || strings.HasPrefix(e.name, "META-INF/") || e.size > maxClassSize {
 			continue
 		}
 		if n++; n > maxClasses {
 			break
 		}
-		f, err := e.Open()
+		f, err := j.files.Open(e.name)
 		if err != nil {
 			continue
 		}
@@ -49,7 +49,7 @@ func (j *jar) code() *code {
 		}
 		for _, s := range k.utf8 {
 			if c.httpServerClass == "" && strings.Contains(s, jdkHTTPServer) {
-				c.httpServerClass = strings.TrimSuffix(e.Name, ".class")
+				c.httpServerClass = strings.TrimSuffix(e.name, ".class")
 			}
 		}
 		for _, s := range k.strings {

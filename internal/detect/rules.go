@@ -177,7 +177,7 @@ func pomVersion(j *jar, group, artifact string) string {
 
 // property is key's value in the properties file at name in the jar.
 func property(j *jar, name, key string) string {
-	f, err := j.zr.Open(name)
+	f, err := j.files.Open(name)
 	if err != nil {
 		return ""
 	}

@@ -21,7 +21,7 @@ func DetectImage(ctx context.Context, e docker.Engine, image string) (*detect.Re
 	}
 	jar := jarIn(start.Argv)
 	if jar == "" {
-		return detect.Guess("the image's entrypoint and command (" + strings.Join(start.Argv, " ") + ") run no -jar"), nil
+		return detectUnpacked(ctx, e, image, start)
 	}
 	if !path.IsAbs(jar) {
 		wd := start.WorkingDir
@@ -65,4 +65,44 @@ func jarIn(argv []string) string {
 		}
 	}
 	return ""
+}
+
+// detectUnpacked looks for a jar unpacked where a buildpack or an
+// "extracted" Dockerfile leaves one (the app directory a buildpack names,
+// the working directory, /workspace, /app) and detects it.
+func detectUnpacked(ctx context.Context, e docker.Engine, image string, start docker.ImageStart) (*detect.Result, error) {
+	var dirs []string
+	for _, kv := range start.Env {
+		if d, ok := strings.CutPrefix(kv, "CNB_APP_DIR="); ok {
+			dirs = append(dirs, d)
+		}
+	}
+	dirs = append(dirs, start.WorkingDir, "/workspace", "/app")
+	tmp, err := os.MkdirTemp("", "jvmfit-init-image-")
+	if err != nil {
+		return nil, err
+	}
+	defer os.RemoveAll(tmp)
+	seen := map[string]bool{}
+	for _, d := range dirs {
+		d = path.Clean("/" + d)
+		if d == "/" || seen[d] {
+			continue
+		}
+		seen[d] = true
+		if docker.CopyTree(ctx, e, image, tmp, path.Join(d, "META-INF", "MANIFEST.MF")) != nil {
+			continue // no unpacked jar there
+		}
+		if err := docker.CopyTree(ctx, e, image, tmp, d); err != nil {
+			return nil, err
+		}
+		r, err := detect.Dir(os.DirFS(tmp), strings.TrimPrefix(d, "/"))
+		if err != nil {
+			return nil, err
+		}
+		r.Jar = d
+		r.Evidence += ", unpacked in " + d + " in the image"
+		return r, nil
+	}
+	return detect.Guess("the image's entrypoint and command (" + strings.Join(start.Argv, " ") + ") run no -jar, and no unpacked jar was found"), nil
 }
