@@ -93,7 +93,7 @@ func runInit(cmd *cobra.Command, f *initFlags) error {
 	out := cmd.OutOrStdout()
 	printFound(out, in, files)
 	if f.noCheck {
-		printNext(out, in, files)
+		printNext(out, in, files, 512*size.MiB)
 		return nil
 	}
 	t0 := time.Now()
@@ -108,7 +108,7 @@ func runInit(cmd *cobra.Command, f *initFlags) error {
 		return asUsage(err)
 	}
 	ok := printCheck(out, c, f.checkMemory, time.Since(t0))
-	printNext(out, in, files)
+	printNext(out, in, files, firstLimit(c.Result.MemoryPeakBytes))
 	return checkVerdict(in, c, ok)
 }
 
@@ -340,7 +340,17 @@ func printCheck(w io.Writer, c *scaffold.Checked, limit string, took time.Durati
 	return ok
 }
 
-func printNext(w io.Writer, in scaffold.Input, files scaffold.Files) {
+// firstLimit is a limit for a first run: twice the check's peak, in
+// 64 MiB steps, at least 128 MiB (512 MiB when nothing was measured).
+func firstLimit(peak int64) int64 {
+	if peak <= 0 {
+		return 512 * size.MiB
+	}
+	const step = 64 * size.MiB
+	return max(128*size.MiB, (2*peak+step-1)/step*step)
+}
+
+func printNext(w io.Writer, in scaffold.Input, files scaffold.Files, limit int64) {
 	if len(in.Gets) == 0 {
 		fmt.Fprintf(w, "  edit:     %s: your own requests (or rerun with --get /your/path), then rate and slo in %s\n", files.Scenario, files.App)
 	} else {
@@ -349,7 +359,7 @@ func printNext(w io.Writer, in scaffold.Input, files scaffold.Files) {
 	if len(in.Found.Guessed) > 0 {
 		fmt.Fprintf(w, "  edit:     the lines marked GUESS in %s\n", files.App)
 	}
-	fmt.Fprintf(w, "  next:     jvmfit run --app %s --memory 512Mi\n", files.App)
+	fmt.Fprintf(w, "  next:     jvmfit run --app %s --memory %s\n", files.App, size.Format(limit))
 	fmt.Fprintf(w, "            jvmfit minmem --app %s            (the smallest limit that holds the SLO)\n", files.App)
 }
 

@@ -184,3 +184,12 @@ func TestInitCommand(t *testing.T) {
 		t.Errorf("app.yaml:\n%s", b)
 	}
 }
+
+func TestFirstLimitIsTwiceThePeakInSteps(t *testing.T) {
+	const mi = 1 << 20
+	for _, c := range []struct{ peak, want int64 }{{0, 512 * mi}, {30 * mi, 128 * mi}, {70 * mi, 192 * mi}, {131 * mi, 320 * mi}} {
+		if got := firstLimit(c.peak); got != c.want {
+			t.Errorf("peak %d MiB: %d MiB, want %d", c.peak/mi, got/mi, c.want/mi)
+		}
+	}
+}
