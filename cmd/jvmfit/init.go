@@ -160,7 +160,9 @@ func initInput(ctx context.Context, f *initFlags) (scaffold.Input, error) {
 	switch {
 	case f.jar != "":
 		in.Jar = f.jar
-		in.Found, err = detect.Jar(f.jar)
+		if in.Found, err = detect.Jar(f.jar); err != nil {
+			return in, fmt.Errorf("--jar %w", err)
+		}
 		in.Name = nameOr(in.Name, strings.TrimSuffix(filepath.Base(f.jar), ".jar"))
 		if in.Found != nil && in.Found.Framework == detect.Quarkus && in.Name == "quarkus-run" {
 			// quarkus-app/quarkus-run.jar: the project's folder names it.
