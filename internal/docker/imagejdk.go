@@ -4,9 +4,9 @@ import (
 	"archive/tar"
 	"bytes"
 	"context"
-	"encoding/json"
 	"fmt"
 	"io"
+	"os/exec"
 	"strings"
 	"time"
 
@@ -14,20 +14,14 @@ import (
 )
 
 // ImageJDK reads the JDK inside an image, so that the planner plans for
-// the runtime that will run, not the host's: its version and vendor, from
-// $JAVA_HOME/release copied out of a created (never started) container.
+// the runtime that will run, not the host's: the java the image's
+// entrypoint runs, found as the container would find it (findJava), and
+// its version and vendor from the release file beside it, read from a
+// created (never started) container. An image need not set JAVA_HOME.
 func ImageJDK(ctx context.Context, e Engine, image string) (jdk.JDK, error) {
-	out, err := e.Run(ctx, nil, "image", "inspect", "--format", "{{json .Config.Env}}", image)
+	start, err := StartOf(ctx, e, image)
 	if err != nil {
-		return jdk.JDK{}, fmt.Errorf("cannot inspect image %s: %w", image, err)
-	}
-	var env []string
-	if err := json.Unmarshal([]byte(out), &env); err != nil {
-		return jdk.JDK{}, fmt.Errorf("cannot read the environment of image %s: %w", image, err)
-	}
-	home := javaHome(env)
-	if home == "" {
-		return jdk.JDK{}, fmt.Errorf("image %s sets no JAVA_HOME: set it in the image (ENV JAVA_HOME=...) so jvmfit can read its JDK's release file", image)
+		return jdk.JDK{}, err
 	}
 	id, err := e.Run(ctx, nil, "create", "--entrypoint", "/", image)
 	if err != nil {
@@ -38,16 +32,49 @@ func ImageJDK(ctx context.Context, e Engine, image string) (jdk.JDK, error) {
 		defer cancel()
 		_, _ = e.Run(rm, nil, "rm", "--force", id)
 	}()
+	fs, err := exportFS(ctx, e, id)
+	if err != nil {
+		return jdk.JDK{}, fmt.Errorf("cannot list the files of image %s: %w", image, err)
+	}
+	found, ok := findJava(fs, start)
+	if !ok {
+		return jdk.JDK{}, fmt.Errorf("image %s: no java found where its entrypoint would find one (%s, PATH, JAVA_HOME, /opt/java/openjdk, /usr/lib/jvm/*, /layers/*/jre): is it a Java image?",
+			image, strings.Join(start.Argv, " "))
+	}
+	home := javaHomeOf(found.java)
 	// docker cp to "-" writes a tar of the file to stdout.
 	tarred, err := e.Output(ctx, nil, "cp", id+":"+home+"/release", "-")
 	if err != nil {
-		return jdk.JDK{}, fmt.Errorf("image %s has no %s/release: %w", image, home, err)
+		return jdk.JDK{}, fmt.Errorf("image %s: its java %s (%s) has no %s/release: %w", image, found.java, found.how, home, err)
 	}
 	text, err := firstFile(tarred)
 	if err != nil {
 		return jdk.JDK{}, fmt.Errorf("cannot read %s/release of image %s: %w", home, image, err)
 	}
-	return jdk.FromRelease(home, text)
+	j, err := jdk.FromRelease(home, text)
+	j.Path = found.java
+	return j, err
+}
+
+// exportFS lists a created container's files by streaming its export.
+func exportFS(ctx context.Context, e Engine, id string) (imageFS, error) {
+	cmd := exec.CommandContext(ctx, e.Bin, "export", id)
+	cmd.Dir = e.Dir
+	var errb bytes.Buffer
+	cmd.Stderr = &errb
+	out, err := cmd.StdoutPipe()
+	if err != nil {
+		return nil, err
+	}
+	if err := cmd.Start(); err != nil {
+		return nil, err
+	}
+	fs, rerr := readImageFS(out)
+	io.Copy(io.Discard, out)
+	if err := cmd.Wait(); err != nil {
+		return nil, fmt.Errorf("%s export: %v: %s", e.Bin, err, strings.TrimSpace(errb.String()))
+	}
+	return fs, rerr
 }
 
 func javaHome(env []string) string {

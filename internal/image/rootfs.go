@@ -31,8 +31,15 @@ type rootfs struct {
 	when time.Time
 }
 
-// WriteRootfs writes the root filesystem's tar to w.
+// WriteRootfs writes the root filesystem's tar to w, the JDK at its host
+// path.
 func WriteRootfs(w io.Writer, home string, libs []string) error {
+	return writeRootfs(w, home, libs, Layout{})
+}
+
+// writeRootfs writes the root filesystem's tar to w, the JDK and extra
+// links placed as l says.
+func writeRootfs(w io.Writer, home string, libs []string, l Layout) error {
 	r := &rootfs{tw: tar.NewWriter(w), dirs: map[string]bool{"/": true}, when: time.Unix(0, 0)}
 	for _, l := range mergedUsrLinks {
 		if t, err := os.Readlink(l); err == nil {
@@ -61,8 +68,13 @@ func WriteRootfs(w io.Writer, home string, libs []string) error {
 			return err
 		}
 	}
-	if err := r.jdk(home); err != nil {
+	if err := r.jdk(home, l.JDKAt); err != nil {
 		return err
+	}
+	for _, p := range sortedKeys(l.Links) {
+		if err := r.link(p, l.Links[p]); err != nil {
+			return err
+		}
 	}
 	return r.tw.Close()
 }
@@ -89,19 +101,23 @@ func (r *rootfs) library(p string) error {
 	return r.file(p, p)
 }
 
-// jdk stores the JDK's tree; links that stay inside it stay links, links
-// that leave it are stored as the file they point at, dangling ones are
-// left out.
-func (r *rootfs) jdk(home string) error {
+// jdk stores the JDK's tree, at its own path or at at; links that stay
+// inside it stay links, links that leave it are stored as the file they
+// point at, dangling ones are left out.
+func (r *rootfs) jdk(home, at string) error {
 	real, err := filepath.EvalSymlinks(home)
 	if err != nil {
 		return fmt.Errorf("no JDK at %s: %w", home, err)
 	}
-	return filepath.WalkDir(real, func(p string, d fs.DirEntry, err error) error {
+	return filepath.WalkDir(real, func(host string, d fs.DirEntry, err error) error {
 		if err != nil {
 			return err
 		}
-		if skipInJDK[d.Name()] && filepath.Dir(p) == real || filepath.Base(filepath.Dir(p)) == "lib" && d.Name() == "src.zip" {
+		p := host // the path in the image
+		if at != "" {
+			p = filepath.Join(at, strings.TrimPrefix(host, real))
+		}
+		if skipInJDK[d.Name()] && filepath.Dir(host) == real || filepath.Base(filepath.Dir(host)) == "lib" && d.Name() == "src.zip" {
 			if d.IsDir() {
 				return filepath.SkipDir
 			}
@@ -111,8 +127,8 @@ func (r *rootfs) jdk(home string) error {
 		case d.IsDir():
 			return r.dir(p, 0o755)
 		case d.Type()&fs.ModeSymlink != 0:
-			t, _ := os.Readlink(p)
-			to, err := filepath.EvalSymlinks(p)
+			t, _ := os.Readlink(host)
+			to, err := filepath.EvalSymlinks(host)
 			if err != nil {
 				return nil // dangling: nothing to store
 			}
@@ -124,7 +140,7 @@ func (r *rootfs) jdk(home string) error {
 			}
 			return nil
 		case d.Type().IsRegular():
-			return r.file(p, p)
+			return r.file(p, host)
 		}
 		return nil
 	})

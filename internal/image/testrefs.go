@@ -14,6 +14,10 @@ const (
 	JDK17Ref     = "jvmfit-test/jdk17:latest"
 	JDK25Ref     = "jvmfit-test/jdk25:latest"
 	FilecacheRef = "jvmfit-test/filecache:jdk17" // filecache's jar on JDK17Ref
+	// JDK 17 laid out as users' images lay it out (layout.go).
+	DistrolessRef = "jvmfit-test/jdk17-distroless:latest"
+	TemurinRef    = "jvmfit-test/jdk17-temurin:latest"
+	BuildpackRef  = "jvmfit-test/jdk17-buildpack:latest"
 )
 
 // Ensure builds ref, one of the refs above, unless it is up to date;
@@ -29,6 +33,12 @@ func Ensure(ctx context.Context, e docker.Engine, repoRoot, ref string) error {
 		if err = Ensure(ctx, e, repoRoot, JDK17Ref); err == nil {
 			_, err = App(ctx, e, JDK17Ref, FilecacheJar(repoRoot), ref)
 		}
+	case DistrolessRef:
+		_, err = JDKImage(ctx, e, JDK17, ref, Distroless)
+	case TemurinRef:
+		_, err = JDKImage(ctx, e, JDK17, ref, Temurin)
+	case BuildpackRef:
+		_, err = JDKImage(ctx, e, JDK17, ref, Buildpack)
 	default:
 		return fmt.Errorf("no recipe for test image %s", ref)
 	}

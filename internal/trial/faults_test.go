@@ -46,7 +46,7 @@ func TestReadyURLThatNeverAnswers(t *testing.T) {
 	addr, accepted := hungListener(t)
 	const timeout = 3500 * time.Millisecond
 	t0 := time.Now()
-	_, rd := waitReady(context.Background(), "http://"+addr+"/health", t0, timeout, appState{})
+	_, rd, _ := waitReady(context.Background(), "http://"+addr+"/health", t0, timeout, appState{})
 	took := time.Since(t0)
 	if rd != readyTimedOut {
 		t.Fatalf("readiness %v, want timed out", rd)
@@ -73,7 +73,8 @@ func TestFakeReadyURLThatNeverAnswersIsNotReady(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if r.Verdict != KO || r.Kind != KindNotReady || !strings.Contains(r.Failed[0], addr) || !strings.Contains(r.Failed[0], "within 2.5s") {
+	if r.Verdict != KO || r.Kind != KindNotReady || !strings.Contains(r.Failed[0], addr) || !strings.Contains(r.Failed[0], "within 2.5s") ||
+		!strings.Contains(r.Failed[0], "(last answer: no answer within 1s)") {
 		t.Fatalf("%s %s %q", r.Verdict, r.Kind, r.Failed)
 	}
 	if took := time.Since(t0); took > 2500*time.Millisecond+readyRequestTimeout+2*time.Second {

@@ -2,8 +2,12 @@ package trial
 
 import (
 	"context"
+	"errors"
 	"io"
 	"net/http"
+	neturl "net/url"
+	"strings"
+	"syscall"
 	"time"
 )
 
@@ -34,8 +38,9 @@ type appState struct {
 
 // waitReady polls url until it answers 2xx, the process dies or stalls,
 // timeout passes or ctx ends. It returns the time from start to the first
-// 2xx.
-func waitReady(ctx context.Context, url string, start time.Time, timeout time.Duration, app appState) (time.Duration, readiness) {
+// 2xx, and the last answer that was not one (a status and the start of
+// its body, or why there was none), which a not-ready verdict quotes.
+func waitReady(ctx context.Context, url string, start time.Time, timeout time.Duration, app appState) (time.Duration, readiness, string) {
 	client := &http.Client{
 		// A fresh connection per poll: a server that accepted and then
 		// stalled must not make us wait on a stale keep-alive socket.
@@ -47,19 +52,24 @@ func waitReady(ctx context.Context, url string, start time.Time, timeout time.Du
 	deadline := start.Add(timeout)
 	tick := time.NewTicker(readyPoll)
 	defer tick.Stop()
+	last := "none"
 	for {
 		per := min(time.Until(deadline), readyRequestTimeout)
-		if per > 0 && poll(ctx, client, url, per) {
-			return time.Since(start), ready
+		if per > 0 {
+			ok, answer := poll(ctx, client, url, per)
+			if ok {
+				return time.Since(start), ready, ""
+			}
+			last = answer
 		}
 		if rd, end := app.ended(ctx, nil); end {
-			return 0, rd
+			return 0, rd, last
 		}
 		if !time.Now().Before(deadline) {
-			return 0, readyTimedOut
+			return 0, readyTimedOut, last
 		}
 		if rd, end := app.ended(ctx, tick.C); end {
-			return 0, rd
+			return 0, rd, last
 		}
 	}
 }
@@ -91,18 +101,46 @@ func (a appState) ended(ctx context.Context, tick <-chan time.Time) (readiness, 
 	}
 }
 
-func poll(ctx context.Context, c *http.Client, url string, timeout time.Duration) bool {
+// poll asks url once: whether it answered 2xx, and what it answered.
+func poll(ctx context.Context, c *http.Client, url string, timeout time.Duration) (bool, string) {
 	ctx, cancel := context.WithTimeout(ctx, timeout)
 	defer cancel()
 	req, err := http.NewRequestWithContext(ctx, http.MethodGet, url, nil)
 	if err != nil {
-		return false
+		return false, err.Error()
 	}
 	resp, err := c.Do(req)
 	if err != nil {
-		return false
+		return false, noAnswer(err)
 	}
-	io.Copy(io.Discard, io.LimitReader(resp.Body, 1<<20))
+	body, _ := io.ReadAll(io.LimitReader(resp.Body, 1<<20))
 	resp.Body.Close()
-	return resp.StatusCode >= 200 && resp.StatusCode < 300
+	return resp.StatusCode >= 200 && resp.StatusCode < 300, answerText(resp.Status, body)
+}
+
+// answerText is a status and the start of the body, on one line.
+func answerText(status string, body []byte) string {
+	b := strings.Join(strings.Fields(string(body)), " ")
+	if len(b) > 80 {
+		b = b[:80] + "..."
+	}
+	if b == "" {
+		return status
+	}
+	return status + " " + b
+}
+
+// noAnswer says why a poll got no answer, without Go's URL prefix.
+func noAnswer(err error) string {
+	var ue *neturl.Error
+	if errors.As(err, &ue) {
+		err = ue.Err
+	}
+	switch {
+	case errors.Is(err, syscall.ECONNREFUSED):
+		return "connection refused (nothing listens on that port)"
+	case errors.Is(err, context.DeadlineExceeded):
+		return "no answer within " + readyRequestTimeout.String()
+	}
+	return err.Error()
 }

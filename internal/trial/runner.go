@@ -70,9 +70,10 @@ type trialRun struct {
 	series   []probe.Sample
 	summary  Summary
 
-	rd      readiness
-	loadErr error
-	died    bool
+	rd         readiness
+	lastAnswer string // the readiness URL's last answer that was not 2xx
+	loadErr    error
+	died       bool
 }
 
 // newRun checks what needs no work: a prepared spec, its SLO, the deps.

@@ -87,11 +87,11 @@ func (t *trialRun) start(ctx context.Context) error {
 // ready waits for the first 2xx; not being ready in time, or dying first,
 // is for the verdict.
 func (t *trialRun) ready(ctx context.Context) error {
-	d, rd := waitReady(ctx, t.launch.Ready, t.t0, t.app.ReadyTimeout, appState{died: t.p.Done(), stalled: t.p.Stalled()})
+	d, rd, last := waitReady(ctx, t.launch.Ready, t.t0, t.app.ReadyTimeout, appState{died: t.p.Done(), stalled: t.p.Stalled()})
 	if rd == readyCancelled {
 		return ctx.Err()
 	}
-	t.rd = rd
+	t.rd, t.lastAnswer = rd, last
 	if rd == readyStalled {
 		t.say("memory stall: %s", t.p.Stall())
 	}
@@ -173,7 +173,7 @@ func (t *trialRun) verdict() *Result {
 	r := t.r
 	area, codeFull := t.out.Memory()
 	findings(r, area, codeFull)
-	o := outcome{rd: t.rd, died: t.died, exit: t.exit, readyURL: t.launch.Ready, readyTimeout: t.app.ReadyTimeout}
+	o := outcome{rd: t.rd, died: t.died, exit: t.exit, readyURL: t.launch.Ready, readyTimeout: t.app.ReadyTimeout, lastAnswer: t.lastAnswer}
 	if !t.died && stalled(t.p) {
 		o.stall = t.p.Stall()
 	}

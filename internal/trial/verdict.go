@@ -15,6 +15,7 @@ type outcome struct {
 	stall        string // a memory stall seen while it lived; "" if none
 	readyURL     string
 	readyTimeout time.Duration
+	lastAnswer   string // the readiness URL's last answer that was not 2xx
 }
 
 // judge sets the verdict. A process that died is the first reason (the
@@ -57,7 +58,7 @@ func judge(r *Result, slo SLO, o outcome) {
 		r.Failed = []string{fmt.Sprintf("memory stall %s: %s; it was stopped rather than left to hang", when, o.stall)}
 	case rd == readyTimedOut:
 		r.Verdict, r.Kind = KO, KindNotReady
-		r.Failed = []string{fmt.Sprintf("not ready: no 2xx answer from %s within %s", o.readyURL, o.readyTimeout)}
+		r.Failed = []string{fmt.Sprintf("not ready: no 2xx answer from %s within %s (last answer: %s)", o.readyURL, o.readyTimeout, o.lastAnswer)}
 	default:
 		rate := r.Spec.Rate
 		if rate == 0 && r.Load != nil {

@@ -1,0 +1,23 @@
+package main
+
+import (
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/jvmfit/jvmfit/internal/prereq"
+)
+
+// run --jar without --ready: the port and readiness come from the jar's
+// framework, as init finds them; no scenario, so start and memory are
+// judged.
+func TestRunJarWithoutReady(t *testing.T) {
+	needRootRun(t)
+	needJava(t)
+	jar := filepath.Join("..", "..", "workloads", "greet-plain", "target", "greet-plain.jar")
+	prereq.Built(t, jar)
+	stdout, stderr, code := run(t, nil, "run", "--jar", jar, "--memory", "256Mi", "--java", java17, "--db", filepath.Join(t.TempDir(), "j.db"))
+	if code != 0 || !strings.Contains(stdout, "| OK |") || !strings.Contains(stderr, "--port=") {
+		t.Fatalf("exit %d\n%s%s", code, stdout, stderr)
+	}
+}

@@ -1,0 +1,108 @@
+package scaffold
+
+import (
+	"context"
+	"os"
+	"path"
+	"path/filepath"
+	"strings"
+
+	"github.com/jvmfit/jvmfit/internal/detect"
+	"github.com/jvmfit/jvmfit/internal/docker"
+)
+
+// DetectImage finds the jar an image's entrypoint runs with -jar, copies it
+// out (with Quarkus's lib/ beside it) and detects its framework. An image
+// that runs no -jar is a guess, said so.
+func DetectImage(ctx context.Context, e docker.Engine, image string) (*detect.Result, error) {
+	start, err := docker.StartOf(ctx, e, image)
+	if err != nil {
+		return nil, err
+	}
+	jar := jarIn(start.Argv)
+	if jar == "" {
+		return detectUnpacked(ctx, e, image, start)
+	}
+	if !path.IsAbs(jar) {
+		wd := start.WorkingDir
+		if wd == "" {
+			wd = "/"
+		}
+		jar = path.Join(wd, jar)
+	}
+	dir, err := os.MkdirTemp("", "jvmfit-init-image-")
+	if err != nil {
+		return nil, err
+	}
+	defer os.RemoveAll(dir)
+	if err := docker.CopyTree(ctx, e, image, dir, jar); err != nil {
+		return nil, err
+	}
+	if path.Base(jar) == "quarkus-run.jar" {
+		if err := docker.CopyTree(ctx, e, image, dir, path.Join(path.Dir(jar), "lib")); err != nil {
+			return nil, err
+		}
+	}
+	r, err := detect.Jar(filepath.Join(dir, filepath.FromSlash(jar)))
+	if err != nil {
+		return nil, err
+	}
+	r.Jar = jar
+	r.Evidence += ", in " + jar + " in the image"
+	return r, nil
+}
+
+// jarIn is the jar after -jar in an image's argv, its shell form ("sh -c
+// 'exec java -jar /app.jar'") included.
+func jarIn(argv []string) string {
+	var words []string
+	for _, a := range argv {
+		words = append(words, strings.Fields(strings.NewReplacer("'", " ", `"`, " ").Replace(a))...)
+	}
+	for i, w := range words {
+		if w == "-jar" && i+1 < len(words) {
+			return words[i+1]
+		}
+	}
+	return ""
+}
+
+// detectUnpacked looks for a jar unpacked where a buildpack or an
+// "extracted" Dockerfile leaves one (the app directory a buildpack names,
+// the working directory, /workspace, /app) and detects it.
+func detectUnpacked(ctx context.Context, e docker.Engine, image string, start docker.ImageStart) (*detect.Result, error) {
+	var dirs []string
+	for _, kv := range start.Env {
+		if d, ok := strings.CutPrefix(kv, "CNB_APP_DIR="); ok {
+			dirs = append(dirs, d)
+		}
+	}
+	dirs = append(dirs, start.WorkingDir, "/workspace", "/app")
+	tmp, err := os.MkdirTemp("", "jvmfit-init-image-")
+	if err != nil {
+		return nil, err
+	}
+	defer os.RemoveAll(tmp)
+	seen := map[string]bool{}
+	for _, d := range dirs {
+		d = path.Clean("/" + d)
+		if d == "/" || seen[d] {
+			continue
+		}
+		seen[d] = true
+		if docker.CopyTree(ctx, e, image, tmp, path.Join(d, "META-INF", "MANIFEST.MF")) != nil {
+			continue // no unpacked jar there
+		}
+		if err := docker.CopyTree(ctx, e, image, tmp, d); err != nil {
+			return nil, err
+		}
+		r, err := detect.Dir(os.DirFS(tmp), strings.TrimPrefix(d, "/"))
+		if err != nil {
+			return nil, err
+		}
+		r.Jar = d
+		r.Evidence += ", unpacked in " + d + " in the image"
+		return r, nil
+	}
+	return detect.Guess("the image's entrypoint and command (" + strings.Join(start.Argv, " ") + ") run no -jar, and no unpacked jar was found"), nil
+}
