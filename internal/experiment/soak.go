@@ -7,6 +7,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/jvmfit/jvmfit/internal/judge"
 	"github.com/jvmfit/jvmfit/internal/size"
 	"github.com/jvmfit/jvmfit/internal/trial"
 )
@@ -15,10 +16,6 @@ import (
 // enough to outlast the search's short trials several times over, short
 // enough to keep the experiment in minutes.
 const DefaultSoak = time.Minute
-
-// soakTries bounds the proof: the first soak at the recommended limit,
-// then up to two more, each one rounding step (16 MiB) higher.
-const soakTries = 3
 
 // SoakRun is one proof trial of a recommendation.
 type SoakRun struct {
@@ -34,7 +31,7 @@ type SoakRun struct {
 // Soak proves a recommendation with a longer trial at its limit. The
 // search judged short trials near the edge; the margin above it is a rule
 // of thumb until a run as long as d holds there. A KO raises the limit by
-// one rounding step and soaks again, at most soakTries times in all. The
+// one rounding step and soaks again, at most judge.SoakTries (3) times in all. The
 // recommendation is Tested when the last soak passed.
 func (p MinMemPlan) Soak(ctx context.Context, s *Session, rec *Recommendation, d time.Duration) error {
 	return soak(ctx, s, rec, d, func(mem int64) trial.Spec { return p.spec(s, rec.CPUs, rec.JVM, mem) })
@@ -54,7 +51,7 @@ func (sw Sweep) Soak(ctx context.Context, s *Session, rec *Recommendation, d tim
 // recommended is the entrypoint proven.
 func soak(ctx context.Context, s *Session, rec *Recommendation, d time.Duration, spec func(mem int64) trial.Spec) error {
 	rec.describe(s)
-	for i := 0; i < soakTries; i++ {
+	for i := 0; i < judge.SoakTries; i++ {
 		if i > 0 {
 			failed := rec.MemoryBytes
 			rec.MemoryBytes += marginRound

@@ -1,4 +1,4 @@
-package experiment
+package tune
 
 import (
 	"fmt"
@@ -11,11 +11,11 @@ import (
 
 // Markdown renders the result for a terminal or a note: the answer, its
 // paste-ready forms, the Pareto front and what became of each candidate.
-func (r *TuneResult) Markdown(profileFile string) string {
+func (r *Result) Markdown(profileFile string) string {
 	var b strings.Builder
 	fmt.Fprintf(&b, "## jvmfit tune: goal %s at %g CPU\n\n", r.Goal, r.CPUs)
 	b.WriteString(r.answerText(profileFile))
-	if r.Verdict != TuneNone {
+	if r.Verdict != None {
 		f := r.Forms(profileFile)
 		fmt.Fprintf(&b, "\n### Paste-ready\n\n```sh\n%s\n```\n\n```sh\n%s\n```\n\n```yaml\n%s```\n", f.Exec, f.JavaToolOptions, f.Kubernetes)
 	}
@@ -32,8 +32,8 @@ func (r *TuneResult) Markdown(profileFile string) string {
 	return b.String()
 }
 
-func (r *TuneResult) answerText(profileFile string) string {
-	if r.Verdict == TuneNone {
+func (r *Result) answerText(profileFile string) string {
+	if r.Verdict == None {
 		return "**No answer**: no candidate passed at any limit tried.\n"
 	}
 	var b strings.Builder
@@ -48,18 +48,18 @@ func (r *TuneResult) answerText(profileFile string) string {
 		b.WriteString(")")
 	}
 	fmt.Fprintf(&b, "\n- **Options** (the launcher's at that limit, then the candidate's): `%s`\n", strings.Join(r.JVMOptions(), " "))
-	fmt.Fprintf(&b, "- **Profile**: %s%s\n", tuneOr(profileFile, "not written"), tuneProfileText(r.Profile))
+	fmt.Fprintf(&b, "- **Profile**: %s%s\n", orText(profileFile, "not written"), profileText(r.Profile))
 	return b.String()
 }
 
-func tuneOr(s, def string) string {
+func orText(s, def string) string {
 	if s == "" {
 		return def
 	}
 	return s
 }
 
-func tuneProfileText(p *plan.Profile) string {
+func profileText(p *plan.Profile) string {
 	if p == nil {
 		return ""
 	}
@@ -68,7 +68,7 @@ func tuneProfileText(p *plan.Profile) string {
 		size.Format(p.CodeCacheUsedBytes), p.PeakThreads)
 }
 
-func (r *TuneResult) frontTable() string {
+func (r *Result) frontTable() string {
 	if len(r.Front) == 0 {
 		return ""
 	}
@@ -87,7 +87,7 @@ func (r *TuneResult) frontTable() string {
 	return b.String()
 }
 
-func (r *TuneResult) candidateTable() string {
+func (r *Result) candidateTable() string {
 	if len(r.Candidates) == 0 {
 		return ""
 	}
@@ -101,13 +101,13 @@ func (r *TuneResult) candidateTable() string {
 		case out == "":
 			out = "open when the search stopped"
 		}
-		fmt.Fprintf(&b, "| %s | %s | %s | %s | %d | %s |\n", c.Name, size.Format(c.FloorBytes), tuneSizeOrDash(c.MinOKBytes),
-			tuneSizeOrDash(c.MaxKOBytes), c.Trials, out)
+		fmt.Fprintf(&b, "| %s | %s | %s | %s | %d | %s |\n", c.Name, size.Format(c.FloorBytes), sizeOrDash(c.MinOKBytes),
+			sizeOrDash(c.MaxKOBytes), c.Trials, out)
 	}
 	return b.String()
 }
 
-func tuneSizeOrDash(b int64) string {
+func sizeOrDash(b int64) string {
 	if b == 0 {
 		return "–"
 	}

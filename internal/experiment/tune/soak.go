@@ -1,20 +1,21 @@
-package experiment
+package tune
 
 import (
 	"context"
 	"fmt"
+	"github.com/jvmfit/jvmfit/internal/judge"
 
 	"github.com/jvmfit/jvmfit/internal/size"
 	"github.com/jvmfit/jvmfit/internal/trial"
 )
 
-// choose picks the best OK search trial for the goal (tuneBetter):
+// choose picks the best OK search trial for the goal (better):
 // footprint the smallest limit, the others the lowest cost; on a full tie,
 // the earlier trial.
-func (s *tuneSearch) choose() int {
+func (s *searcher) choose() int {
 	best := -1
 	for i, t := range s.res.Trials {
-		if t.Point.Purpose != TuneSearch || t.Outcome.Verdict != trial.OK {
+		if t.Point.Purpose != PurposeSearch || t.Outcome.Verdict != trial.OK {
 			continue
 		}
 		if best < 0 || s.better(t, s.res.Trials[best]) {
@@ -25,23 +26,23 @@ func (s *tuneSearch) choose() int {
 }
 
 // better says whether search trial a is a better answer than b for the goal.
-func (s *tuneSearch) better(a, b TuneTrial) bool {
-	return tuneBetter(s.res.Goal, a.Point.MemoryBytes, s.cost(a), b.Point.MemoryBytes, s.cost(b))
+func (s *searcher) better(a, b Trial) bool {
+	return better(s.res.Goal, a.Point.MemoryBytes, s.cost(a), b.Point.MemoryBytes, s.cost(b))
 }
 
 // soak proves the chosen point by running it as recommended for
 // cfg.Soak. A KO raises the limit one grid step and soaks again, at most
-// soakTries times and only while the budget allows: the first soak has a
+// judge.SoakTries times and only while the budget allows: the first soak has a
 // trial kept for it, the others use what the search left. This matters
 // most for footprint, which chooses the smallest limit that passed once:
 // a point that held there only by luck at the edge is pushed up by the
 // proof, and a note says so.
-func (s *tuneSearch) soak(ctx context.Context) error {
+func (s *searcher) soak(ctx context.Context) error {
 	if s.res.Chosen < 0 || s.cfg.Soak <= 0 {
 		return nil
 	}
 	p := s.res.Trials[s.res.Chosen].Point
-	p.Purpose, p.Soak, p.Measure = TuneSoak, s.cfg.Soak, false
+	p.Purpose, p.Soak, p.Measure = PurposeSoak, s.cfg.Soak, false
 	// The soak runs with the profile measured under the chosen options,
 	// when the candidate has one and the launcher plans the point with it:
 	// that is the profile the answer recommends.
@@ -52,7 +53,7 @@ func (s *tuneSearch) soak(ctx context.Context) error {
 			p = q
 		}
 	}
-	for i := 0; i < soakTries && p.MemoryBytes <= s.top; i++ {
+	for i := 0; i < judge.SoakTries && p.MemoryBytes <= s.top; i++ {
 		if s.res.Used() >= s.cfg.Budget {
 			s.note("the budget ran out after the soak at %s failed", size.Format(p.MemoryBytes-s.cfg.Step))
 			return nil
@@ -77,21 +78,21 @@ func (s *tuneSearch) soak(ctx context.Context) error {
 
 // answer fills the recommendation: the chosen point, raised to the last
 // soak's limit, with the launcher's options at that limit.
-func (s *tuneSearch) answer() {
+func (s *searcher) answer() {
 	r := s.res
 	if r.Chosen < 0 {
-		r.Verdict = TuneNone
+		r.Verdict = None
 		return
 	}
 	p := r.Trials[r.Chosen].Point
-	r.Verdict = TuneNotProven
+	r.Verdict = NotProven
 	if n := len(r.Soaks); n > 0 {
 		last := r.Soaks[n-1]
 		p.MemoryBytes = last.Point.MemoryBytes
 		if last.Outcome.Verdict == trial.OK {
-			r.Verdict = TuneProven
+			r.Verdict = Proven
 		} else {
-			// The last soak failed and the budget (or soakTries) ended the
+			// The last soak failed and the budget (or judge.SoakTries) ended the
 			// proof: that limit is known to fail as recommended, so the
 			// answer, unproven, is the next step up.
 			p.MemoryBytes += s.cfg.Step
@@ -101,7 +102,7 @@ func (s *tuneSearch) answer() {
 		p.Profile = r.Soaks[n-1].Point.Profile
 		if searched := r.Trials[r.Chosen].Point.MemoryBytes; p.MemoryBytes > searched {
 			held := "and a soak passed there"
-			if r.Verdict != TuneProven {
+			if r.Verdict != Proven {
 				held = "and no soak passed up to there"
 			}
 			r.Notes = append(r.Notes, fmt.Sprintf("the answer is %s, %d grid step(s) above the chosen search point's %s: the soak failed there (the search's OK held only at the edge), %s",
@@ -122,7 +123,7 @@ func (s *tuneSearch) answer() {
 }
 
 // cand is the candidate of that name, or nil.
-func (s *tuneSearch) cand(name string) *tuneCand {
+func (s *searcher) cand(name string) *cand {
 	for _, c := range s.cands {
 		if c.Name == name {
 			return c

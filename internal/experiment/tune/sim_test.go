@@ -1,4 +1,4 @@
-package experiment
+package tune
 
 import (
 	"context"
@@ -33,7 +33,7 @@ type simApp struct {
 	cands     map[string]simCand
 	def       simCand
 	soakExtra int64 // a soak needs this much more than a search trial
-	runs      []TunePoint
+	runs      []Point
 	stopAfter int // the run after this many fails as interrupted (0 = never)
 	// ownBelow, when set, is how far below a candidate's true minimum the
 	// launcher accepts it with the profile measured under its own options
@@ -48,43 +48,43 @@ func (a *simApp) cand(name string) simCand {
 	return a.def
 }
 
-func (a *simApp) Run(ctx context.Context, p TunePoint) (TuneOutcome, error) {
+func (a *simApp) Run(ctx context.Context, p Point) (Outcome, error) {
 	if a.stopAfter > 0 && len(a.runs) >= a.stopAfter {
-		return TuneOutcome{}, context.Canceled
+		return Outcome{}, context.Canceled
 	}
 	a.runs = append(a.runs, p)
 	switch p.Purpose {
-	case TuneProfile:
-		return TuneOutcome{Verdict: trial.OK, P99: 5 * time.Millisecond, StartSeconds: 3, PeakBytes: 300 * tmib,
+	case PurposeProfile:
+		return Outcome{Verdict: trial.OK, P99: 5 * time.Millisecond, StartSeconds: 3, PeakBytes: 300 * tmib,
 			Profile: &plan.Profile{Version: 1, LiveHeapBytes: 20 * tmib, MetaspaceUsedBytes: 30 * tmib,
 				ClassSpaceUsedBytes: 5 * tmib, CodeCacheUsedBytes: 10 * tmib, PeakThreads: 30}}, nil
-	case TuneTraining:
-		return TuneOutcome{Verdict: trial.OK, StartSeconds: 3}, nil
+	case PurposeTraining:
+		return Outcome{Verdict: trial.OK, StartSeconds: 3}, nil
 	}
 	return a.judge(p, 0), nil
 }
 
-func (a *simApp) Soak(ctx context.Context, p TunePoint) (TuneOutcome, error) {
+func (a *simApp) Soak(ctx context.Context, p Point) (Outcome, error) {
 	if p.Soak <= 0 {
-		return TuneOutcome{}, fmt.Errorf("soak without a duration: %s", p)
+		return Outcome{}, fmt.Errorf("soak without a duration: %s", p)
 	}
 	if a.stopAfter > 0 && len(a.runs) >= a.stopAfter {
-		return TuneOutcome{}, context.Canceled
+		return Outcome{}, context.Canceled
 	}
 	a.runs = append(a.runs, p)
 	return a.judge(p, a.soakExtra), nil
 }
 
-func (a *simApp) judge(p TunePoint, extra int64) TuneOutcome {
+func (a *simApp) judge(p Point, extra int64) Outcome {
 	c := a.cand(p.Candidate)
 	if p.MemoryBytes < c.min+extra {
-		return TuneOutcome{Verdict: trial.KO, Kind: trial.KindOOMKilled, StartSeconds: c.start}
+		return Outcome{Verdict: trial.KO, Kind: trial.KindOOMKilled, StartSeconds: c.start}
 	}
 	p99 := c.p99 + c.p99*time.Duration(c.min)/time.Duration(2*p.MemoryBytes)
 	if p.MemoryBytes < c.min+c.edge {
 		p99 = c.edgeP99
 	}
-	o := TuneOutcome{Verdict: trial.OK, P99: p99, StartSeconds: c.start, PeakBytes: c.min}
+	o := Outcome{Verdict: trial.OK, P99: p99, StartSeconds: c.start, PeakBytes: c.min}
 	if p.Measure {
 		o.Profile = &plan.Profile{Version: 1, App: p.Candidate, LiveHeapBytes: 20 * tmib}
 	}
@@ -92,7 +92,7 @@ func (a *simApp) judge(p TunePoint, extra int64) TuneOutcome {
 }
 
 // planner refuses below each candidate's floor and names it.
-func (a *simApp) planner(p TunePoint) (*plan.Plan, error) {
+func (a *simApp) planner(p Point) (*plan.Plan, error) {
 	floor := a.cand(p.Candidate).min - a.cand(p.Candidate).floorBelow
 	if p.Profile != nil && p.Profile.App == p.Candidate && p.Candidate != "" {
 		floor = a.cand(p.Candidate).min - a.ownBelow
@@ -121,17 +121,17 @@ func footprintApp() *simApp {
 	}
 }
 
-func simConfig(a *simApp, goal string, budget int) TuneConfig {
-	return TuneConfig{CPUs: 1, Goal: goal, Budget: budget, Soak: time.Minute, JDK: 17, ArchiveDir: "/tmp/tune-archives", Planner: a.planner}
+func simConfig(a *simApp, goal string, budget int) Config {
+	return Config{CPUs: 1, Goal: goal, Budget: budget, Soak: time.Minute, JDK: 17, ArchiveDir: "/tmp/tune-archives", Planner: a.planner}
 }
 
-func pointKey(p TunePoint) string {
+func pointKey(p Point) string {
 	b, _ := json.Marshal(p) // Profile is not part of the key: it is the profile trial's answer
 	return string(b)
 }
 
 // runCounts fails the test when a point was run twice.
-func runCounts(t *testing.T, runs []TunePoint) {
+func runCounts(t *testing.T, runs []Point) {
 	t.Helper()
 	seen := map[string]int{}
 	for i, p := range runs {

@@ -1,4 +1,4 @@
-package experiment
+package tune
 
 import (
 	"context"
@@ -12,17 +12,17 @@ import (
 	"github.com/jvmfit/jvmfit/internal/trial"
 )
 
-// tuneKeep is how many candidates halving keeps to the end: the best two
+// keep is how many candidates halving keeps to the end: the best two
 // are both bisected to the grid step, so the answer and its runner-up are
 // both exact and the front shows the trade-off between them.
-const tuneKeep = 2
+const keep = 2
 
 // search runs rounds of successive halving: each surviving candidate gets
 // StepsPerRound bisection steps, then candidates whose best possible point
 // is dominated by a point another candidate has proven are dropped, then
 // the worse half for the goal is dropped, until the survivors have
 // converged or the budget is spent.
-func (s *tuneSearch) search(ctx context.Context) error {
+func (s *searcher) search(ctx context.Context) error {
 	for round := 1; ; round++ {
 		moved := false
 		for _, c := range s.alive() {
@@ -64,7 +64,7 @@ func (s *tuneSearch) search(ctx context.Context) error {
 // grid steps above the highest KO), then bisecting the bracket (highest
 // KO, lowest OK] on the grid. ok is false once the bracket is one step
 // wide.
-func (s *tuneSearch) next(c *tuneCand) (int64, bool) {
+func (s *searcher) next(c *cand) (int64, bool) {
 	step := s.cfg.Step
 	switch {
 	case c.MinOKBytes == 0 && c.misses == 0 && c.start > c.ko+step:
@@ -80,9 +80,9 @@ func (s *tuneSearch) next(c *tuneCand) (int64, bool) {
 
 // probe runs the candidate's training if it has one still to run, then
 // its trial at mem.
-func (s *tuneSearch) probe(ctx context.Context, c *tuneCand, mem int64) error {
+func (s *searcher) probe(ctx context.Context, c *cand, mem int64) error {
 	if c.Training != nil && !c.trained {
-		p := s.point(c, TuneTraining, s.cfg.Generous)
+		p := s.point(c, PurposeTraining, s.cfg.Generous)
 		p.Options = c.Training
 		o, err := s.run(ctx, p)
 		if err != nil {
@@ -95,7 +95,7 @@ func (s *tuneSearch) probe(ctx context.Context, c *tuneCand, mem int64) error {
 			return nil
 		}
 	}
-	p := s.point(c, TuneSearch, mem)
+	p := s.point(c, PurposeSearch, mem)
 	pl, err := s.cfg.Planner(p)
 	if err != nil {
 		var ref *plan.RefusedError
@@ -134,7 +134,7 @@ func (s *tuneSearch) probe(ctx context.Context, c *tuneCand, mem int64) error {
 // dropDominated drops every candidate whose best possible point is
 // dominated by an OK trial of another candidate: more trials could only
 // bring it closer to a point it cannot beat.
-func (s *tuneSearch) dropDominated() {
+func (s *searcher) dropDominated() {
 	for _, c := range s.alive() {
 		if len(c.oks) == 0 {
 			continue
@@ -155,9 +155,9 @@ func (s *tuneSearch) dropDominated() {
 }
 
 // dominating is the index of d's first OK trial that dominates p, or -1.
-func (s *tuneSearch) dominating(d *tuneCand, p judge.ParetoPoint) int {
+func (s *searcher) dominating(d *cand, p judge.ParetoPoint) int {
 	for _, i := range d.oks {
-		if judge.Dominates(tunePareto(s.res.Trials[i]), p) {
+		if judge.Dominates(paretoOf(s.res.Trials[i]), p) {
 			return i
 		}
 	}
@@ -165,14 +165,14 @@ func (s *tuneSearch) dominating(d *tuneCand, p judge.ParetoPoint) int {
 }
 
 // halve keeps the better half of the surviving candidates (at least
-// tuneKeep), ranked for the goal (byScore).
-func (s *tuneSearch) halve(round int) {
+// keep), ranked for the goal (byScore).
+func (s *searcher) halve(round int) {
 	a := s.alive()
-	if len(a) <= tuneKeep {
+	if len(a) <= keep {
 		return
 	}
 	s.byScore(a)
-	keep := max(tuneKeep, (len(a)+1)/2)
+	keep := max(keep, (len(a)+1)/2)
 	for i, c := range a[keep:] {
 		c.Dropped = fmt.Sprintf("halved after round %d: ranked %d of %d for the %s goal", round, keep+i+1, len(a), s.res.Goal)
 	}

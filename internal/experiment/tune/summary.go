@@ -1,4 +1,4 @@
-package experiment
+package tune
 
 import (
 	"fmt"
@@ -11,13 +11,13 @@ import (
 // Summary is tune's answer as the experiment's stored summary, which
 // `jvmfit report` renders: the answer and its paste-ready forms as the
 // recommendation, the Pareto front and the candidates as the search.
-func (r *TuneResult) Summary(profileFile string) judge.Summary {
+func (r *Result) Summary(profileFile string) judge.Summary {
 	head := "no answer"
-	if r.Verdict != TuneNone {
+	if r.Verdict != None {
 		head = fmt.Sprintf("%s, %g CPU, %s (%s)", size.Format(r.MemoryBytes), r.CPUs, r.Candidate, r.Verdict)
 	}
 	text := r.answerText(profileFile)
-	if r.Verdict != TuneNone {
+	if r.Verdict != None {
 		f := r.Forms(profileFile)
 		text += fmt.Sprintf("\nPaste-ready:\n\n```sh\n%s\n```\n\n```sh\n%s\n```\n\n```yaml\n%s```\n", f.Exec, f.JavaToolOptions, f.Kubernetes)
 	}

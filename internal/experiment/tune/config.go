@@ -1,4 +1,4 @@
-package experiment
+package tune
 
 import (
 	"errors"
@@ -12,9 +12,9 @@ import (
 	"github.com/jvmfit/jvmfit/internal/size"
 )
 
-// TuneConfig is everything a tune search depends on. The same config and
+// Config is everything a tune search depends on. The same config and
 // the same outcomes give the same sequence of points.
-type TuneConfig struct {
+type Config struct {
 	CPUs   float64
 	Goal   string // footprint, balanced (default) or throughput
 	Budget int    // trials in all: profile, training, search and soak
@@ -31,7 +31,7 @@ type TuneConfig struct {
 	// gets before the next halving.
 	StepsPerRound int
 	// Planner gives the launcher's plan at a point; nil = plan.Compute.
-	Planner TunePlanner
+	Planner Planner
 	// Profile, when set (tune --profile), stands in for the profile
 	// trial: no trial measures the app first.
 	Profile *plan.Profile
@@ -41,17 +41,17 @@ type TuneConfig struct {
 	Remeasure bool
 }
 
-// DefaultTune holds the defaults of `jvmfit tune`.
-var DefaultTune = TuneConfig{Goal: plan.Balanced, Budget: 40, Soak: time.Minute, Step: 8 * size.MiB,
+// Default holds the defaults of `jvmfit tune`.
+var Default = Config{Goal: plan.Balanced, Budget: 40, Soak: time.Minute, Step: 8 * size.MiB,
 	Min: 32 * size.MiB, Generous: size.GiB, StepsPerRound: 2, Remeasure: true}
 
-// TunePlanner is the launcher's plan for a point: the options it adds to
+// Planner is the launcher's plan for a point: the options it adds to
 // the candidate's at that limit, or a *plan.RefusedError.
-type TunePlanner func(p TunePoint) (*plan.Plan, error)
+type Planner func(p Point) (*plan.Plan, error)
 
-// withDefaults fills zero fields from DefaultTune.
-func (c TuneConfig) withDefaults() TuneConfig {
-	d := DefaultTune
+// withDefaults fills zero fields from Default.
+func (c Config) withDefaults() Config {
+	d := Default
 	if c.Goal == "" {
 		c.Goal = d.Goal
 	}
@@ -75,7 +75,7 @@ func (c TuneConfig) withDefaults() TuneConfig {
 
 // Validate checks the config before any trial runs; errors are the
 // user's to fix.
-func (c TuneConfig) Validate() error {
+func (c Config) Validate() error {
 	if _, err := plan.ParseGoal(c.Goal); err != nil {
 		return fmt.Errorf("--goal: %w", err)
 	}
@@ -106,15 +106,15 @@ func (c TuneConfig) Validate() error {
 // LauncherPlanner plans the way `jvmfit exec` does in a container with
 // the point's limits: the candidate's options are the user's and the
 // point's profile sizes the rest.
-func LauncherPlanner(jdkVersion int, goal string) TunePlanner {
+func LauncherPlanner(jdkVersion int, goal string) Planner {
 	return LauncherPlannerFor(jdk.JDK{Version: jdkVersion}, goal)
 }
 
 // LauncherPlannerFor plans for the inspected JDK, as `jvmfit exec` does:
 // its update decides options such as TrimNativeHeapInterval (17.0.9+),
 // so the search trials get what the soak's exec will give.
-func LauncherPlannerFor(j jdk.JDK, goal string) TunePlanner {
-	return func(p TunePoint) (*plan.Plan, error) {
+func LauncherPlannerFor(j jdk.JDK, goal string) Planner {
+	return func(p Point) (*plan.Plan, error) {
 		cpus := max(1, int(math.Ceil(p.CPUs)))
 		lim := cgroup.Limits{MemoryBytes: p.MemoryBytes, HostMemoryBytes: p.MemoryBytes, SwapBytes: 0,
 			CPUQuota: p.CPUs, HostCPUs: cpus}

@@ -1,4 +1,4 @@
-package experiment
+package tune
 
 import (
 	"context"
@@ -11,11 +11,11 @@ import (
 
 func TestTuneJSONKeys(t *testing.T) {
 	a := footprintApp()
-	r, err := Tune(context.Background(), simConfig(a, plan.Footprint, 40), a)
+	r, err := Run(context.Background(), simConfig(a, plan.Footprint, 40), a)
 	if err != nil {
 		t.Fatal(err)
 	}
-	b, err := json.Marshal(NewTuneJSON(r, "/var/tune/filecache.profile.json"))
+	b, err := json.Marshal(NewJSON(r, "/var/tune/filecache.profile.json"))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -28,7 +28,7 @@ func TestTuneJSONKeys(t *testing.T) {
 			t.Errorf("key %q missing from %s", k, b)
 		}
 	}
-	if j["memory_bytes"] != float64(96*tmib) || j["cpus"] != 1.0 || j["verdict"] != TuneProven || j["trials"] != float64(r.Used()) {
+	if j["memory_bytes"] != float64(96*tmib) || j["cpus"] != 1.0 || j["verdict"] != Proven || j["trials"] != float64(r.Used()) {
 		t.Errorf("memory_bytes %v cpus %v verdict %v trials %v", j["memory_bytes"], j["cpus"], j["verdict"], j["trials"])
 	}
 	opts, _ := j["options"].([]any)
@@ -65,14 +65,14 @@ func TestTuneJSONKeys(t *testing.T) {
 
 func TestTuneJSONNoAnswer(t *testing.T) {
 	a := footprintApp()
-	r, err := Tune(context.Background(), simConfig(a, plan.Footprint, 10), &koProfile{a})
+	r, err := Run(context.Background(), simConfig(a, plan.Footprint, 10), &koProfile{a})
 	if err != nil {
 		t.Fatal(err)
 	}
-	b, _ := json.Marshal(NewTuneJSON(r, ""))
+	b, _ := json.Marshal(NewJSON(r, ""))
 	var j map[string]any
 	json.Unmarshal(b, &j)
-	if j["verdict"] != TuneNone || j["soak"].(map[string]any)["verdict"] != "not run" {
+	if j["verdict"] != None || j["soak"].(map[string]any)["verdict"] != "not run" {
 		t.Errorf("%s", b)
 	}
 	if f, ok := j["front"].([]any); !ok || len(f) != 0 {
@@ -84,7 +84,7 @@ func TestTuneJSONNoAnswer(t *testing.T) {
 }
 
 func TestTuneForms(t *testing.T) {
-	r := &TuneResult{Goal: plan.Footprint, CPUs: 0.5, MemoryBytes: 1128 * tmib, Verdict: TuneProven,
+	r := &Result{Goal: plan.Footprint, CPUs: 0.5, MemoryBytes: 1128 * tmib, Verdict: Proven,
 		Options: []string{"-XX:+UseSerialGC", "-XX:SharedArchiveFile=/tmp/a b.jsa"}, PlanOptions: []string{"-Xmx64m"}}
 	f := r.Forms("/p/prof.json")
 	if f.Exec != "jvmfit exec --goal footprint --profile /p/prof.json -- java -XX:+UseSerialGC '-XX:SharedArchiveFile=/tmp/a b.jsa' ..." {
@@ -105,7 +105,7 @@ func TestTuneForms(t *testing.T) {
 
 func TestTuneMarkdown(t *testing.T) {
 	a := footprintApp()
-	r, err := Tune(context.Background(), simConfig(a, plan.Footprint, 40), a)
+	r, err := Run(context.Background(), simConfig(a, plan.Footprint, 40), a)
 	if err != nil {
 		t.Fatal(err)
 	}

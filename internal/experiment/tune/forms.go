@@ -1,4 +1,4 @@
-package experiment
+package tune
 
 import (
 	"fmt"
@@ -9,8 +9,8 @@ import (
 	"github.com/jvmfit/jvmfit/internal/size"
 )
 
-// TuneForms are the answer in paste-ready forms.
-type TuneForms struct {
+// Forms are the answer in paste-ready forms.
+type Forms struct {
 	// Exec runs the app through the launcher, which plans the regions the
 	// candidate leaves open from the container's limits and the profile.
 	Exec string `json:"exec"`
@@ -22,22 +22,22 @@ type TuneForms struct {
 }
 
 // Forms renders the answer; profileFile is where the profile was written.
-func (r *TuneResult) Forms(profileFile string) TuneForms {
+func (r *Result) Forms(profileFile string) Forms {
 	if profileFile == "" {
 		profileFile = "PROFILE.json"
 	}
-	exec := fmt.Sprintf("jvmfit exec --goal %s --profile %s -- java %s ...", r.Goal, tuneQuote(profileFile), tuneShellJoin(r.Options))
-	return TuneForms{
+	exec := fmt.Sprintf("jvmfit exec --goal %s --profile %s -- java %s ...", r.Goal, quote(profileFile), shellJoin(r.Options))
+	return Forms{
 		Exec:            strings.Join(strings.Fields(exec), " "),
-		JavaToolOptions: "JAVA_TOOL_OPTIONS=" + tuneQuote(strings.Join(r.JVMOptions(), " ")),
-		Kubernetes:      tuneResources(r.MemoryBytes, r.CPUs),
+		JavaToolOptions: "JAVA_TOOL_OPTIONS=" + quote(strings.Join(r.JVMOptions(), " ")),
+		Kubernetes:      resources(r.MemoryBytes, r.CPUs),
 	}
 }
 
-// tuneResources asks for what the trials had: the memory request equals
+// resources asks for what the trials had: the memory request equals
 // the limit (memory cannot be taken back without an OOM kill), and the
 // CPU request equals the quota the trials measured throttling under.
-func tuneResources(mem int64, cpus float64) string {
+func resources(mem int64, cpus float64) string {
 	m := strconv.FormatInt(mem/size.MiB, 10) + "Mi"
 	c := strconv.FormatFloat(cpus, 'f', -1, 64)
 	if cpus != math.Trunc(cpus) {
@@ -46,16 +46,16 @@ func tuneResources(mem int64, cpus float64) string {
 	return fmt.Sprintf("resources:\n  requests:\n    memory: %q\n    cpu: %q\n  limits:\n    memory: %q\n    cpu: %q\n", m, c, m, c)
 }
 
-func tuneShellJoin(args []string) string {
+func shellJoin(args []string) string {
 	q := make([]string, len(args))
 	for i, a := range args {
-		q[i] = tuneQuote(a)
+		q[i] = quote(a)
 	}
 	return strings.Join(q, " ")
 }
 
-// tuneQuote quotes s for a POSIX shell when it needs it.
-func tuneQuote(s string) string {
+// quote quotes s for a POSIX shell when it needs it.
+func quote(s string) string {
 	if s != "" && strings.Trim(s, "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789-_=+:,./%@") == "" {
 		return s
 	}

@@ -1,4 +1,4 @@
-package experiment
+package tune
 
 import (
 	"context"
@@ -14,22 +14,22 @@ import (
 // trial cheaper.
 func TestTuneWithAGivenProfileSkipsTheProfileTrial(t *testing.T) {
 	measured := footprintApp()
-	want, err := Tune(context.Background(), simConfig(measured, plan.Footprint, 30), measured)
+	want, err := Run(context.Background(), simConfig(measured, plan.Footprint, 30), measured)
 	if err != nil {
 		t.Fatal(err)
 	}
 	a := footprintApp()
 	cfg := simConfig(a, plan.Footprint, 30)
 	cfg.Profile = want.Profile
-	got, err := Tune(context.Background(), cfg, a)
+	got, err := Run(context.Background(), cfg, a)
 	if err != nil {
 		t.Fatal(err)
 	}
 	for _, p := range a.runs {
-		if p.Purpose == TuneProfile {
+		if p.Purpose == PurposeProfile {
 			t.Fatalf("a profile trial ran: %s", p)
 		}
-		if p.Purpose != TuneTraining && p.Profile != want.Profile {
+		if p.Purpose != PurposeTraining && p.Profile != want.Profile {
 			t.Fatalf("%s: planned without the given profile", p)
 		}
 	}

@@ -1,4 +1,4 @@
-package experiment
+package tune
 
 import (
 	"context"
@@ -9,13 +9,14 @@ import (
 	"testing"
 	"time"
 
+	"github.com/jvmfit/jvmfit/internal/experiment"
 	"github.com/jvmfit/jvmfit/internal/load/record"
 	"github.com/jvmfit/jvmfit/internal/plan"
 	"github.com/jvmfit/jvmfit/internal/store"
 	"github.com/jvmfit/jvmfit/internal/trial"
 )
 
-// TestTuneSessionTrials drives TuneSession over a real Session and SQLite
+// TestTuneSessionTrials drives SessionTrials over a real Session and SQLite
 // store with a fake trial function: the specs it makes, reuse of a stored
 // identical trial, a refused limit, and the archive check of training runs.
 func TestTuneSessionTrials(t *testing.T) {
@@ -26,11 +27,11 @@ func TestTuneSessionTrials(t *testing.T) {
 	}
 	defer st.Close()
 	var ran []trial.Spec
-	var sess *Session
+	var sess *experiment.Session
 	var graces []time.Duration // the stop grace each training run had
 	run := func(_ context.Context, s trial.Spec) (*trial.Result, error) {
 		ran = append(ran, s)
-		if f := tuneArchive(s.JVMOptions); f != "" {
+		if f := archiveOf(s.JVMOptions); f != "" {
 			graces = append(graces, sess.Deps.StopGrace)
 			if strings.Contains(f, "good") {
 				os.WriteFile(f, []byte("archive"), 0o644)
@@ -42,7 +43,7 @@ func TestTuneSessionTrials(t *testing.T) {
 		r.Summary.Throttled = 2 * time.Second
 		return r, nil
 	}
-	sess = &Session{Base: trial.Spec{App: "fake.yaml", AppName: "fake", SLO: "success>=0.99", Rate: 50}, Store: st,
+	sess = &experiment.Session{Base: trial.Spec{App: "fake.yaml", AppName: "fake", SLO: "success>=0.99", Rate: 50}, Store: st,
 		Prepare: func(s trial.Spec) (trial.Spec, error) {
 			s.Java, s.JDKVersion = "/jdk/bin/java", 17
 			s.JVMOptions = strings.Fields(s.JVM)
@@ -54,14 +55,14 @@ func TestTuneSessionTrials(t *testing.T) {
 	if err := sess.Begin("tune", nil); err != nil {
 		t.Fatal(err)
 	}
-	ts := &TuneSession{Session: sess, TrainingGrace: time.Minute, Planner: func(p TunePoint) (*plan.Plan, error) {
+	ts := &SessionTrials{Session: sess, TrainingGrace: time.Minute, Planner: func(p Point) (*plan.Plan, error) {
 		if p.MemoryBytes < 64*tmib {
 			return nil, &plan.RefusedError{LimitBytes: p.MemoryBytes, MinBytes: 64 * tmib, Why: "test"}
 		}
 		return &plan.Plan{Options: []string{"-Xmx32m"}}, nil
 	}}
 	ctx := context.Background()
-	prof, err := ts.Run(ctx, TunePoint{Purpose: TuneProfile, MemoryBytes: 512 * tmib, CPUs: 1})
+	prof, err := ts.Run(ctx, Point{Purpose: PurposeProfile, MemoryBytes: 512 * tmib, CPUs: 1})
 	if err != nil || !ran[0].NMT || len(ran[0].JVMOptions) != 0 || ran[0].MemoryBytes != 512*tmib {
 		t.Fatalf("profile trial %+v: %v", ran[0], err)
 	}
@@ -71,7 +72,7 @@ func TestTuneSessionTrials(t *testing.T) {
 	if prof.P99 != 7*time.Millisecond || prof.Throttling != 0.1 || prof.TrialID == 0 {
 		t.Errorf("outcome %+v", prof)
 	}
-	search := TunePoint{Purpose: TuneSearch, MemoryBytes: 96 * tmib, CPUs: 1, Candidate: "c", Options: []string{"-XX:+UseSerialGC"}}
+	search := Point{Purpose: PurposeSearch, MemoryBytes: 96 * tmib, CPUs: 1, Candidate: "c", Options: []string{"-XX:+UseSerialGC"}}
 	if _, err := ts.Run(ctx, search); err != nil || !slices.Equal(ran[1].JVMOptions, []string{"-Xmx32m", "-XX:+UseSerialGC"}) {
 		t.Errorf("search trial options %v: %v; want the launcher's then the candidate's", ran[1].JVMOptions, err)
 	}
@@ -79,13 +80,13 @@ func TestTuneSessionTrials(t *testing.T) {
 		t.Errorf("the same point ran again (%d trials): %v", len(ran), err)
 	}
 	soak := search
-	soak.Purpose, soak.Soak = TuneSoak, time.Minute
+	soak.Purpose, soak.Soak = PurposeSoak, time.Minute
 	if _, err := ts.Soak(ctx, soak); err != nil || len(ran) != 3 || !ran[2].Soak || ran[2].Duration != time.Minute {
 		t.Errorf("soak spec %+v: %v", ran[len(ran)-1], err)
 	}
 	low := search
 	low.MemoryBytes = 48 * tmib
-	if o, err := ts.Run(ctx, low); err != nil || o.Verdict != trial.KO || o.Kind != TuneKindRefused || len(ran) != 3 {
+	if o, err := ts.Run(ctx, low); err != nil || o.Verdict != trial.KO || o.Kind != KindRefused || len(ran) != 3 {
 		t.Errorf("refused limit: %+v, %v, %d trials", o, err, len(ran))
 	}
 	for _, c := range []struct {
@@ -93,7 +94,7 @@ func TestTuneSessionTrials(t *testing.T) {
 		want trial.Verdict
 	}{{"good.jsa", trial.OK}, {"lost.jsa", trial.KO}} {
 		f := filepath.Join(dir, c.file)
-		o, err := ts.Run(ctx, TunePoint{Purpose: TuneTraining, MemoryBytes: 512 * tmib, CPUs: 1, Options: []string{"-XX:ArchiveClassesAtExit=" + f}})
+		o, err := ts.Run(ctx, Point{Purpose: PurposeTraining, MemoryBytes: 512 * tmib, CPUs: 1, Options: []string{"-XX:ArchiveClassesAtExit=" + f}})
 		if err != nil || o.Verdict != c.want {
 			t.Errorf("training writing %s: %+v, %v; want %s", c.file, o, err, c.want)
 		}

@@ -1,4 +1,4 @@
-package experiment
+package tune
 
 import (
 	"errors"
@@ -13,10 +13,10 @@ import (
 	"github.com/jvmfit/jvmfit/internal/prereq"
 )
 
-var tuneProfile = &plan.Profile{Version: 1, LiveHeapBytes: 20 * tmib, MetaspaceUsedBytes: 28 * tmib,
+var testProfile = &plan.Profile{Version: 1, LiveHeapBytes: 20 * tmib, MetaspaceUsedBytes: 28 * tmib,
 	ClassSpaceUsedBytes: 6 * tmib, CodeCacheUsedBytes: 8 * tmib, PeakThreads: 25}
 
-func names(cs []TuneCandidate) []string {
+func names(cs []Candidate) []string {
 	var n []string
 	for _, c := range cs {
 		n = append(n, c.Name)
@@ -25,7 +25,7 @@ func names(cs []TuneCandidate) []string {
 }
 
 func TestTuneCandidatesKnobs(t *testing.T) {
-	one, err := TuneCandidates(plan.Footprint, 1, 17, tuneProfile, "/arc")
+	one, err := Candidates(plan.Footprint, 1, 17, testProfile, "/arc")
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -65,9 +65,9 @@ func TestTuneCandidatesKnobs(t *testing.T) {
 	if ns := strings.Join(one[6].Options, " "); strings.Contains(ns, "Metaspace") || strings.Contains(ns, "ClassSpace") || !strings.HasSuffix(ns, "-Xshare:off") {
 		t.Errorf("noshare: %s; want metaspace left to the planner (the JDK's classes load into it without CDS)", ns)
 	}
-	small := *tuneProfile
+	small := *testProfile
 	small.LiveHeapBytes = 2 * tmib // 2x and 3x both round up to the 8 MiB floor
-	if cs, _ := TuneCandidates(plan.Balanced, 1, 17, &small, "/arc"); slices.Contains(names(cs), "serial-tiered-heap3x") {
+	if cs, _ := Candidates(plan.Balanced, 1, 17, &small, "/arc"); slices.Contains(names(cs), "serial-tiered-heap3x") {
 		t.Errorf("%v: the heap variant has the same options as serial-tiered", names(cs))
 	}
 	cds := one[7]
@@ -75,7 +75,7 @@ func TestTuneCandidatesKnobs(t *testing.T) {
 		t.Errorf("app CDS: %+v", cds)
 	}
 
-	two, _ := TuneCandidates(plan.Footprint, 2, 25, tuneProfile, "/arc")
+	two, _ := Candidates(plan.Footprint, 2, 25, testProfile, "/arc")
 	n := names(two)
 	if !slices.Contains(n, "g1-c1") || !slices.Contains(n, "g1-tiered") || n[len(n)-1] != "serial-c1-aot" {
 		t.Errorf("footprint, 2 CPUs, JDK 25: %v; want G1 and the AOT cache", n)
@@ -88,13 +88,13 @@ func TestTuneCandidatesKnobs(t *testing.T) {
 		t.Errorf("g1-tiered: %v", g1.Options)
 	}
 
-	tp, _ := TuneCandidates(plan.Throughput, 1, 17, tuneProfile, "/arc")
+	tp, _ := Candidates(plan.Throughput, 1, 17, testProfile, "/arc")
 	if tp[0].Name != "parallel-tiered" || slices.ContainsFunc(tp[0].Options, func(o string) bool { return strings.HasPrefix(o, "-Xss") }) ||
 		!slices.Contains(tp[0].Options, "-Xmx60m") {
 		t.Errorf("throughput first candidate: %+v; want parallel-tiered, 3x the live set, the JVM's stacks", tp[0])
 	}
 
-	bare, _ := TuneCandidates(plan.Balanced, 1, 17, nil, "/arc")
+	bare, _ := Candidates(plan.Balanced, 1, 17, nil, "/arc")
 	for _, c := range bare {
 		for _, o := range c.Options {
 			if strings.HasPrefix(o, "-Xmx") || strings.Contains(o, "Metaspace") || strings.Contains(o, "CodeCache") {
@@ -105,7 +105,7 @@ func TestTuneCandidatesKnobs(t *testing.T) {
 	if slices.ContainsFunc(names(bare), func(s string) bool { return strings.Contains(s, "heap") }) {
 		t.Errorf("a heap variant without a live set: %v", names(bare))
 	}
-	if _, err := TuneCandidates("speed", 1, 17, nil, ""); err == nil {
+	if _, err := Candidates("speed", 1, 17, nil, ""); err == nil {
 		t.Error("unknown goal accepted")
 	}
 }
@@ -121,7 +121,7 @@ func TestTuneCandidatesRealJVM(t *testing.T) {
 	}{{"/usr/lib/jvm/java-17-openjdk-amd64/bin/java", 17}, {"/usr/lib/jvm/temurin-25-jdk-amd64/bin/java", 25}} {
 		prereq.Java(t, j.java)
 		dir := t.TempDir()
-		cs, err := TuneCandidates(plan.Footprint, 2, j.version, tuneProfile, dir)
+		cs, err := Candidates(plan.Footprint, 2, j.version, testProfile, dir)
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -157,10 +157,10 @@ func javaVersion(t *testing.T, java, name string, opts []string) {
 // small is a *plan.RefusedError naming the smallest accepted.
 func TestTuneLauncherPlanner(t *testing.T) {
 	pl := LauncherPlanner(17, plan.Footprint)
-	cs, _ := TuneCandidates(plan.Footprint, 1, 17, tuneProfile, "/arc")
+	cs, _ := Candidates(plan.Footprint, 1, 17, testProfile, "/arc")
 	tiered := cs[slices.Index(names(cs), "serial-c1-heap1.5x")]
 	tiered.Options = append(tiered.Options, "-XX:TieredStopAtLevel=4")
-	p, err := pl(TunePoint{Purpose: TuneSearch, MemoryBytes: 256 * tmib, CPUs: 1, Candidate: tiered.Name, Options: tiered.Options, Profile: tuneProfile})
+	p, err := pl(Point{Purpose: PurposeSearch, MemoryBytes: 256 * tmib, CPUs: 1, Candidate: tiered.Name, Options: tiered.Options, Profile: testProfile})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -169,7 +169,7 @@ func TestTuneLauncherPlanner(t *testing.T) {
 			t.Errorf("the launcher emitted %s over the candidate's own option", o)
 		}
 	}
-	_, err = pl(TunePoint{Purpose: TuneSearch, MemoryBytes: 8 * tmib, CPUs: 1, Options: tiered.Options, Profile: tuneProfile})
+	_, err = pl(Point{Purpose: PurposeSearch, MemoryBytes: 8 * tmib, CPUs: 1, Options: tiered.Options, Profile: testProfile})
 	var ref *plan.RefusedError
 	if !errors.As(err, &ref) || ref.MinBytes <= 8*tmib {
 		t.Errorf("8Mi: %v; want a refusal naming a larger limit", err)

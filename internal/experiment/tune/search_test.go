@@ -1,4 +1,4 @@
-package experiment
+package tune
 
 import (
 	"context"
@@ -12,7 +12,7 @@ import (
 	"github.com/jvmfit/jvmfit/internal/trial"
 )
 
-func candidateResult(r *TuneResult, name string) *TuneCandidateResult {
+func candidateResult(r *Result, name string) *CandidateResult {
 	for i := range r.Candidates {
 		if r.Candidates[i].Name == name {
 			return &r.Candidates[i]
@@ -24,15 +24,15 @@ func candidateResult(r *TuneResult, name string) *TuneCandidateResult {
 func TestTuneConverges(t *testing.T) {
 	a := footprintApp()
 	cfg := simConfig(a, plan.Footprint, 40)
-	r, err := Tune(context.Background(), cfg, a)
+	r, err := Run(context.Background(), cfg, a)
 	if err != nil {
 		t.Fatal(err)
 	}
 	best := a.cands["serial-c1-noshare"].min
 	if r.Candidate != "serial-c1-noshare" || r.MemoryBytes < best || r.MemoryBytes-best >= cfg.withDefaults().Step {
-		t.Fatalf("answer %s at %d MiB; want serial-c1-noshare within one step above %d MiB\n%s", r.Candidate, r.MemoryBytes/tmib, best/tmib, tuneLog(r))
+		t.Fatalf("answer %s at %d MiB; want serial-c1-noshare within one step above %d MiB\n%s", r.Candidate, r.MemoryBytes/tmib, best/tmib, searchLog(r))
 	}
-	if r.Verdict != TuneProven || len(r.Soaks) != 1 || r.Soaks[0].Point.Soak != time.Minute {
+	if r.Verdict != Proven || len(r.Soaks) != 1 || r.Soaks[0].Point.Soak != time.Minute {
 		t.Errorf("verdict %q with %d soaks; want proven by one 1m soak", r.Verdict, len(r.Soaks))
 	}
 	if r.Used() > cfg.Budget || r.Used() != len(a.runs) {
@@ -51,9 +51,9 @@ func TestTuneConverges(t *testing.T) {
 	if !reflect.DeepEqual(r.Options, candidateResult(r, r.Candidate).Options) || len(r.PlanOptions) == 0 {
 		t.Errorf("options %v, plan options %v", r.Options, r.PlanOptions)
 	}
-	t.Logf("%d trials:\n%s", r.Used(), tuneLog(r))
+	t.Logf("%d trials:\n%s", r.Used(), searchLog(r))
 	runCounts(t, a.runs)
-	if a.runs[0].Purpose != TuneProfile || a.runs[0].MemoryBytes != DefaultTune.Generous {
+	if a.runs[0].Purpose != PurposeProfile || a.runs[0].MemoryBytes != Default.Generous {
 		t.Errorf("first trial %s; want the profile at the generous limit", a.runs[0])
 	}
 	for _, p := range a.runs[1:] {
@@ -63,7 +63,7 @@ func TestTuneConverges(t *testing.T) {
 	}
 }
 
-func tuneLog(r *TuneResult) string {
+func searchLog(r *Result) string {
 	var b strings.Builder
 	for _, t := range r.Trials {
 		b.WriteString(t.Point.String() + ": " + string(t.Outcome.Verdict) + "\n")
@@ -77,7 +77,7 @@ func tuneLog(r *TuneResult) string {
 func TestTuneBudgetExact(t *testing.T) {
 	for budget := 3; budget <= 40; budget++ {
 		a := footprintApp()
-		r, err := Tune(context.Background(), simConfig(a, plan.Footprint, budget), a)
+		r, err := Run(context.Background(), simConfig(a, plan.Footprint, budget), a)
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -88,11 +88,11 @@ func TestTuneBudgetExact(t *testing.T) {
 		// budget leaves exactly that one, and the soak spends it when there
 		// is a point to prove.
 		switch {
-		case r.Chosen >= 0 && r.Verdict != TuneProven:
-			t.Errorf("budget %d: verdict %q\n%s", budget, r.Verdict, tuneLog(r))
-		case r.Chosen >= 0 && a.runs[len(a.runs)-1].Purpose != TuneSoak:
+		case r.Chosen >= 0 && r.Verdict != Proven:
+			t.Errorf("budget %d: verdict %q\n%s", budget, r.Verdict, searchLog(r))
+		case r.Chosen >= 0 && a.runs[len(a.runs)-1].Purpose != PurposeSoak:
 			t.Errorf("budget %d: last trial %s, want the soak", budget, a.runs[len(a.runs)-1])
-		case r.Chosen < 0 && (r.Verdict != TuneNone || len(r.Soaks) != 0):
+		case r.Chosen < 0 && (r.Verdict != None || len(r.Soaks) != 0):
 			t.Errorf("budget %d: no OK point, verdict %q, %d soaks", budget, r.Verdict, len(r.Soaks))
 		case r.BudgetSpent && r.Chosen >= 0 && r.Used() != budget:
 			t.Errorf("budget %d: the search stopped for the budget after %d trials", budget, r.Used())
@@ -100,7 +100,7 @@ func TestTuneBudgetExact(t *testing.T) {
 			t.Errorf("budget %d: the search stopped for the budget after %d trials, none OK", budget, r.Used())
 		}
 		if budget >= 12 && r.Chosen < 0 {
-			t.Errorf("budget %d found no point\n%s", budget, tuneLog(r))
+			t.Errorf("budget %d found no point\n%s", budget, searchLog(r))
 		}
 	}
 }
@@ -110,20 +110,20 @@ func TestTuneBudgetSoakRetries(t *testing.T) {
 	// it raises the limit a step at a time; without, the answer is not proven.
 	a := footprintApp()
 	a.soakExtra = 12 * tmib
-	r, err := Tune(context.Background(), simConfig(a, plan.Footprint, 60), a)
+	r, err := Run(context.Background(), simConfig(a, plan.Footprint, 60), a)
 	if err != nil {
 		t.Fatal(err)
 	}
-	if r.Verdict != TuneProven || len(r.Soaks) != 3 || r.MemoryBytes != 112*tmib {
+	if r.Verdict != Proven || len(r.Soaks) != 3 || r.MemoryBytes != 112*tmib {
 		t.Errorf("roomy budget: %q after %d soaks at %d MiB; want proven at 112 MiB by the third", r.Verdict, len(r.Soaks), r.MemoryBytes/tmib)
 	}
 	a = footprintApp()
 	a.soakExtra = 12 * tmib
-	r, err = Tune(context.Background(), simConfig(a, plan.Footprint, 12), a)
+	r, err = Run(context.Background(), simConfig(a, plan.Footprint, 12), a)
 	if err != nil {
 		t.Fatal(err)
 	}
-	if r.Verdict != TuneNotProven || r.Used() != 12 || len(r.Soaks) != 1 {
+	if r.Verdict != NotProven || r.Used() != 12 || len(r.Soaks) != 1 {
 		t.Errorf("tight budget: %q after %d trials, %d soaks; want not proven after 12, one soak", r.Verdict, r.Used(), len(r.Soaks))
 	}
 	// The limit the soak failed at is never the answer: one step above it.
@@ -134,7 +134,7 @@ func TestTuneBudgetSoakRetries(t *testing.T) {
 
 func TestTuneDropsDominated(t *testing.T) {
 	a := footprintApp()
-	r, err := Tune(context.Background(), simConfig(a, plan.Footprint, 40), a)
+	r, err := Run(context.Background(), simConfig(a, plan.Footprint, 40), a)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -155,7 +155,7 @@ func TestTuneDropsDominated(t *testing.T) {
 		t.Errorf("parallel-tiered: %+v; want dropped before converging", pt)
 	}
 	if dominated == 0 {
-		t.Errorf("no candidate dropped as dominated\n%s", tuneLog(r))
+		t.Errorf("no candidate dropped as dominated\n%s", searchLog(r))
 	}
 }
 
@@ -163,10 +163,10 @@ func TestTuneDropsDominated(t *testing.T) {
 // with the same point instead of running it again.
 type storedTrials struct {
 	app    *simApp
-	stored map[string]TuneOutcome
+	stored map[string]Outcome
 }
 
-func (s *storedTrials) through(ctx context.Context, p TunePoint, f func(context.Context, TunePoint) (TuneOutcome, error)) (TuneOutcome, error) {
+func (s *storedTrials) through(ctx context.Context, p Point, f func(context.Context, Point) (Outcome, error)) (Outcome, error) {
 	if o, ok := s.stored[pointKey(p)]; ok {
 		return o, nil
 	}
@@ -177,30 +177,30 @@ func (s *storedTrials) through(ctx context.Context, p TunePoint, f func(context.
 	return o, err
 }
 
-func (s *storedTrials) Run(ctx context.Context, p TunePoint) (TuneOutcome, error) {
+func (s *storedTrials) Run(ctx context.Context, p Point) (Outcome, error) {
 	return s.through(ctx, p, s.app.Run)
 }
 
-func (s *storedTrials) Soak(ctx context.Context, p TunePoint) (TuneOutcome, error) {
+func (s *storedTrials) Soak(ctx context.Context, p Point) (Outcome, error) {
 	return s.through(ctx, p, s.app.Soak)
 }
 
 func TestTuneResumes(t *testing.T) {
 	fresh := footprintApp()
-	want, err := Tune(context.Background(), simConfig(fresh, plan.Footprint, 40), fresh)
+	want, err := Run(context.Background(), simConfig(fresh, plan.Footprint, 40), fresh)
 	if err != nil {
 		t.Fatal(err)
 	}
 	for _, k := range []int{1, 2, 7, 15, len(fresh.runs) - 1} {
 		a := footprintApp()
 		a.stopAfter = k
-		st := &storedTrials{app: a, stored: map[string]TuneOutcome{}}
-		_, err := Tune(context.Background(), simConfig(a, plan.Footprint, 40), st)
+		st := &storedTrials{app: a, stored: map[string]Outcome{}}
+		_, err := Run(context.Background(), simConfig(a, plan.Footprint, 40), st)
 		if !errors.Is(err, context.Canceled) || len(a.runs) != k {
 			t.Fatalf("interrupted at %d: err %v after %d runs", k, err, len(a.runs))
 		}
 		a.stopAfter = 0
-		got, err := Tune(context.Background(), simConfig(a, plan.Footprint, 40), st)
+		got, err := Run(context.Background(), simConfig(a, plan.Footprint, 40), st)
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -226,12 +226,12 @@ func TestTuneGoalChangesAnswer(t *testing.T) {
 	answers := map[string]string{}
 	for _, goal := range []string{plan.Footprint, plan.Throughput} {
 		a := mk()
-		r, err := Tune(context.Background(), simConfig(a, goal, 40), a)
+		r, err := Run(context.Background(), simConfig(a, goal, 40), a)
 		if err != nil {
 			t.Fatal(err)
 		}
 		answers[goal] = r.Candidate
-		if r.Verdict != TuneProven {
+		if r.Verdict != Proven {
 			t.Errorf("%s: %s", goal, r.Verdict)
 		}
 	}
@@ -243,41 +243,41 @@ func TestTuneGoalChangesAnswer(t *testing.T) {
 func TestTuneProfileKO(t *testing.T) {
 	a := footprintApp()
 	ko := &koProfile{a}
-	r, err := Tune(context.Background(), simConfig(a, plan.Footprint, 10), ko)
+	r, err := Run(context.Background(), simConfig(a, plan.Footprint, 10), ko)
 	if err != nil {
 		t.Fatal(err)
 	}
-	if r.Verdict != TuneNone || r.Used() != 1 || len(r.Notes) == 0 {
+	if r.Verdict != None || r.Used() != 1 || len(r.Notes) == 0 {
 		t.Errorf("verdict %q after %d trials, notes %v; want none after the failed profile trial", r.Verdict, r.Used(), r.Notes)
 	}
 }
 
 type koProfile struct{ *simApp }
 
-func (k *koProfile) Run(ctx context.Context, p TunePoint) (TuneOutcome, error) {
-	return TuneOutcome{Verdict: trial.KO, Kind: trial.KindNotReady}, nil
+func (k *koProfile) Run(ctx context.Context, p Point) (Outcome, error) {
+	return Outcome{Verdict: trial.KO, Kind: trial.KindNotReady}, nil
 }
 
 func TestTuneConfigErrors(t *testing.T) {
 	a := footprintApp()
-	for name, mod := range map[string]func(*TuneConfig){
-		"budget":   func(c *TuneConfig) { c.Budget = 2 },
-		"cpus":     func(c *TuneConfig) { c.CPUs = 0 },
-		"goal":     func(c *TuneConfig) { c.Goal = "speed" },
-		"soak":     func(c *TuneConfig) { c.Soak = -time.Second },
-		"range":    func(c *TuneConfig) { c.Generous = c.Min },
-		"no range": func(c *TuneConfig) { c.Min, c.Generous = 512*tmib, 256*tmib },
+	for name, mod := range map[string]func(*Config){
+		"budget":   func(c *Config) { c.Budget = 2 },
+		"cpus":     func(c *Config) { c.CPUs = 0 },
+		"goal":     func(c *Config) { c.Goal = "speed" },
+		"soak":     func(c *Config) { c.Soak = -time.Second },
+		"range":    func(c *Config) { c.Generous = c.Min },
+		"no range": func(c *Config) { c.Min, c.Generous = 512*tmib, 256*tmib },
 	} {
 		cfg := simConfig(a, plan.Footprint, 40)
 		cfg = cfg.withDefaults()
 		mod(&cfg)
-		if _, err := Tune(context.Background(), cfg, a); err == nil || strings.Contains(err.Error(), "\n") {
+		if _, err := Run(context.Background(), cfg, a); err == nil || strings.Contains(err.Error(), "\n") {
 			t.Errorf("%s: err %v; want one line", name, err)
 		}
 	}
 	noJDK := simConfig(a, plan.Footprint, 40)
 	noJDK.Planner, noJDK.JDK = nil, 0
-	if _, err := Tune(context.Background(), noJDK, a); err == nil {
+	if _, err := Run(context.Background(), noJDK, a); err == nil {
 		t.Error("no JDK version and no planner: accepted")
 	}
 	if len(a.runs) != 0 {
@@ -285,7 +285,7 @@ func TestTuneConfigErrors(t *testing.T) {
 	}
 	cfg := simConfig(a, plan.Footprint, 2)
 	cfg.Soak = 0
-	if _, err := Tune(context.Background(), cfg, a); err != nil {
+	if _, err := Run(context.Background(), cfg, a); err != nil {
 		t.Errorf("budget 2 without a soak: %v", err)
 	}
 }
@@ -301,13 +301,13 @@ func TestTuneProfileSLOMissRunsOnceMore(t *testing.T) {
 		want   string
 		used   int
 	}{
-		{"noise", 1, trial.KindSLO, TuneProven, -1},
-		{"twice", 2, trial.KindSLO, TuneNone, 2},
-		{"not-ready", 1, trial.KindNotReady, TuneNone, 1},
+		{"noise", 1, trial.KindSLO, Proven, -1},
+		{"twice", 2, trial.KindSLO, None, 2},
+		{"not-ready", 1, trial.KindNotReady, None, 1},
 	} {
 		a := footprintApp()
 		f := &flakyProfile{simApp: a, misses: c.misses, kind: c.kind}
-		r, err := Tune(context.Background(), simConfig(a, plan.Footprint, 20), f)
+		r, err := Run(context.Background(), simConfig(a, plan.Footprint, 20), f)
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -324,14 +324,14 @@ type flakyProfile struct {
 	*simApp
 	misses   int
 	kind     trial.Kind
-	profiles []TunePoint
+	profiles []Point
 }
 
-func (f *flakyProfile) Run(ctx context.Context, p TunePoint) (TuneOutcome, error) {
-	if p.Purpose == TuneProfile {
+func (f *flakyProfile) Run(ctx context.Context, p Point) (Outcome, error) {
+	if p.Purpose == PurposeProfile {
 		f.profiles = append(f.profiles, p)
 		if len(f.profiles) <= f.misses {
-			return TuneOutcome{Verdict: trial.KO, Kind: f.kind, P99: 626 * time.Millisecond}, nil
+			return Outcome{Verdict: trial.KO, Kind: f.kind, P99: 626 * time.Millisecond}, nil
 		}
 	}
 	return f.simApp.Run(ctx, p)
@@ -344,7 +344,7 @@ func (f *flakyProfile) Run(ctx context.Context, p TunePoint) (TuneOutcome, error
 func TestTuneStartsWhereTheHeapHoldsTheLiveSet(t *testing.T) {
 	a := footprintApp() // serial-c1 passes from 101Mi; the profile's live set is 20Mi
 	cfg := simConfig(a, plan.Footprint, 12)
-	cfg.Planner = func(p TunePoint) (*plan.Plan, error) {
+	cfg.Planner = func(p Point) (*plan.Plan, error) {
 		if p.Candidate != "serial-c1" || p.Profile == nil {
 			return a.planner(p)
 		}
@@ -355,13 +355,13 @@ func TestTuneStartsWhereTheHeapHoldsTheLiveSet(t *testing.T) {
 		}
 		return &plan.Plan{}, nil
 	}
-	r, err := Tune(context.Background(), cfg, a)
+	r, err := Run(context.Background(), cfg, a)
 	if err != nil {
 		t.Fatal(err)
 	}
-	var first *TunePoint
+	var first *Point
 	for i := range a.runs {
-		if a.runs[i].Candidate == "serial-c1" && a.runs[i].Purpose == TuneSearch {
+		if a.runs[i].Candidate == "serial-c1" && a.runs[i].Purpose == PurposeSearch {
 			first = &a.runs[i]
 			break
 		}

@@ -1,4 +1,4 @@
-package experiment
+package tune
 
 import (
 	"crypto/sha256"
@@ -9,32 +9,7 @@ import (
 	"path/filepath"
 
 	"github.com/jvmfit/jvmfit/internal/plan"
-	"github.com/jvmfit/jvmfit/internal/trial"
 )
-
-// viaExec makes s, the soak of point p, run as tune recommends it: the
-// descriptor's java command started by `jvmfit exec --goal G --profile
-// FILE`, which plans inside the trial's cgroup, with the candidate's own
-// options on the java command line. It reports false when the soak cannot
-// run so (no profile directory, or a command that does not start java).
-func (t *TuneSession) viaExec(s *trial.Spec, p TunePoint) (bool, error) {
-	mode := "jvmfit:" + t.Goal
-	if t.Goal == "" {
-		mode = "jvmfit"
-	}
-	if t.ProfileDir == "" || !trial.CanExec(t.Session.App, mode) {
-		return false, nil
-	}
-	s.JVM, s.Launcher, s.UserOptions = mode, trial.LauncherExec, append([]string(nil), p.Options...)
-	if p.Profile != nil {
-		f, err := WriteProfile(t.ProfileDir, p.Profile)
-		if err != nil {
-			return false, err
-		}
-		s.Profile = f
-	}
-	return true, nil
-}
 
 // WriteProfile writes a profile into dir under a name made of its digest,
 // so that the same profile is the same file (and a soak's key the same)

@@ -1,4 +1,4 @@
-package experiment
+package tune
 
 import (
 	"context"
@@ -26,7 +26,7 @@ func highFloorApp() *simApp {
 	return a
 }
 
-func remeasureConfig(a *simApp, budget int) TuneConfig {
+func remeasureConfig(a *simApp, budget int) Config {
 	cfg := simConfig(a, plan.Footprint, budget)
 	cfg.Remeasure = true
 	return cfg
@@ -38,15 +38,15 @@ func remeasureConfig(a *simApp, budget int) TuneConfig {
 // the answer carry the chosen candidate's own profile.
 func TestTuneRemeasureGoesBelowTheFirstFloor(t *testing.T) {
 	open := highFloorApp()
-	r, err := Tune(context.Background(), remeasureConfig(open, 40), open)
+	r, err := Run(context.Background(), remeasureConfig(open, 40), open)
 	if err != nil {
 		t.Fatal(err)
 	}
-	step := DefaultTune.Step
+	step := Default.Step
 	best := open.cands["serial-c1-noshare"].min
-	if r.Candidate != "serial-c1-noshare" || r.MemoryBytes < best || r.MemoryBytes-best >= step || r.Verdict != TuneProven {
+	if r.Candidate != "serial-c1-noshare" || r.MemoryBytes < best || r.MemoryBytes-best >= step || r.Verdict != Proven {
 		t.Fatalf("answer %s at %s (%s); want serial-c1-noshare proven within a step above %s\n%s",
-			r.Candidate, size.Format(r.MemoryBytes), r.Verdict, size.Format(best), tuneLog(r))
+			r.Candidate, size.Format(r.MemoryBytes), r.Verdict, size.Format(best), searchLog(r))
 	}
 	firstFloor := (best + 20*tmib + step - 1) / step * step
 	if r.MemoryBytes >= firstFloor {
@@ -59,7 +59,7 @@ func TestTuneRemeasureGoesBelowTheFirstFloor(t *testing.T) {
 	passed := map[string]bool{}
 	for _, tr := range r.Trials {
 		p := tr.Point
-		if p.Purpose != TuneSearch {
+		if p.Purpose != PurposeSearch {
 			if p.Measure {
 				t.Errorf("%s is measured", p)
 			}
@@ -82,7 +82,7 @@ func TestTuneRemeasureGoesBelowTheFirstFloor(t *testing.T) {
 
 	// Without the loop the same app stops at the first floors.
 	closed := highFloorApp()
-	c, err := Tune(context.Background(), simConfig(closed, plan.Footprint, 40), closed)
+	c, err := Run(context.Background(), simConfig(closed, plan.Footprint, 40), closed)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -96,19 +96,19 @@ func TestTuneRemeasureGoesBelowTheFirstFloor(t *testing.T) {
 // profile comes back with it.
 func TestTuneRemeasureResumes(t *testing.T) {
 	fresh := highFloorApp()
-	want, err := Tune(context.Background(), remeasureConfig(fresh, 30), fresh)
+	want, err := Run(context.Background(), remeasureConfig(fresh, 30), fresh)
 	if err != nil {
 		t.Fatal(err)
 	}
 	for _, k := range []int{2, 5, 11, len(fresh.runs) - 1} {
 		a := highFloorApp()
 		a.stopAfter = k
-		st := &storedTrials{app: a, stored: map[string]TuneOutcome{}}
-		if _, err := Tune(context.Background(), remeasureConfig(a, 30), st); !errors.Is(err, context.Canceled) {
+		st := &storedTrials{app: a, stored: map[string]Outcome{}}
+		if _, err := Run(context.Background(), remeasureConfig(a, 30), st); !errors.Is(err, context.Canceled) {
 			t.Fatalf("interrupted at %d: %v", k, err)
 		}
 		a.stopAfter = 0
-		got, err := Tune(context.Background(), remeasureConfig(a, 30), st)
+		got, err := Run(context.Background(), remeasureConfig(a, 30), st)
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -127,17 +127,17 @@ func TestTuneRemeasureResumes(t *testing.T) {
 // profile's (the defaults' C2 arenas).
 type heapApp struct {
 	need int64
-	runs []TunePoint
+	runs []Point
 }
 
-func (a *heapApp) nonHeap(p TunePoint) int64 {
+func (a *heapApp) nonHeap(p Point) int64 {
 	if p.Profile != nil && p.Profile.App == p.Candidate {
 		return 90 * tmib
 	}
 	return 100 * tmib
 }
 
-func (a *heapApp) planner(p TunePoint) (*plan.Plan, error) {
+func (a *heapApp) planner(p Point) (*plan.Plan, error) {
 	floor := a.nonHeap(p) + 16*tmib // a simulated heap floor (the launcher's is 3/4 of the live set)
 	if p.MemoryBytes < floor {
 		return nil, &plan.RefusedError{LimitBytes: p.MemoryBytes, MinBytes: floor, Why: "simulated"}
@@ -146,39 +146,39 @@ func (a *heapApp) planner(p TunePoint) (*plan.Plan, error) {
 	return &plan.Plan{Options: []string{"-Xmx" + size.JVM(h)}, Regions: []plan.Region{{Name: plan.RegHeap, Bytes: h}}}, nil
 }
 
-func (a *heapApp) Run(ctx context.Context, p TunePoint) (TuneOutcome, error) {
+func (a *heapApp) Run(ctx context.Context, p Point) (Outcome, error) {
 	a.runs = append(a.runs, p)
-	if p.Purpose == TuneProfile {
-		return TuneOutcome{Verdict: "OK", P99: time.Millisecond, StartSeconds: 3, Profile: &plan.Profile{Version: 1, LiveHeapBytes: 16 * tmib}}, nil
+	if p.Purpose == PurposeProfile {
+		return Outcome{Verdict: "OK", P99: time.Millisecond, StartSeconds: 3, Profile: &plan.Profile{Version: 1, LiveHeapBytes: 16 * tmib}}, nil
 	}
 	pl, err := a.planner(p)
 	if err != nil || pl.HeapBytes() < a.need {
-		return TuneOutcome{Verdict: "KO", Kind: "slo", StartSeconds: 3}, nil
+		return Outcome{Verdict: "KO", Kind: "slo", StartSeconds: 3}, nil
 	}
-	o := TuneOutcome{Verdict: "OK", P99: time.Millisecond, StartSeconds: 3}
+	o := Outcome{Verdict: "OK", P99: time.Millisecond, StartSeconds: 3}
 	if p.Measure {
 		o.Profile = &plan.Profile{Version: 1, App: p.Candidate, LiveHeapBytes: 16 * tmib}
 	}
 	return o, nil
 }
 
-func (a *heapApp) Soak(ctx context.Context, p TunePoint) (TuneOutcome, error) { return a.Run(ctx, p) }
+func (a *heapApp) Soak(ctx context.Context, p Point) (Outcome, error) { return a.Run(ctx, p) }
 
 // A KO under the first profile's plan does not bound a candidate whose
 // own profile gives the heap more at that limit: the search tries it
 // again and finds the minimum the candidate's plan really has.
 func TestTuneRemeasureRetriesKOsOfTheFirstPlan(t *testing.T) {
 	a := &heapApp{need: 22 * tmib}
-	cfg := TuneConfig{CPUs: 1, Goal: plan.Footprint, Budget: 40, Soak: time.Minute, JDK: 17, ArchiveDir: "/tmp/tune-archives",
+	cfg := Config{CPUs: 1, Goal: plan.Footprint, Budget: 40, Soak: time.Minute, JDK: 17, ArchiveDir: "/tmp/tune-archives",
 		Planner: a.planner, Remeasure: true}
-	r, err := Tune(context.Background(), cfg, a)
+	r, err := Run(context.Background(), cfg, a)
 	if err != nil {
 		t.Fatal(err)
 	}
 	// Own plan: heap = limit − 90 MiB ≥ 22 MiB from 112 MiB; the first
 	// plan needed 122 MiB, 128 on the grid.
-	if r.MemoryBytes != 112*tmib || r.Verdict != TuneProven {
-		t.Fatalf("answer %s (%s); want 112Mi proven\n%s", size.Format(r.MemoryBytes), r.Verdict, tuneLog(r))
+	if r.MemoryBytes != 112*tmib || r.Verdict != Proven {
+		t.Fatalf("answer %s (%s); want 112Mi proven\n%s", size.Format(r.MemoryBytes), r.Verdict, searchLog(r))
 	}
 	ko120 := false
 	for _, tr := range r.Trials {
@@ -187,6 +187,6 @@ func TestTuneRemeasureRetriesKOsOfTheFirstPlan(t *testing.T) {
 		}
 	}
 	if !ko120 {
-		t.Errorf("%s never failed at 120Mi under the first plan: the test does not exercise the retry\n%s", r.Candidate, tuneLog(r))
+		t.Errorf("%s never failed at 120Mi under the first plan: the test does not exercise the retry\n%s", r.Candidate, searchLog(r))
 	}
 }

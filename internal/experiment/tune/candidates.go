@@ -1,4 +1,4 @@
-package experiment
+package tune
 
 import (
 	"fmt"
@@ -10,11 +10,11 @@ import (
 	"github.com/jvmfit/jvmfit/internal/size"
 )
 
-// TuneCandidate is one set of JVM options tune tries. Its options are user
+// Candidate is one set of JVM options tune tries. Its options are user
 // options on top of the launcher's plan: they win for the regions they
 // name, and the planner sizes the rest from the limit and the profile, so
 // a candidate states only its knobs.
-type TuneCandidate struct {
+type Candidate struct {
 	Name    string   `json:"name"`
 	Options []string `json:"options"`
 	// Training, when set, is the run that writes the archive Options read
@@ -23,9 +23,9 @@ type TuneCandidate struct {
 	Training []string `json:"training,omitempty"`
 }
 
-// tuneKnobs are the goal's choices for the knobs that do not depend on
+// knobs are the goal's choices for the knobs that do not depend on
 // the GC or the compiler.
-type tuneKnobs struct {
+type knobs struct {
 	// -Xmx as a multiple of the live set; 0 leaves the heap to the
 	// launcher, which with a profile gives it all the room the measured
 	// regions leave, down to the live set: the heap then follows the
@@ -36,65 +36,65 @@ type tuneKnobs struct {
 	gcOrder, jitOrder         []string
 }
 
-var tuneGoalKnobs = map[string]tuneKnobs{
+var goalKnobs = map[string]knobs{
 	plan.Footprint:  {heapFactor: 0, altHeapFactor: 1.5, stackSize: "256k", freeRatios: [2]int{10, 20}, gcOrder: []string{"serial", "parallel", "g1"}, jitOrder: []string{"c1", "tiered"}},
 	plan.Balanced:   {heapFactor: 2, altHeapFactor: 3, stackSize: "512k", freeRatios: [2]int{20, 40}, gcOrder: []string{"serial", "parallel", "g1"}, jitOrder: []string{"tiered", "c1"}},
 	plan.Throughput: {heapFactor: 3, altHeapFactor: 2, gcOrder: []string{"parallel", "g1", "serial"}, jitOrder: []string{"tiered", "c1"}},
 }
 
-// TuneCandidates generates the candidates for a goal, in the order the
+// Candidates generates the candidates for a goal, in the order the
 // search tries them (the goal's most likely first). The first GC and
 // compiler pair also gets the variants of the knobs that matter less:
 // another heap size, the planner's own regions, and the class-data
 // archives (none, an app archive, and on JDK 25 an AOT cache).
-func TuneCandidates(goal string, cpus float64, jdkVersion int, prof *plan.Profile, archiveDir string) ([]TuneCandidate, error) {
+func Candidates(goal string, cpus float64, jdkVersion int, prof *plan.Profile, archiveDir string) ([]Candidate, error) {
 	g, err := plan.ParseGoal(goal)
 	if err != nil {
 		return nil, err
 	}
-	k := tuneGoalKnobs[g]
+	k := goalKnobs[g]
 	if prof == nil {
 		prof = &plan.Profile{}
 	}
-	regions := tuneRegions(k, prof, k.heapFactor)
-	var out []TuneCandidate
+	regions := regionOptions(k, prof, k.heapFactor)
+	var out []Candidate
 	for _, gc := range k.gcOrder {
 		if gc == "g1" && cpus < 2 {
 			continue // G1's concurrent threads need a second CPU to pay off
 		}
 		for _, jit := range k.jitOrder {
 			name := gc + "-" + jit
-			out = append(out, TuneCandidate{Name: name, Options: tuneJoin(tuneGC(gc, cpus), tuneJIT(jit), regions)})
+			out = append(out, Candidate{Name: name, Options: join(gcOptions(gc, cpus), jitOptions(jit), regions)})
 		}
 	}
 	first := out[0]
 	gcJIT := first.Options[:len(first.Options)-len(regions)]
 	if prof.LiveHeapBytes > 0 {
-		out = append(out, TuneCandidate{Name: fmt.Sprintf("%s-heap%gx", first.Name, k.altHeapFactor),
-			Options: tuneJoin(gcJIT, tuneRegions(k, prof, k.altHeapFactor))})
+		out = append(out, Candidate{Name: fmt.Sprintf("%s-heap%gx", first.Name, k.altHeapFactor),
+			Options: join(gcJIT, regionOptions(k, prof, k.altHeapFactor))})
 	}
-	out = append(out, TuneCandidate{Name: first.Name + "-planner", Options: tuneJoin(gcJIT)})
-	out = append(out, TuneCandidate{Name: first.Name + "-noshare",
-		Options: tuneJoin(gcJIT, tuneRegions(k, prof, k.heapFactor), []string{"-Xshare:off"})})
+	out = append(out, Candidate{Name: first.Name + "-planner", Options: join(gcJIT)})
+	out = append(out, Candidate{Name: first.Name + "-noshare",
+		Options: join(gcJIT, regionOptions(k, prof, k.heapFactor), []string{"-Xshare:off"})})
 	jsa := filepath.Join(archiveDir, first.Name+".jsa")
-	out = append(out, TuneCandidate{Name: first.Name + "-appcds",
-		Options:  tuneJoin(first.Options, []string{"-XX:SharedArchiveFile=" + jsa}),
-		Training: tuneJoin(first.Options, []string{"-XX:ArchiveClassesAtExit=" + jsa})})
+	out = append(out, Candidate{Name: first.Name + "-appcds",
+		Options:  join(first.Options, []string{"-XX:SharedArchiveFile=" + jsa}),
+		Training: join(first.Options, []string{"-XX:ArchiveClassesAtExit=" + jsa})})
 	if jdkVersion >= 25 {
 		aot := filepath.Join(archiveDir, first.Name+".aot")
-		out = append(out, TuneCandidate{Name: first.Name + "-aot",
-			Options:  tuneJoin(first.Options, []string{"-XX:AOTCache=" + aot}),
-			Training: tuneJoin(first.Options, []string{"-XX:AOTCacheOutput=" + aot})})
+		out = append(out, Candidate{Name: first.Name + "-aot",
+			Options:  join(first.Options, []string{"-XX:AOTCache=" + aot}),
+			Training: join(first.Options, []string{"-XX:AOTCacheOutput=" + aot})})
 	}
-	return tuneDistinct(out), nil
+	return distinct(out), nil
 }
 
-// tuneDistinct drops a candidate whose options equal an earlier one's
+// distinct drops a candidate whose options equal an earlier one's
 // (a heap variant rounds to the same -Xmx on a small live set): the same
 // options are the same trials.
-func tuneDistinct(cs []TuneCandidate) []TuneCandidate {
+func distinct(cs []Candidate) []Candidate {
 	seen := map[string]bool{}
-	var out []TuneCandidate
+	var out []Candidate
 	for _, c := range cs {
 		k := strings.Join(c.Options, "\x00")
 		if !seen[k] {
@@ -105,7 +105,7 @@ func tuneDistinct(cs []TuneCandidate) []TuneCandidate {
 	return out
 }
 
-func tuneGC(gc string, cpus float64) []string {
+func gcOptions(gc string, cpus float64) []string {
 	n := max(1, int(math.Ceil(cpus)))
 	switch gc {
 	case "serial":
@@ -116,17 +116,17 @@ func tuneGC(gc string, cpus float64) []string {
 	return []string{"-XX:+UseG1GC", fmt.Sprintf("-XX:ParallelGCThreads=%d", n), fmt.Sprintf("-XX:ConcGCThreads=%d", max(1, n/4))}
 }
 
-// tuneJIT: C1 alone needs one compiler thread; tiered needs two (one C1,
+// jitOptions: C1 alone needs one compiler thread; tiered needs two (one C1,
 // one C2), which is also its minimum. Tiered is said explicitly: the
 // launcher would otherwise choose C1 only in a small container.
-func tuneJIT(jit string) []string {
+func jitOptions(jit string) []string {
 	if jit == "c1" {
 		return []string{"-XX:TieredStopAtLevel=1", "-XX:CICompilerCount=1"}
 	}
 	return []string{"-XX:TieredStopAtLevel=4", "-XX:CICompilerCount=2"}
 }
 
-// tuneRegions are the knobs a candidate sets beyond GC and compiler: the
+// regionOptions are the knobs a candidate sets beyond GC and compiler: the
 // heap as a multiple of the live set, stacks and free ratios. Metaspace,
 // class space and the code cache are left to the launcher, which sizes
 // them from the profile, and from the profile measured under the
@@ -134,7 +134,7 @@ func tuneJIT(jit string) []string {
 // MethodData in metaspace and a smaller code cache than the JDK's defaults
 // the first profile ran): caps of their own, from the first profile, would
 // hold the floors above what the candidate needs.
-func tuneRegions(k tuneKnobs, p *plan.Profile, heapFactor float64) []string {
+func regionOptions(k knobs, p *plan.Profile, heapFactor float64) []string {
 	var o []string
 	if p.LiveHeapBytes > 0 && heapFactor > 0 {
 		o = append(o, "-Xmx"+size.JVM(roundMiB(max(float64(p.LiveHeapBytes)*heapFactor, float64(8*size.MiB)))))
@@ -152,7 +152,7 @@ func roundMiB(b float64) int64 {
 	return int64(math.Ceil(b/float64(size.MiB))) * size.MiB
 }
 
-func tuneJoin(parts ...[]string) []string {
+func join(parts ...[]string) []string {
 	var o []string
 	for _, p := range parts {
 		o = append(o, p...)

@@ -1,4 +1,4 @@
-package experiment
+package tune
 
 import (
 	"context"
@@ -23,10 +23,10 @@ func edgeApp() *simApp {
 }
 
 // chosenTrial is the search trial the result chose.
-func chosenTrial(t *testing.T, r *TuneResult) TuneTrial {
+func chosenTrial(t *testing.T, r *Result) Trial {
 	t.Helper()
 	if r.Chosen < 0 {
-		t.Fatalf("nothing chosen\n%s", tuneLog(r))
+		t.Fatalf("nothing chosen\n%s", searchLog(r))
 	}
 	return r.Trials[r.Chosen]
 }
@@ -36,20 +36,20 @@ func chosenTrial(t *testing.T, r *TuneResult) TuneTrial {
 // (memory 1.0, p99 0.1) would take 296Mi, as it did on catalog.
 func TestTuneFootprintTakesTheSmallestOKLimit(t *testing.T) {
 	a := edgeApp()
-	r, err := Tune(context.Background(), simConfig(a, plan.Footprint, 40), a)
+	r, err := Run(context.Background(), simConfig(a, plan.Footprint, 40), a)
 	if err != nil {
 		t.Fatal(err)
 	}
 	c := chosenTrial(t, r)
-	if c.Point.MemoryBytes != 256*tmib || r.Candidate != "serial-c1" || r.MemoryBytes != 256*tmib || r.Verdict != TuneProven {
+	if c.Point.MemoryBytes != 256*tmib || r.Candidate != "serial-c1" || r.MemoryBytes != 256*tmib || r.Verdict != Proven {
 		t.Fatalf("answer %s at %s (%s), chosen search point %s; want serial-c1 proven at 256Mi\n%s",
-			r.Candidate, size.Format(r.MemoryBytes), r.Verdict, c.Point, tuneLog(r))
+			r.Candidate, size.Format(r.MemoryBytes), r.Verdict, c.Point, searchLog(r))
 	}
 	// No OK search trial is smaller, and the trade-off it declined is on
 	// the front: a larger limit with a lower p99.
 	traded := false
 	for _, tr := range r.Trials {
-		if tr.Point.Purpose == TuneSearch && tr.Outcome.Verdict == trial.OK && tr.Point.MemoryBytes < c.Point.MemoryBytes {
+		if tr.Point.Purpose == PurposeSearch && tr.Outcome.Verdict == trial.OK && tr.Point.MemoryBytes < c.Point.MemoryBytes {
 			t.Errorf("OK search trial %s is below the answer", tr.Point)
 		}
 	}
@@ -60,11 +60,11 @@ func TestTuneFootprintTakesTheSmallestOKLimit(t *testing.T) {
 		}
 	}
 	if !traded {
-		t.Errorf("the front shows no larger limit with a lower p99: the test does not test the choice\n%s", tuneLog(r))
+		t.Errorf("the front shows no larger limit with a lower p99: the test does not test the choice\n%s", searchLog(r))
 	}
 	// The cost alone prefers the larger point: that is what footprint
 	// must not follow.
-	s := &tuneSearch{w: TuneGoalWeights[plan.Footprint], ref: r.Trials[0].Outcome, cfg: simConfig(a, plan.Footprint, 40).withDefaults(), res: r}
+	s := &searcher{w: GoalWeights[plan.Footprint], ref: r.Trials[0].Outcome, cfg: simConfig(a, plan.Footprint, 40).withDefaults(), res: r}
 	for _, i := range r.Front {
 		if f := r.Trials[i]; f.Point.Candidate == "parallel-c1" && s.cost(f) >= s.cost(c) {
 			t.Errorf("parallel-c1 at %s costs %.3f, the answer %.3f: the case no longer separates the rules", size.Format(f.Point.MemoryBytes), s.cost(f), s.cost(c))
@@ -76,22 +76,22 @@ func TestTuneFootprintTakesTheSmallestOKLimit(t *testing.T) {
 // fourteen times lower.
 func TestTuneBalancedStillTrades(t *testing.T) {
 	a := edgeApp()
-	r, err := Tune(context.Background(), simConfig(a, plan.Balanced, 40), a)
+	r, err := Run(context.Background(), simConfig(a, plan.Balanced, 40), a)
 	if err != nil {
 		t.Fatal(err)
 	}
 	c := chosenTrial(t, r)
-	if r.Candidate != "parallel-c1" || c.Point.MemoryBytes != 296*tmib || r.Verdict != TuneProven {
-		t.Fatalf("answer %s at %s (%s); want parallel-c1 proven at 296Mi\n%s", r.Candidate, size.Format(r.MemoryBytes), r.Verdict, tuneLog(r))
+	if r.Candidate != "parallel-c1" || c.Point.MemoryBytes != 296*tmib || r.Verdict != Proven {
+		t.Fatalf("answer %s at %s (%s); want parallel-c1 proven at 296Mi\n%s", r.Candidate, size.Format(r.MemoryBytes), r.Verdict, searchLog(r))
 	}
 	smaller := false
 	for _, tr := range r.Trials {
-		if tr.Point.Purpose == TuneSearch && tr.Outcome.Verdict == trial.OK && tr.Point.MemoryBytes < c.Point.MemoryBytes && tr.Outcome.P99 > c.Outcome.P99 {
+		if tr.Point.Purpose == PurposeSearch && tr.Outcome.Verdict == trial.OK && tr.Point.MemoryBytes < c.Point.MemoryBytes && tr.Outcome.P99 > c.Outcome.P99 {
 			smaller = true
 		}
 	}
 	if !smaller {
-		t.Errorf("no smaller OK point with a higher p99 was found: balanced did not trade anything\n%s", tuneLog(r))
+		t.Errorf("no smaller OK point with a higher p99 was found: balanced did not trade anything\n%s", searchLog(r))
 	}
 }
 
@@ -101,13 +101,13 @@ func TestTuneBalancedStillTrades(t *testing.T) {
 func TestTuneFootprintSoakPushesTheEdgeUp(t *testing.T) {
 	a := edgeApp()
 	a.soakExtra = 4 * tmib
-	r, err := Tune(context.Background(), simConfig(a, plan.Footprint, 40), a)
+	r, err := Run(context.Background(), simConfig(a, plan.Footprint, 40), a)
 	if err != nil {
 		t.Fatal(err)
 	}
-	if c := chosenTrial(t, r); c.Point.MemoryBytes != 256*tmib || r.MemoryBytes != 264*tmib || r.Verdict != TuneProven || len(r.Soaks) != 2 {
+	if c := chosenTrial(t, r); c.Point.MemoryBytes != 256*tmib || r.MemoryBytes != 264*tmib || r.Verdict != Proven || len(r.Soaks) != 2 {
 		t.Fatalf("chosen %s, answer %s (%s) after %d soaks; want 256Mi chosen, proven at 264Mi by the second soak\n%s",
-			c.Point, size.Format(r.MemoryBytes), r.Verdict, len(r.Soaks), tuneLog(r))
+			c.Point, size.Format(r.MemoryBytes), r.Verdict, len(r.Soaks), searchLog(r))
 	}
 	notes := strings.Join(r.Notes, "\n")
 	for _, want := range []string{"the soak at 256Mi failed", "the answer is 264Mi, 1 grid step(s) above the chosen search point's 256Mi"} {
@@ -136,7 +136,7 @@ func TestTuneBetter(t *testing.T) {
 		{plan.Balanced, 256, 296, 0.2, 0.2, true}, // equal cost: the smaller limit
 		{plan.Throughput, 296, 256, -0.1, 0.5, true},
 	} {
-		if got := tuneBetter(c.goal, c.aMem, c.aCost, c.bMem, c.bCst); got != c.want {
+		if got := better(c.goal, c.aMem, c.aCost, c.bMem, c.bCst); got != c.want {
 			t.Errorf("%s: %d at cost %.2f better than %d at %.2f: %v, want %v", c.goal, c.aMem, c.aCost, c.bMem, c.bCst, got, c.want)
 		}
 	}
@@ -154,12 +154,12 @@ func TestTuneFootprintHalvingKeepsTheSmallest(t *testing.T) {
 	}, def: simCand{min: 300 * tmib, p99: 5 * ms, start: 15, floorBelow: -20 * tmib}, ownBelow: 4 * tmib}
 	cfg := simConfig(a, plan.Footprint, 40)
 	cfg.Remeasure = true
-	r, err := Tune(context.Background(), cfg, a)
+	r, err := Run(context.Background(), cfg, a)
 	if err != nil {
 		t.Fatal(err)
 	}
-	if r.Candidate != "serial-c1" || r.MemoryBytes != 248*tmib || r.Verdict != TuneProven {
-		t.Fatalf("answer %s at %s (%s); want serial-c1 proven at 248Mi\n%s", r.Candidate, size.Format(r.MemoryBytes), r.Verdict, tuneLog(r))
+	if r.Candidate != "serial-c1" || r.MemoryBytes != 248*tmib || r.Verdict != Proven {
+		t.Fatalf("answer %s at %s (%s); want serial-c1 proven at 248Mi\n%s", r.Candidate, size.Format(r.MemoryBytes), r.Verdict, searchLog(r))
 	}
 	halved := 0
 	for _, c := range r.Candidates {
@@ -168,6 +168,6 @@ func TestTuneFootprintHalvingKeepsTheSmallest(t *testing.T) {
 		}
 	}
 	if halved == 0 {
-		t.Errorf("no candidate was halved: the test does not test the ranking\n%s", tuneLog(r))
+		t.Errorf("no candidate was halved: the test does not test the ranking\n%s", searchLog(r))
 	}
 }

@@ -1,4 +1,4 @@
-package experiment
+package tune
 
 import (
 	"context"
@@ -9,7 +9,9 @@ import (
 	"time"
 
 	"github.com/jvmfit/jvmfit/internal/app"
+	"github.com/jvmfit/jvmfit/internal/experiment"
 	"github.com/jvmfit/jvmfit/internal/plan"
+	"github.com/jvmfit/jvmfit/internal/store"
 	"github.com/jvmfit/jvmfit/internal/trial"
 )
 
@@ -21,19 +23,29 @@ func TestTuneSoakRunsThroughExecWithTheProfileFile(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	st := openStore(t)
-	s := newSession(t, st, &fake{}, "tune")
-	s.App = a
+	st, err := store.Open(filepath.Join(t.TempDir(), "e.db"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { st.Close() })
+	s := &experiment.Session{Base: trial.Spec{App: "fake.yaml", AppName: "fake", JVM: "default", SLO: "success>=0.99", Rate: 100},
+		Store: st, App: a, Prepare: func(s trial.Spec) (trial.Spec, error) {
+			s.Java, s.JDKVersion = "/jdk/bin/java", 17
+			return s, nil
+		}}
+	if err := s.Begin("tune", nil); err != nil {
+		t.Fatal(err)
+	}
 	var ran []trial.Spec
 	s.Run = func(_ context.Context, sp trial.Spec) (*trial.Result, error) {
 		ran = append(ran, sp)
 		return &trial.Result{Spec: sp, Key: sp.Key(), Verdict: trial.OK}, nil
 	}
 	dir := t.TempDir()
-	ts := &TuneSession{Session: s, Goal: plan.Footprint, ProfileDir: dir,
-		Planner: func(TunePoint) (*plan.Plan, error) { return &plan.Plan{Options: []string{"-Xmx32m"}}, nil }}
+	ts := &SessionTrials{Session: s, Goal: plan.Footprint, ProfileDir: dir,
+		Planner: func(Point) (*plan.Plan, error) { return &plan.Plan{Options: []string{"-Xmx32m"}}, nil }}
 	prof := &plan.Profile{Version: 1, MetaspaceUsedBytes: 30 * tmib, Trial: 7}
-	p := TunePoint{Purpose: TuneSoak, MemoryBytes: 128 * tmib, CPUs: 1, Candidate: "serial-c1", Soak: time.Minute,
+	p := Point{Purpose: PurposeSoak, MemoryBytes: 128 * tmib, CPUs: 1, Candidate: "serial-c1", Soak: time.Minute,
 		Options: []string{"-XX:+UseSerialGC"}, Profile: prof}
 	if _, err := ts.Soak(context.Background(), p); err != nil {
 		t.Fatal(err)
@@ -58,7 +70,7 @@ func TestTuneSoakRunsThroughExecWithTheProfileFile(t *testing.T) {
 	}
 }
 
-func mustSpec(t *testing.T, ts *TuneSession, p TunePoint) trial.Spec {
+func mustSpec(t *testing.T, ts *SessionTrials, p Point) trial.Spec {
 	t.Helper()
 	sp, err := ts.spec(p)
 	if err != nil {

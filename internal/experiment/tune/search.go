@@ -1,4 +1,4 @@
-package experiment
+package tune
 
 import (
 	"context"
@@ -14,9 +14,9 @@ import (
 	"github.com/jvmfit/jvmfit/internal/trial"
 )
 
-// tuneCand is a candidate during the search.
-type tuneCand struct {
-	*TuneCandidateResult
+// cand is a candidate during the search.
+type cand struct {
+	*CandidateResult
 	ko int64 // highest limit known to fail: a KO, or one step below the floor
 	// start is the first trial's limit: the lowest at which the launcher's
 	// heap holds the whole measured live set (0: the floor).
@@ -30,22 +30,22 @@ type tuneCand struct {
 	prof *plan.Profile
 }
 
-// tuneSearch is one run of Tune.
-type tuneSearch struct {
-	cfg    TuneConfig
-	w      TuneWeights
-	trials TuneTrials
-	res    *TuneResult
-	ref    TuneOutcome // the profile trial: the zero of every cost
-	top    int64       // the highest limit on the grid
-	cands  []*tuneCand
+// searcher is one run of Tune.
+type searcher struct {
+	cfg    Config
+	w      Weights
+	trials Trials
+	res    *Result
+	ref    Outcome // the profile trial: the zero of every cost
+	top    int64   // the highest limit on the grid
+	cands  []*cand
 }
 
 // Tune measures a profile, generates candidates, bisects the limit of the
 // most promising ones and soaks the chosen point, within cfg.Budget trials
 // in all. docs/tune.md explains the search. On error (a cancelled ctx
 // among them) the result so far is returned with the error.
-func Tune(ctx context.Context, cfg TuneConfig, trials TuneTrials) (*TuneResult, error) {
+func Run(ctx context.Context, cfg Config, trials Trials) (*Result, error) {
 	if cfg.Planner == nil && cfg.JDK <= 0 {
 		return nil, errors.New("tune: the JDK's feature version is needed to plan: inspect the java first")
 	}
@@ -53,10 +53,10 @@ func Tune(ctx context.Context, cfg TuneConfig, trials TuneTrials) (*TuneResult, 
 	if err := cfg.Validate(); err != nil {
 		return nil, err
 	}
-	w, _ := tuneWeights(cfg.Goal)
+	w, _ := weightsOf(cfg.Goal)
 	goal, _ := plan.ParseGoal(cfg.Goal)
-	s := &tuneSearch{cfg: cfg, w: w, trials: trials, top: cfg.Generous / cfg.Step * cfg.Step,
-		res: &TuneResult{Goal: goal, CPUs: cfg.CPUs, Budget: cfg.Budget, Chosen: -1, Verdict: TuneNone}}
+	s := &searcher{cfg: cfg, w: w, trials: trials, top: cfg.Generous / cfg.Step * cfg.Step,
+		res: &Result{Goal: goal, CPUs: cfg.CPUs, Budget: cfg.Budget, Chosen: -1, Verdict: None}}
 	err := s.profile(ctx)
 	if err == nil && s.res.Profile != nil {
 		if err = s.candidates(); err == nil {
@@ -72,13 +72,13 @@ func Tune(ctx context.Context, cfg TuneConfig, trials TuneTrials) (*TuneResult, 
 }
 
 // run asks for one trial and records it; every call counts in the budget.
-func (s *tuneSearch) run(ctx context.Context, p TunePoint) (TuneOutcome, error) {
+func (s *searcher) run(ctx context.Context, p Point) (Outcome, error) {
 	if err := ctx.Err(); err != nil {
-		return TuneOutcome{}, err
+		return Outcome{}, err
 	}
-	var o TuneOutcome
+	var o Outcome
 	var err error
-	if p.Purpose == TuneSoak {
+	if p.Purpose == PurposeSoak {
 		o, err = s.trials.Soak(ctx, p)
 	} else {
 		o, err = s.trials.Run(ctx, p)
@@ -89,12 +89,12 @@ func (s *tuneSearch) run(ctx context.Context, p TunePoint) (TuneOutcome, error) 
 	if o.Verdict != trial.OK {
 		o.Verdict = trial.KO
 	}
-	s.res.Trials = append(s.res.Trials, TuneTrial{Point: p, Outcome: o})
+	s.res.Trials = append(s.res.Trials, Trial{Point: p, Outcome: o})
 	return o, nil
 }
 
 // room says whether n more trials fit, keeping one for the soak.
-func (s *tuneSearch) room(n int) bool {
+func (s *searcher) room(n int) bool {
 	reserve := 0
 	if s.cfg.Soak > 0 {
 		reserve = 1
@@ -102,7 +102,7 @@ func (s *tuneSearch) room(n int) bool {
 	return s.res.Used()+n+reserve <= s.cfg.Budget
 }
 
-func (s *tuneSearch) profile(ctx context.Context) error {
+func (s *searcher) profile(ctx context.Context) error {
 	if s.cfg.Profile != nil {
 		// Costs are log ratios to the reference, so a zero reference only
 		// shifts every cost by the same amount: the choice is unchanged.
@@ -110,7 +110,7 @@ func (s *tuneSearch) profile(ctx context.Context) error {
 		s.note("the profile was given (--profile): no profile trial ran")
 		return nil
 	}
-	pp := TunePoint{Purpose: TuneProfile, MemoryBytes: s.cfg.Generous, CPUs: s.cfg.CPUs}
+	pp := Point{Purpose: PurposeProfile, MemoryBytes: s.cfg.Generous, CPUs: s.cfg.CPUs}
 	o, err := s.run(ctx, pp)
 	if err != nil {
 		return err
@@ -141,22 +141,22 @@ func (s *tuneSearch) profile(ctx context.Context) error {
 	return nil
 }
 
-func (s *tuneSearch) note(format string, a ...any) {
+func (s *searcher) note(format string, a ...any) {
 	s.res.Notes = append(s.res.Notes, fmt.Sprintf(format, a...))
 }
 
 // candidates generates the candidates and finds each one's floor: the
 // lowest grid limit the planner accepts its options at. Below it a trial
 // would be refused, so it costs nothing to know it fails there.
-func (s *tuneSearch) candidates() error {
-	cs, err := TuneCandidates(s.cfg.Goal, s.cfg.CPUs, s.cfg.JDK, s.res.Profile, s.cfg.ArchiveDir)
+func (s *searcher) candidates() error {
+	cs, err := Candidates(s.cfg.Goal, s.cfg.CPUs, s.cfg.JDK, s.res.Profile, s.cfg.ArchiveDir)
 	if err != nil {
 		return err
 	}
 	low := s.gridUp(s.cfg.Min)
 	for _, c := range cs {
-		tc := &tuneCand{TuneCandidateResult: &TuneCandidateResult{TuneCandidate: c, FloorBytes: low}}
-		f, err := s.floorOf(s.point(tc, TuneSearch, low))
+		tc := &cand{CandidateResult: &CandidateResult{Candidate: c, FloorBytes: low}}
+		f, err := s.floorOf(s.point(tc, PurposeSearch, low))
 		switch {
 		case err != nil:
 			tc.Dropped = "the launcher cannot plan its options: " + err.Error()
@@ -168,27 +168,27 @@ func (s *tuneSearch) candidates() error {
 		}
 		tc.ko = tc.FloorBytes - s.cfg.Step
 		if tc.Dropped == "" {
-			tc.start = s.startOf(s.point(tc, TuneSearch, low))
+			tc.start = s.startOf(s.point(tc, PurposeSearch, low))
 		}
 		s.cands = append(s.cands, tc)
 	}
 	return nil
 }
 
-func (s *tuneSearch) point(c *tuneCand, purpose string, mem int64) TunePoint {
-	p := TunePoint{Purpose: purpose, MemoryBytes: mem, CPUs: s.cfg.CPUs, Candidate: c.Name,
+func (s *searcher) point(c *cand, purpose string, mem int64) Point {
+	p := Point{Purpose: purpose, MemoryBytes: mem, CPUs: s.cfg.CPUs, Candidate: c.Name,
 		Options: c.Options, Profile: s.res.Profile}
 	if c.prof != nil {
 		p.Profile = c.prof
 	}
-	p.Measure = purpose == TuneSearch && c.prof == nil && s.cfg.Remeasure
+	p.Measure = purpose == PurposeSearch && c.prof == nil && s.cfg.Remeasure
 	return p
 }
 
 // floorOf is the lowest grid limit the launcher accepts the point's
 // options at with its profile, 0 if it names none, or an error when it
 // cannot plan them at all.
-func (s *tuneSearch) floorOf(p TunePoint) (int64, error) {
+func (s *searcher) floorOf(p Point) (int64, error) {
 	p.MemoryBytes = s.gridUp(s.cfg.Min)
 	_, err := s.cfg.Planner(p)
 	var ref *plan.RefusedError
@@ -208,7 +208,7 @@ func (s *tuneSearch) floorOf(p TunePoint) (int64, error) {
 // of it under load (docs/launcher.md): a first trial at the floor fails,
 // measures no profile and costs a gallop step. Starting here, a pass lets
 // the bisection go down to the floor, and a KO gallops up as before.
-func (s *tuneSearch) startOf(p TunePoint) int64 {
+func (s *searcher) startOf(p Point) int64 {
 	if p.Profile == nil || p.Profile.LiveHeapBytes <= 0 {
 		return 0
 	}
@@ -229,10 +229,10 @@ func (s *tuneSearch) startOf(p TunePoint) int64 {
 // candidate's options themselves, so the search can bisect below the
 // first floor. A profile the launcher would not plan the passing limit
 // with is not adopted.
-func (s *tuneSearch) adopt(c *tuneCand, prof *plan.Profile, mem int64) {
+func (s *searcher) adopt(c *cand, prof *plan.Profile, mem int64) {
 	saved := c.prof
 	c.prof = prof
-	p := s.point(c, TuneSearch, mem)
+	p := s.point(c, PurposeSearch, mem)
 	if _, err := s.cfg.Planner(p); err != nil {
 		c.prof = saved
 		s.note("%s: the profile measured at %s is not used: the launcher would not plan that limit with it (%v)", c.Name, size.Format(mem), err)
@@ -252,11 +252,11 @@ func (s *tuneSearch) adopt(c *tuneCand, prof *plan.Profile, mem int64) {
 // only what the defaults' non-heap left (filecache at 120Mi: 18 MiB, p99
 // 284 ms); with the candidate's own, the same limit gives the heap what
 // that non-heap did not need, so that KO says nothing about it.
-func (s *tuneSearch) carriedKO(c *tuneCand) int64 {
+func (s *searcher) carriedKO(c *cand) int64 {
 	var ko int64
 	for _, t := range s.res.Trials {
 		p := t.Point
-		if p.Purpose != TuneSearch || p.Candidate != c.Name || t.Outcome.Verdict == trial.OK || p.MemoryBytes <= ko {
+		if p.Purpose != PurposeSearch || p.Candidate != c.Name || t.Outcome.Verdict == trial.OK || p.MemoryBytes <= ko {
 			continue
 		}
 		before, err1 := s.cfg.Planner(p)
@@ -269,26 +269,26 @@ func (s *tuneSearch) carriedKO(c *tuneCand) int64 {
 	return ko
 }
 
-func (s *tuneSearch) gridUp(v int64) int64 { return (v + s.cfg.Step - 1) / s.cfg.Step * s.cfg.Step }
+func (s *searcher) gridUp(v int64) int64 { return (v + s.cfg.Step - 1) / s.cfg.Step * s.cfg.Step }
 
 // cost prices a search trial for the goal; lower is better.
-func (s *tuneSearch) cost(t TuneTrial) float64 {
-	return tuneCost(s.w, s.ref, t.Outcome, t.Point.MemoryBytes, s.cfg.Generous)
+func (s *searcher) cost(t Trial) float64 {
+	return cost(s.w, s.ref, t.Outcome, t.Point.MemoryBytes, s.cfg.Generous)
 }
 
 // collect fills each candidate's summary and the front.
-func (s *tuneSearch) collect() {
+func (s *searcher) collect() {
 	s.res.Candidates = nil
 	for _, c := range s.cands {
 		c.Converged = c.MinOKBytes > 0 && c.MinOKBytes-c.ko <= s.cfg.Step
-		s.res.Candidates = append(s.res.Candidates, *c.TuneCandidateResult)
+		s.res.Candidates = append(s.res.Candidates, *c.CandidateResult)
 	}
 	s.res.front()
 	s.res.Chosen = s.choose()
 }
 
 // bestOK is the index of a candidate's cheapest OK trial, or -1.
-func (s *tuneSearch) bestOK(c *tuneCand) int {
+func (s *searcher) bestOK(c *cand) int {
 	best := -1
 	for _, i := range c.oks {
 		if best < 0 || s.cost(s.res.Trials[i]) < s.cost(s.res.Trials[best]) {
@@ -302,7 +302,7 @@ func (s *tuneSearch) bestOK(c *tuneCand) int {
 // above its highest KO, as fast as its fastest OK trial. It assumes less
 // memory never makes the app faster, which holds for heap and GC (less
 // room, more collections) and is the premise of dropping early.
-func (s *tuneSearch) optimistic(c *tuneCand) judge.ParetoPoint {
+func (s *searcher) optimistic(c *cand) judge.ParetoPoint {
 	p := judge.ParetoPoint{MemoryBytes: c.ko + s.cfg.Step, P99: math.MaxInt64, StartSeconds: math.Inf(1), Throttling: math.Inf(1), OK: true}
 	for _, i := range c.oks {
 		o := s.res.Trials[i].Outcome
@@ -311,8 +311,8 @@ func (s *tuneSearch) optimistic(c *tuneCand) judge.ParetoPoint {
 	return p
 }
 
-func (s *tuneSearch) alive() []*tuneCand {
-	var a []*tuneCand
+func (s *searcher) alive() []*cand {
+	var a []*cand
 	for _, c := range s.cands {
 		if c.Dropped == "" {
 			a = append(a, c)
@@ -321,22 +321,22 @@ func (s *tuneSearch) alive() []*tuneCand {
 	return a
 }
 
-// byScore orders candidates for halving by the goal (tuneBetter) applied
+// byScore orders candidates for halving by the goal (better) applied
 // to what each can still reach: its best OK trial with the memory replaced
 // by the middle of the bracket still open below it; a candidate that has
 // only failed is priced at its next gallop limit with the profile trial's
 // latency, start and throttling. So footprint keeps the candidates that
 // can reach the smallest limits, as it chooses. Ties keep the generation
 // order.
-func (s *tuneSearch) byScore(cs []*tuneCand) {
-	reach := func(c *tuneCand) TuneTrial {
+func (s *searcher) byScore(cs []*cand) {
+	reach := func(c *cand) Trial {
 		if b := s.bestOK(c); b >= 0 {
 			t := s.res.Trials[b]
 			t.Point.MemoryBytes = (c.ko + c.MinOKBytes) / 2
 			return t
 		}
 		mem, _ := s.next(c)
-		return TuneTrial{Point: TunePoint{MemoryBytes: mem}, Outcome: s.ref}
+		return Trial{Point: Point{MemoryBytes: mem}, Outcome: s.ref}
 	}
 	sort.SliceStable(cs, func(i, j int) bool { return s.better(reach(cs[i]), reach(cs[j])) })
 }

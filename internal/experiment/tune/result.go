@@ -1,4 +1,4 @@
-package experiment
+package tune
 
 import (
 	"github.com/jvmfit/jvmfit/internal/judge"
@@ -8,26 +8,26 @@ import (
 
 // The verdicts of a tune as a whole.
 const (
-	TuneProven    = "proven"     // the soak at the chosen point passed
-	TuneNotProven = "not proven" // a point passed the search, but no soak passed there
-	TuneNone      = "none"       // no candidate passed at any limit tried
+	Proven    = "proven"     // the soak at the chosen point passed
+	NotProven = "not proven" // a point passed the search, but no soak passed there
+	None      = "none"       // no candidate passed at any limit tried
 )
 
-// TuneTrial is one trial tune asked for and what came back.
-type TuneTrial struct {
-	Point   TunePoint
-	Outcome TuneOutcome
+// Trial is one trial tune asked for and what came back.
+type Trial struct {
+	Point   Point
+	Outcome Outcome
 	// PlanOptions are the launcher's options at the point (search trials
 	// and soaks): the JVM ran with PlanOptions followed by Point.Options.
 	PlanOptions []string
 }
 
 // JVMOptions are all the options the trial's JVM got.
-func (t TuneTrial) JVMOptions() []string { return tuneJoin(t.PlanOptions, t.Point.Options) }
+func (t Trial) JVMOptions() []string { return join(t.PlanOptions, t.Point.Options) }
 
-// TuneCandidateResult is what the search learnt about one candidate.
-type TuneCandidateResult struct {
-	TuneCandidate
+// CandidateResult is what the search learnt about one candidate.
+type CandidateResult struct {
+	Candidate
 	FloorBytes int64 `json:"floor_bytes"` // the lowest limit the planner accepts its options at
 	MinOKBytes int64 `json:"min_ok_bytes,omitempty"`
 	MaxKOBytes int64 `json:"max_ko_bytes,omitempty"`
@@ -37,16 +37,16 @@ type TuneCandidateResult struct {
 	Dropped string `json:"dropped,omitempty"`
 }
 
-// TuneResult is a finished (or interrupted) tune.
-type TuneResult struct {
+// Result is a finished (or interrupted) tune.
+type Result struct {
 	Goal    string
 	CPUs    float64
 	Budget  int
 	Profile *plan.Profile
 	// Trials holds every trial in the order tune asked for them: the
 	// profile, training runs, search trials and soaks.
-	Trials     []TuneTrial
-	Candidates []TuneCandidateResult
+	Trials     []Trial
+	Candidates []CandidateResult
 	// Chosen indexes Trials: the search trial whose point was chosen; -1
 	// when none passed.
 	Chosen int
@@ -58,7 +58,7 @@ type TuneResult struct {
 	Candidate   string
 	Options     []string
 	PlanOptions []string
-	Soaks       []TuneTrial
+	Soaks       []Trial
 	Verdict     string
 	// Front indexes Trials: the OK search trials no other dominates.
 	Front []int
@@ -69,17 +69,17 @@ type TuneResult struct {
 }
 
 // Used is the number of trials tune asked for.
-func (r *TuneResult) Used() int { return len(r.Trials) }
+func (r *Result) Used() int { return len(r.Trials) }
 
 // front computes the Pareto front of the search trials.
-func (r *TuneResult) front() {
+func (r *Result) front() {
 	var pts []judge.ParetoPoint
 	var idx []int
 	for i, t := range r.Trials {
-		if t.Point.Purpose != TuneSearch {
+		if t.Point.Purpose != PurposeSearch {
 			continue
 		}
-		pts = append(pts, tunePareto(t))
+		pts = append(pts, paretoOf(t))
 		idx = append(idx, i)
 	}
 	r.Front = nil
@@ -88,7 +88,7 @@ func (r *TuneResult) front() {
 	}
 }
 
-func tunePareto(t TuneTrial) judge.ParetoPoint {
+func paretoOf(t Trial) judge.ParetoPoint {
 	o := t.Outcome
 	return judge.ParetoPoint{MemoryBytes: t.Point.MemoryBytes, P99: o.P99, StartSeconds: o.StartSeconds,
 		Throttling: o.Throttling, OK: o.Verdict == trial.OK}

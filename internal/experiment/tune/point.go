@@ -1,4 +1,4 @@
-package experiment
+package tune
 
 import (
 	"context"
@@ -14,17 +14,17 @@ import (
 // session that stores trials by their inputs never mistakes a training
 // run for a search trial at the same limit.
 const (
-	TuneProfile  = "profile"  // the first trial: measure the app at a generous limit
-	TuneTraining = "training" // write a CDS archive or AOT cache for a candidate
-	TuneSearch   = "search"   // one limit of one candidate
-	TuneSoak     = "soak"     // the proof, run exactly as recommended
+	PurposeProfile  = "profile"  // the first trial: measure the app at a generous limit
+	PurposeTraining = "training" // write a CDS archive or AOT cache for a candidate
+	PurposeSearch   = "search"   // one limit of one candidate
+	PurposeSoak     = "soak"     // the proof, run exactly as recommended
 )
 
-// TunePoint is one trial tune asks for: a memory limit and a candidate's
+// Point is one trial tune asks for: a memory limit and a candidate's
 // options at a CPU count. Options are user options on top of the
 // launcher's plan (the planner fills in every region they leave open);
 // the profile trial has none and runs the JDK's defaults.
-type TunePoint struct {
+type Point struct {
 	Purpose     string
 	MemoryBytes int64
 	CPUs        float64
@@ -45,7 +45,7 @@ type TunePoint struct {
 	Repeat int `json:",omitempty"`
 }
 
-func (p TunePoint) String() string {
+func (p Point) String() string {
 	s := p.Purpose
 	if p.Candidate != "" {
 		s += " " + p.Candidate
@@ -63,8 +63,8 @@ func (p TunePoint) String() string {
 	return s
 }
 
-// TuneOutcome is what tune reads from a finished trial.
-type TuneOutcome struct {
+// Outcome is what tune reads from a finished trial.
+type Outcome struct {
 	Verdict      trial.Verdict // trial.OK or trial.KO
 	Kind         trial.Kind    // the KO kind (oom-killed, slo, java-oom, refused, ...)
 	P99          time.Duration
@@ -80,9 +80,9 @@ type TuneOutcome struct {
 	Notes []string
 }
 
-// TuneTrials is how tune asks for trials: the one seam between the search
+// Trials is how tune asks for trials: the one seam between the search
 // and whatever runs them (a Session with its store, progress and signals;
-// a simulation in tests). The same TunePoint always means the same trial,
+// a simulation in tests). The same Point always means the same trial,
 // so a session that reuses stored identical trials makes tune resumable:
 // the search asks for the same points in the same order and gets the same
 // answers without running them again.
@@ -91,7 +91,7 @@ type TuneOutcome struct {
 // way tune recommends it (through `jvmfit exec --profile` or the
 // JAVA_TOOL_OPTIONS form), for point.Soak. A KO is an outcome, not an
 // error; an error (including a cancelled ctx) stops the search.
-type TuneTrials interface {
-	Run(ctx context.Context, p TunePoint) (TuneOutcome, error)
-	Soak(ctx context.Context, p TunePoint) (TuneOutcome, error)
+type Trials interface {
+	Run(ctx context.Context, p Point) (Outcome, error)
+	Soak(ctx context.Context, p Point) (Outcome, error)
 }
