@@ -9,6 +9,7 @@ import (
 
 	"github.com/jvmfit/jvmfit/internal/experiment/tune"
 	"github.com/jvmfit/jvmfit/internal/plan"
+	"github.com/jvmfit/jvmfit/internal/report"
 	"github.com/jvmfit/jvmfit/internal/size"
 )
 
@@ -80,17 +81,18 @@ func (f *tuneFlags) run(cmd *cobra.Command) error {
 	if err := sess.begin("tune", args); err != nil {
 		return err
 	}
+	t.Summarize = report.TuneSummary
 	res, profileFile, runErr := t.Run(cmd.Context())
 	if res == nil {
 		return runErr
 	}
 	out := cmd.OutOrStdout()
 	if f.ef.json {
-		if err := printJSON(out, tune.NewJSON(res, profileFile)); err != nil {
+		if err := printJSON(out, report.NewTuneJSON(res, profileFile)); err != nil {
 			return err
 		}
 	} else {
-		fmt.Fprint(out, res.Markdown(profileFile))
+		fmt.Fprint(out, report.TuneMarkdown(res, profileFile))
 	}
 	return runErr
 }

@@ -3,8 +3,6 @@ package experiment
 import (
 	"context"
 	"fmt"
-	"strconv"
-	"strings"
 	"time"
 
 	"github.com/jvmfit/jvmfit/internal/judge"
@@ -110,85 +108,4 @@ func soakRun(r *trial.Result, d time.Duration) SoakRun {
 		s.P99 = r.Load.Latencies.P99
 	}
 	return s
-}
-
-// soakText is the recommendation's proof in one Markdown bullet.
-func (r *Recommendation) soakText() string {
-	if len(r.Soak) == 0 {
-		return r.unprovenText()
-	}
-	var ko []string
-	for _, s := range r.Soak {
-		if s.Verdict != trial.OK {
-			ko = append(ko, fmt.Sprintf("%s (%s)", size.Format(s.MemoryBytes), strings.Join(s.Failed, "; ")))
-		}
-	}
-	last := r.Soak[len(r.Soak)-1]
-	if !r.Tested {
-		return fmt.Sprintf("- **Not proven**: a %s soak failed at %s. The footprint grows over a longer run than the search's trials: search again with a --duration closer to the soak's\n",
-			last.Duration, strings.Join(ko, ", "))
-	}
-	trialNo := ""
-	if last.TrialID > 0 {
-		trialNo = fmt.Sprintf("trial #%d: ", last.TrialID)
-	}
-	s := fmt.Sprintf("- **Proven by a soak**: %s at %s, OK (%sp99 %s, peak %s)", last.Duration, size.Format(last.MemoryBytes),
-		trialNo, last.P99.Round(10*time.Microsecond), size.Format(last.MemoryPeakBytes))
-	if len(ko) > 0 {
-		s += "; it failed first at " + strings.Join(ko, ", ")
-	}
-	return s + "\n"
-}
-
-// unprovenText labels a recommendation no soak proved (sweep and compare
-// without --soak, minmem with --soak 0): the limit with its margin never
-// ran, and a jvmfit mode's `jvmfit exec` entrypoint never ran at all. It
-// gives the command that proves it as recommended.
-func (r *Recommendation) unprovenText() string {
-	what := "no trial ran at this limit"
-	if r.Tested {
-		what = "a trial of the search passed at this limit, but no soak ran"
-	}
-	if r.isJvmfit() {
-		what += ", and no trial ran the app through `jvmfit exec` as recommended below (the trials put the launcher's options on the java command line)"
-	}
-	cmd := r.ProveCommand()
-	if cmd == "" {
-		return fmt.Sprintf("- **Not proven**: %s\n", what)
-	}
-	return fmt.Sprintf("- **Not proven**: %s. Prove it, as recommended, with a soak:\n\n  ```sh\n  %s\n  ```\n\n", what, cmd)
-}
-
-// ProveCommand is the `jvmfit run` that runs the recommendation as it is
-// recommended: at its limit and CPUs, for DefaultSoak, and a jvmfit mode
-// through `jvmfit exec` (--via-exec) with its profile. Empty when the
-// descriptor is not known.
-func (r *Recommendation) ProveCommand() string {
-	if r.App == "" {
-		return ""
-	}
-	args := []string{"jvmfit", "run", "--app", r.App, "--memory", k8sQuantity(r.MemoryBytes), "--cpus", fmtCPUs(r.CPUs), "--jvm", r.JVM}
-	if r.isJvmfit() {
-		args = append(args, "--via-exec")
-		if r.Profile != "" {
-			args = append(args, "--profile", r.Profile)
-		}
-	}
-	if r.Java != "" {
-		args = append(args, "--java", r.Java)
-	}
-	if r.Rate > 0 {
-		args = append(args, "--rate", strconv.FormatFloat(r.Rate, 'g', -1, 64))
-	}
-	args = append(args, "--duration", strings.TrimSuffix(DefaultSoak.String(), "0s"))
-	for i, a := range args {
-		if strings.ContainsAny(a, " \t'\"$`\\;&|<>()*?[]{}~#!") {
-			args[i] = shellQuote(a)
-		}
-	}
-	return strings.Join(args, " ")
-}
-
-func (r *Recommendation) isJvmfit() bool {
-	return r.JVM == "jvmfit" || strings.HasPrefix(r.JVM, "jvmfit:")
 }

@@ -31,7 +31,7 @@ func MemoryTables(trials []*trial.Result) []Table {
 			if r.HeapMaxBytes > 0 {
 				cell += " (" + mem(r.HeapMaxBytes) + ")"
 			}
-			res := ResultCell(r)
+			res := r.Cell()
 			if r.Spec.Soak {
 				res = "soak " + r.Spec.Duration.String() + ": " + res
 			}

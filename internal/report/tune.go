@@ -4,6 +4,7 @@ import (
 	"slices"
 	"strconv"
 	"strings"
+	"time"
 
 	"github.com/jvmfit/jvmfit/internal/judge"
 	"github.com/jvmfit/jvmfit/internal/trial"
@@ -204,18 +205,34 @@ func TuneFrontTable(ts []*trial.Result) *Table {
 		return nil
 	}
 	chosen := tuneChosen(ts, search)
-	t := &Table{Title: "Pareto front of the search trials",
-		Header: []string{"Trial", "Memory", "Configuration", "p99", "Start", "Throttled", "Peak mem", ""},
-		Notes: []string{"The OK search trials no other OK search trial beats on memory limit, p99, start time and CPU throttling at once (judge.Front, as tune computes it), smallest limit first. " +
-			"Chosen: the point tune soaked. Throttled: CPU throttled time per second of the trial."}}
+	t := tuneFrontLayout()
 	for _, r := range front {
-		mark := ""
-		if r == chosen {
-			mark = "chosen"
-		}
 		p := tuneParetoPoint(r)
-		t.Rows = append(t.Rows, []string{"#" + strconv.FormatInt(r.ID, 10), mem(r.Spec.MemoryBytes), tuneLabel(r), ms(p.P99), startCell(r),
-			percent(p.Throttling), mem(r.MemoryPeakBytes), mark})
+		t.Rows = append(t.Rows, tuneFrontRow(r.ID, r.Spec.MemoryBytes, tuneLabel(r), p.P99, r.StartSeconds, p.Throttling,
+			r.MemoryPeakBytes, r == chosen))
 	}
 	return t
+}
+
+// tuneFrontLayout is the one layout of a Pareto front, for the stored
+// trials (TuneFrontTable) and for a tune's own result (TuneMarkdown).
+func tuneFrontLayout() *Table {
+	return &Table{Title: "Pareto front of the search trials",
+		Header: []string{"trial", "limit", "candidate", "p99", "start", "throttled", "peak", ""},
+		Notes: []string{"The OK search trials no other OK search trial beats on memory limit, p99, start time and CPU throttling at once (judge.Front, as tune computes it), smallest limit first. " +
+			"Candidate: the candidate's name, or for a trial stored without it its distinguishing options. Chosen: the point tune soaked. Throttled: CPU throttled time per second of the trial. Peak: the cgroup's peak memory."}}
+}
+
+func tuneFrontRow(id, memory int64, config string, p99 time.Duration, start, throttling float64, peak int64, chosen bool) []string {
+	trialNo, startText, mark := dash, dash, ""
+	if id > 0 {
+		trialNo = "#" + strconv.FormatInt(id, 10)
+	}
+	if start > 0 {
+		startText = oneDecimal(start) + "s"
+	}
+	if chosen {
+		mark = "chosen"
+	}
+	return []string{trialNo, mem(memory), config, ms(p99), startText, percent(throttling), mem(peak), mark}
 }

@@ -7,6 +7,7 @@ import (
 	"strings"
 
 	"github.com/jvmfit/jvmfit/internal/app"
+	"github.com/jvmfit/jvmfit/internal/plan"
 	"github.com/jvmfit/jvmfit/internal/probe"
 )
 
@@ -90,11 +91,11 @@ func imageCommandLine(spec Spec, c *ContainerLaunch, l app.Launch) string {
 			}
 			kv = "JAVA_TOOL_OPTIONS=" + v
 		}
-		words = append(words, "--env", shellQuote(kv))
+		words = append(words, "--env", plan.ShellQuote(kv))
 	}
 	words = append(words, c.Image)
 	for _, a := range l.Argv {
-		words = append(words, shellQuote(a))
+		words = append(words, plan.ShellQuote(a))
 	}
 	return strings.Join(words, " ")
 }

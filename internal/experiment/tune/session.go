@@ -11,6 +11,8 @@ import (
 
 	"github.com/jvmfit/jvmfit/internal/experiment"
 	"github.com/jvmfit/jvmfit/internal/jdk"
+	"github.com/jvmfit/jvmfit/internal/judge"
+	"github.com/jvmfit/jvmfit/internal/jvmopts"
 	"github.com/jvmfit/jvmfit/internal/plan"
 	"github.com/jvmfit/jvmfit/internal/profile"
 	"github.com/jvmfit/jvmfit/internal/trial"
@@ -59,7 +61,7 @@ func (t *SessionTrials) spec(p Point) (trial.Spec, error) {
 	case PurposeProfile:
 		s.NMT = true
 	case PurposeTraining:
-		s.JVM = shellJoin(p.Options)
+		s.JVM = plan.ShellJoin(p.Options)
 	case PurposeSoak:
 		ok, err := t.viaExec(&s, p)
 		if err != nil || ok {
@@ -72,7 +74,7 @@ func (t *SessionTrials) spec(p Point) (trial.Spec, error) {
 		if err != nil {
 			return s, err
 		}
-		s.JVM = shellJoin(join(pl.Options, p.Options))
+		s.JVM = plan.ShellJoin(join(pl.Options, p.Options))
 		s.NMT = p.Measure && p.Purpose == PurposeSearch
 	}
 	if p.Purpose == PurposeSoak {
@@ -167,10 +169,7 @@ func outcomeOf(p Point, r *trial.Result) Outcome {
 // options on the java command line. It reports false when the soak cannot
 // run so (no profile directory, or a command that does not start java).
 func (t *SessionTrials) viaExec(s *trial.Spec, p Point) (bool, error) {
-	mode := "jvmfit:" + t.Goal
-	if t.Goal == "" {
-		mode = "jvmfit"
-	}
+	mode := jvmopts.LauncherMode(t.Goal)
 	if t.ProfileDir == "" || !trial.CanExec(t.Session.App, mode) {
 		return false, nil
 	}
@@ -195,6 +194,9 @@ const TrainingGrace = time.Minute
 type Tune struct {
 	Config Config
 	Trials *SessionTrials
+	// Summarize renders the answer as the experiment's stored summary
+	// (report.TuneSummary, wired by the command); nil stores an empty one.
+	Summarize func(r *Result, profileFile string) judge.Summary
 	// given is the profile file the user gave (tune --profile), "" when
 	// tune measures its own.
 	given string
@@ -268,7 +270,10 @@ func (t *Tune) Run(ctx context.Context) (*Result, string, error) {
 		fmt.Fprintf(sess.Progress, "warning: %v\n", err)
 	}
 	if runErr == nil {
-		sum := res.Summary(profileFile)
+		var sum judge.Summary
+		if t.Summarize != nil {
+			sum = t.Summarize(res, profileFile)
+		}
 		if err := sess.EndWith(&sum); err != nil {
 			return res, profileFile, err
 		}

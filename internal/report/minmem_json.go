@@ -1,13 +1,16 @@
-package experiment
+package report
 
-import "github.com/jvmfit/jvmfit/internal/trial"
+import (
+	"github.com/jvmfit/jvmfit/internal/experiment"
+	"github.com/jvmfit/jvmfit/internal/trial"
+)
 
 // MinMemJSON is `jvmfit minmem --json`. The keys min_ok_bytes, trials and
 // each trial's limit_bytes and verdict are a published interface.
 type MinMemJSON struct {
-	ExperimentID   int64           `json:"experiment_id,omitempty"`
-	Modes          []ModeJSON      `json:"modes"`
-	Recommendation *Recommendation `json:"recommendation,omitempty"`
+	ExperimentID   int64                      `json:"experiment_id,omitempty"`
+	Modes          []ModeJSON                 `json:"modes"`
+	Recommendation *experiment.Recommendation `json:"recommendation,omitempty"`
 }
 
 // ModeJSON is one option mode's search at one CPU count.
@@ -40,7 +43,7 @@ type TrialJSON struct {
 }
 
 // NewMinMemJSON gathers the searches for --json.
-func NewMinMemJSON(expID int64, results []ModeResult, rec *Recommendation) MinMemJSON {
+func NewMinMemJSON(expID int64, results []experiment.ModeResult, rec *experiment.Recommendation) MinMemJSON {
 	out := MinMemJSON{ExperimentID: expID, Modes: []ModeJSON{}, Recommendation: rec}
 	for _, m := range results {
 		o := m.Outcome
@@ -54,7 +57,7 @@ func NewMinMemJSON(expID int64, results []ModeResult, rec *Recommendation) MinMe
 	return out
 }
 
-func trialJSON(p Probe) TrialJSON {
+func trialJSON(p experiment.Probe) TrialJSON {
 	r := p.Result
 	t := TrialJSON{ID: r.ID, LimitBytes: p.MemoryBytes, Verdict: p.Verdict, Kind: r.Kind, Failed: r.Failed,
 		Repeat: r.Spec.Repeat, StartSeconds: r.StartSeconds, HeapMaxBytes: r.HeapMaxBytes, MemoryPeakBytes: r.MemoryPeakBytes}
