@@ -11,6 +11,7 @@ import (
 	"github.com/jvmfit/jvmfit/internal/plan"
 	"github.com/jvmfit/jvmfit/internal/report"
 	"github.com/jvmfit/jvmfit/internal/size"
+	"github.com/jvmfit/jvmfit/internal/store"
 )
 
 func init() { commands = append(commands, newTune) }
@@ -78,7 +79,7 @@ func (f *tuneFlags) run(cmd *cobra.Command) error {
 	}
 	args := map[string]any{"app": f.ef.app, "cpus": cfg.CPUs, "goal": cfg.Goal, "budget": cfg.Budget, "rate": f.rate,
 		"soak": f.soak.String(), "generous": cfg.Generous, "profile": f.ef.profile}
-	if err := sess.begin("tune", args); err != nil {
+	if err := sess.begin(store.KindTune, args); err != nil {
 		return err
 	}
 	t.Summarize = report.TuneSummary

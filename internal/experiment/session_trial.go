@@ -91,6 +91,8 @@ func (s *Session) Trial(ctx context.Context, spec trial.Spec, what string) (*tri
 	if err != nil {
 		return nil, false, fmt.Errorf("%s: %w", what, err)
 	}
+	// The trial's role in this experiment, which a reused trial takes on.
+	r.Spec.Purpose, r.Spec.Candidate = prepared.Purpose, prepared.Candidate
 	s.mu.Lock()
 	err = s.keep(r, prepared.Key())
 	if err == nil {
@@ -100,7 +102,7 @@ func (s *Session) Trial(ctx context.Context, spec trial.Spec, what string) (*tri
 	if err != nil {
 		return nil, false, fmt.Errorf("%s: %w", what, err)
 	}
-	if r.Kind == trial.KindError || r.Kind == trial.KindPortInUse {
+	if !r.OnApp() {
 		// Not the app's verdict: stop rather than search on it (a port
 		// taken twice in a row is stored, never reused, and rerun).
 		return r, reused, &TrialError{What: what, Result: r}
@@ -118,7 +120,7 @@ func (s *Session) reuseOrRun(ctx context.Context, spec trial.Spec) (*trial.Resul
 		if err != nil {
 			return nil, false, fmt.Errorf("looking it up in the store: %w", err)
 		}
-		if found && prev.Verdict != "" && prev.Kind != trial.KindError && prev.Kind != trial.KindPortInUse {
+		if found && prev.Verdict != "" && prev.OnApp() {
 			return prev, true, nil
 		}
 	}

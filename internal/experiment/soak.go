@@ -62,7 +62,7 @@ func soak(ctx context.Context, s *Session, rec *Recommendation, d time.Duration,
 			rec.Options = o
 		}
 		sp := spec(rec.MemoryBytes)
-		sp.Duration, sp.Soak = d, true
+		sp.Duration, sp.Soak, sp.Purpose = d, true, trial.PurposeSoak
 		if trial.CanExec(s.App, rec.JVM) {
 			sp.Launcher = trial.LauncherExec
 		}

@@ -10,13 +10,14 @@ import (
 	"github.com/jvmfit/jvmfit/internal/trial"
 )
 
-// A tune experiment's trials, read back from the store. Tune stores each
-// trial with its spec and nothing else, so the report tells their purpose
-// from the spec, as tune made it (experiment/tune_trials.go):
+// A tune experiment's trials, read back from the store. The store keeps
+// each trial's role (Spec.Purpose) and candidate, and the report reads
+// them. Trials stored before roles were kept have none, and their role is
+// told from the spec as tune made it then:
 //   - the soak: Spec.Soak;
 //   - a training run: its options write a CDS archive or an AOT cache;
 //   - the profile trial: the JDK's defaults (Spec.JVM "default"), which no
-//     search trial has: every candidate states at least its GC;
+//     search trial had: every candidate states at least its GC;
 //   - every other trial is a search trial, the only ones on the front.
 type tunePurpose int
 
@@ -28,6 +29,16 @@ const (
 )
 
 func tunePurposeOf(r *trial.Result) tunePurpose {
+	switch r.Spec.Purpose {
+	case trial.PurposeSoak:
+		return tuneSoak
+	case trial.PurposeTraining:
+		return tuneTraining
+	case trial.PurposeProfile:
+		return tuneProfile
+	case trial.PurposeSearch, trial.PurposeRepeat:
+		return tuneSearch
+	}
 	switch {
 	case r.Spec.Soak:
 		return tuneSoak
@@ -35,7 +46,7 @@ func tunePurposeOf(r *trial.Result) tunePurpose {
 		return strings.HasPrefix(o, "-XX:ArchiveClassesAtExit=") || strings.HasPrefix(o, "-XX:AOTCacheOutput=")
 	}):
 		return tuneTraining
-	case r.Spec.JVM == "default":
+	case r.Spec.JVM == "default" && len(r.Spec.UserOptions) == 0:
 		return tuneProfile
 	}
 	return tuneSearch
@@ -44,8 +55,11 @@ func tunePurposeOf(r *trial.Result) tunePurpose {
 // tuneOptions are the options the trial's JVM was given: for a soak run
 // through jvmfit exec, the candidate's (exec adds the plan's itself).
 func tuneOptions(r *trial.Result) []string {
-	if len(r.Spec.JVMOptions) > 0 {
+	switch {
+	case len(r.Spec.JVMOptions) > 0:
 		return r.Spec.JVMOptions
+	case len(r.Spec.UserOptions) > 0:
+		return r.Spec.UserOptions
 	}
 	return strings.Fields(r.Spec.JVM)
 }
@@ -54,7 +68,7 @@ func tuneOptions(r *trial.Result) []string {
 func tuneSearchTrials(ts []*trial.Result) []*trial.Result {
 	var out []*trial.Result
 	for _, r := range sorted(ts) {
-		if tunePurposeOf(r) == tuneSearch && r.Kind != trial.KindError && r.Kind != trial.KindPortInUse {
+		if tunePurposeOf(r) == tuneSearch && r.OnApp() {
 			out = append(out, r)
 		}
 	}
@@ -109,7 +123,18 @@ func tuneChosen(ts, search []*trial.Result) *trial.Result {
 	if soak == nil {
 		return nil
 	}
-	// The descriptor's own jvm_options may follow the candidate's in a
+	if soak.Spec.Candidate != "" {
+		// The store kept each trial's candidate: the chosen point is the
+		// soaked candidate's OK search trial at the first soak's limit.
+		for _, r := range search {
+			if r.Spec.Candidate == soak.Spec.Candidate && r.Spec.MemoryBytes == soak.Spec.MemoryBytes && r.Verdict == trial.OK {
+				return r
+			}
+		}
+		return nil
+	}
+	// Stored before candidates were kept: match the options. The
+	// descriptor's own jvm_options may follow the candidate's in a
 	// search trial's options: a run of them anywhere matches, at the end
 	// is better.
 	var match, within []*trial.Result
@@ -137,8 +162,9 @@ func tuneChosen(ts, search []*trial.Result) *trial.Result {
 		return nil
 	}
 	// A candidate whose options end another's at the same limit: the one
-	// whose own options are the longest match is the likelier, but the
-	// store cannot tell; take the latest, which tune reached last.
+	// whose own options are the longest match is the likelier, but a trial
+	// stored without its candidate cannot tell; take the latest, which
+	// tune reached last.
 	return match[len(match)-1]
 }
 
@@ -155,9 +181,13 @@ func tuneEndsWith(opts, tail []string) bool {
 	return len(opts) >= len(tail) && slices.Equal(opts[len(opts)-len(tail):], tail)
 }
 
-// tuneLabel names a trial's configuration by its distinguishing options
+// tuneLabel names a trial's configuration: its candidate, or for a trial
+// stored without one its distinguishing options
 // (the last of each kind wins, as in the JVM): GC, JIT, heap, CDS.
 func tuneLabel(r *trial.Result) string {
+	if r.Spec.Candidate != "" {
+		return r.Spec.Candidate
+	}
 	var gc, jit, heap, cds string
 	for _, o := range tuneOptions(r) {
 		switch {

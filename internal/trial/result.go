@@ -83,6 +83,13 @@ type Spec struct {
 	Image   string `json:"image,omitempty"`
 	ImageID string `json:"image_id,omitempty"`
 	Engine  string `json:"engine,omitempty"`
+	// Purpose is what the trial was for in its experiment (Purpose*) and
+	// Candidate which of tune's candidates it ran. They are no part of the
+	// trial (not in its key, nor in the stored spec): the store keeps them
+	// in columns of their own, so a report reads a trial's role instead of
+	// guessing it.
+	Purpose   string `json:"-"`
+	Candidate string `json:"-"`
 }
 
 // Result is one finished trial, as stored and reported.

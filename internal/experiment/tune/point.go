@@ -10,14 +10,13 @@ import (
 	"github.com/jvmfit/jvmfit/internal/trial"
 )
 
-// What a tune trial is for. The purpose is part of the point, so a
-// session that stores trials by their inputs never mistakes a training
-// run for a search trial at the same limit.
+// What a tune trial is for: the roles the store keeps beside each trial
+// (trial.Purpose*), so a report reads them instead of guessing.
 const (
-	PurposeProfile  = "profile"  // the first trial: measure the app at a generous limit
-	PurposeTraining = "training" // write a CDS archive or AOT cache for a candidate
-	PurposeSearch   = "search"   // one limit of one candidate
-	PurposeSoak     = "soak"     // the proof, run exactly as recommended
+	PurposeProfile  = trial.PurposeProfile  // the first trial: measure the app at a generous limit
+	PurposeTraining = trial.PurposeTraining // write a CDS archive or AOT cache for a candidate
+	PurposeSearch   = trial.PurposeSearch   // one limit of one candidate (a repeat is stored as trial.PurposeRepeat)
+	PurposeSoak     = trial.PurposeSoak     // the proof, run exactly as recommended
 )
 
 // Point is one trial tune asks for: a memory limit and a candidate's

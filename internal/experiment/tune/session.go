@@ -57,11 +57,16 @@ const KindRefused = "refused"
 func (t *SessionTrials) spec(p Point) (trial.Spec, error) {
 	s := t.Session.Base
 	s.MemoryBytes, s.CPUs, s.JVM, s.Repeat = p.MemoryBytes, p.CPUs, "default", p.Repeat
+	s.Purpose, s.Candidate = p.Purpose, p.Candidate
+	if p.Repeat > 0 {
+		s.Purpose = trial.PurposeRepeat
+	}
+	// Options travel as a list, on top of the descriptor's jvm_options.
 	switch p.Purpose {
 	case PurposeProfile:
 		s.NMT = true
 	case PurposeTraining:
-		s.JVM = plan.ShellJoin(p.Options)
+		s.UserOptions = append([]string(nil), p.Options...)
 	case PurposeSoak:
 		ok, err := t.viaExec(&s, p)
 		if err != nil || ok {
@@ -74,7 +79,7 @@ func (t *SessionTrials) spec(p Point) (trial.Spec, error) {
 		if err != nil {
 			return s, err
 		}
-		s.JVM = plan.ShellJoin(join(pl.Options, p.Options))
+		s.UserOptions = join(pl.Options, p.Options)
 		s.NMT = p.Measure && p.Purpose == PurposeSearch
 	}
 	if p.Purpose == PurposeSoak {

@@ -46,10 +46,7 @@ func TestTuneSessionTrials(t *testing.T) {
 	sess = &experiment.Session{Base: trial.Spec{App: "fake.yaml", AppName: "fake", SLO: "success>=0.99", Rate: 50}, Store: st,
 		Prepare: func(s trial.Spec) (trial.Spec, error) {
 			s.Java, s.JDKVersion = "/jdk/bin/java", 17
-			s.JVMOptions = strings.Fields(s.JVM)
-			if s.JVM == "default" {
-				s.JVMOptions = nil
-			}
+			s.JVMOptions = s.UserOptions
 			return s, nil
 		}, Run: run}
 	if err := sess.Begin("tune", nil); err != nil {
@@ -104,5 +101,22 @@ func TestTuneSessionTrials(t *testing.T) {
 	}
 	if sess.Deps.StopGrace != 0 || sess.Deps.Prober != nil {
 		t.Errorf("the Session's deps were not put back: %+v", sess.Deps)
+	}
+	// The store keeps each trial's role and candidate, and the options as
+	// a list: the reused search trial is stored again as a search.
+	rs, err := st.Trials(store.Filter{ExperimentID: sess.ID, Light: true})
+	if err != nil {
+		t.Fatal(err)
+	}
+	var roles []string
+	for _, r := range rs {
+		roles = append(roles, r.Spec.Purpose+"/"+r.Spec.Candidate)
+	}
+	want := []string{"profile/", "search/c", "search/c", "soak/c", "training/", "training/"}
+	if !slices.Equal(roles, want) {
+		t.Errorf("stored roles %v, want %v", roles, want)
+	}
+	if s := rs[1].Spec; s.JVM != "default" || !slices.Equal(s.UserOptions, []string{"-Xmx32m", "-XX:+UseSerialGC"}) {
+		t.Errorf("a search trial's spec has JVM %q and user options %q; want the options as a list", s.JVM, s.UserOptions)
 	}
 }
