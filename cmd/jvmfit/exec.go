@@ -1,16 +1,12 @@
 package main
 
 import (
-	"os"
-	"os/exec"
-	"path/filepath"
 	"strings"
 
 	"github.com/spf13/cobra"
 	"github.com/spf13/pflag"
 
-	"github.com/jvmfit/jvmfit/internal/jdk"
-	"github.com/jvmfit/jvmfit/internal/launch"
+	"github.com/jvmfit/jvmfit/internal/launcher"
 )
 
 func init() { commands = append(commands, newExecCmd) }
@@ -41,58 +37,10 @@ is run when ARGS name no main. JVMFIT_DISABLE=1 runs java unchanged.`,
 			if err := fs.Parse(ours); err != nil {
 				return usagef("%w (see 'jvmfit exec --help')", err)
 			}
-			return execJava(&f, rest)
+			return asLauncher(launcher.Exec(f.request(), rest))
 		},
 	}
 	return cmd
-}
-
-// execJava replaces jvmfit with java: rest are java's arguments, with an
-// optional java launcher first.
-func execJava(f *launcherFlags, rest []string) error {
-	if len(rest) > 0 && isJava(rest[0]) {
-		if f.java != "" {
-			return usagef("give the java launcher once: --java %s or %s", f.java, rest[0])
-		}
-		p := rest[0]
-		if !strings.Contains(p, "/") {
-			lp, err := exec.LookPath(p)
-			if err != nil {
-				return usagef("%s is not on PATH", p)
-			}
-			p = lp
-		}
-		f.java, rest = p, rest[1:]
-	}
-	env, err := launch.ReadEnv(os.Getenv)
-	if err != nil {
-		return asUsage(err)
-	}
-	if env.Disabled {
-		javaPath, err := javaFor(f.java)
-		if err != nil {
-			return err
-		}
-		argv, err := launch.Argv(javaPath, nil, env, rest)
-		if err != nil {
-			return asUsage(err)
-		}
-		return launch.Exec(argv, os.Environ())
-	}
-	// The plan is made around the user's options (the one override rule,
-	// in f.plan), and its environment added unless the user's sets it.
-	p, j, err := f.plan(env, rest)
-	if err != nil {
-		return err
-	}
-	if f.explain {
-		_ = p.Explain(os.Stderr)
-	}
-	argv, err := launch.Argv(j.Path, p, env, rest)
-	if err != nil {
-		return asUsage(err)
-	}
-	return launch.Exec(argv, launch.Environ(os.Environ(), p))
 }
 
 // splitExecArgs takes jvmfit's own flags from the front of args; the rest,
@@ -118,14 +66,4 @@ func splitExecArgs(fs *pflag.FlagSet, args []string) (ours, rest []string, help 
 		}
 	}
 	return ours, nil, false
-}
-
-func isJava(a string) bool { return filepath.Base(a) == "java" && !strings.HasPrefix(a, "-") }
-
-func javaFor(flag string) (string, error) {
-	p, err := jdk.Find(flag)
-	if err != nil {
-		return "", asUsage(err)
-	}
-	return p, nil
 }

@@ -2,21 +2,11 @@ package main
 
 import (
 	"errors"
-	"fmt"
-	"math"
-	"os"
-	"strconv"
-	"strings"
 
 	"github.com/spf13/cobra"
 	"github.com/spf13/pflag"
 
-	"github.com/jvmfit/jvmfit/internal/anchor"
-	"github.com/jvmfit/jvmfit/internal/cgroup"
-	"github.com/jvmfit/jvmfit/internal/jdk"
-	"github.com/jvmfit/jvmfit/internal/launch"
-	"github.com/jvmfit/jvmfit/internal/plan"
-	"github.com/jvmfit/jvmfit/internal/size"
+	"github.com/jvmfit/jvmfit/internal/launcher"
 )
 
 func init() { commands = append(commands, newFlagsCmd) }
@@ -39,122 +29,19 @@ func (f *launcherFlags) bind(fs *pflag.FlagSet) {
 	_ = fs.MarkHidden("root")
 }
 
-// limits detects the container's limits and applies the planning overrides.
-func (f *launcherFlags) limits() (cgroup.Limits, error) {
-	var mem int64
-	var cpus float64
-	var set []int
-	var err error
-	if f.memory != "" {
-		if mem, err = size.Parse(f.memory); err != nil {
-			return cgroup.Limits{}, usagef("--memory: %w", err)
-		}
-		if mem < size.MiB {
-			return cgroup.Limits{}, usagef("--memory %s is below 1 MiB: give a limit like 256Mi or 1G", f.memory)
-		}
-	}
-	if f.cpus != "" {
-		cpus, err = strconv.ParseFloat(f.cpus, 64)
-		if err != nil || math.IsNaN(cpus) || cpus <= 0 || cpus > 4096 {
-			return cgroup.Limits{}, usagef("--cpus %q: give a positive number of CPUs such as 1, 1.5 or 4", f.cpus)
-		}
-	}
-	if f.cpuset != "" {
-		if set, err = cgroup.ParseCPUList(f.cpuset); err != nil {
-			return cgroup.Limits{}, usagef("--cpuset: %w", err)
-		}
-	}
-	l, derr := cgroup.Detect(f.root)
-	if derr != nil {
-		if mem == 0 || cpus == 0 {
-			return cgroup.Limits{}, fmt.Errorf("cannot detect limits (%w): give --memory and --cpus", derr)
-		}
-		l = cgroup.Limits{SwapBytes: -1}
-	}
-	for _, w := range l.Warnings {
-		fmt.Fprintln(os.Stderr, "jvmfit: warning: "+w+" (ignored)")
-	}
-	if mem > 0 {
-		l.MemoryBytes, l.HostMemoryBytes = mem, max(mem, l.HostMemoryBytes)
-	}
-	if cpus > 0 {
-		l.CPUQuota, l.CPUQuotaInherited = cpus, false
-		l.HostCPUs = max(l.HostCPUs, int(math.Ceil(cpus)))
-	}
-	if set != nil {
-		l.CPUSet = set
-		l.HostCPUs = max(l.HostCPUs, len(set))
-	}
-	return l, nil
+// request is the launcher's request these flags make.
+func (f *launcherFlags) request() launcher.Request {
+	return launcher.Request{Java: f.java, Memory: f.memory, CPUs: f.cpus, CPUSet: f.cpuset, Goal: f.goal,
+		Profile: f.profile, Root: f.root, Explain: f.explain}
 }
 
-// plan computes the plan for java at javaPath ("" = find it).
-func (f *launcherFlags) plan(env launch.Env, args []string) (*plan.Plan, jdk.JDK, error) {
-	goal, err := plan.ParseGoal(f.goal)
-	if err != nil {
-		return nil, jdk.JDK{}, usagef("--goal: %w", err)
+// asLauncher makes the launcher's input errors usage errors (exit 2).
+func asLauncher(err error) error {
+	var in *launcher.InputError
+	if errors.As(err, &in) {
+		return asUsage(err)
 	}
-	var prof *plan.Profile
-	if f.profile != "" {
-		if prof, err = plan.LoadProfile(f.profile); err != nil {
-			return nil, jdk.JDK{}, usagef("--profile: %w", err)
-		}
-	}
-	lim, err := f.limits()
-	if err != nil {
-		return nil, jdk.JDK{}, err
-	}
-	javaPath, err := jdk.Find(f.java)
-	if err != nil {
-		return nil, jdk.JDK{}, asUsage(err)
-	}
-	j, err := jdk.Inspect(javaPath)
-	if err != nil {
-		return nil, jdk.JDK{}, asUsage(err)
-	}
-	// The user's options win by the one override rule; p.Options is then
-	// what jvmfit adds, to be followed by the user's own.
-	p, _, err := plan.Override(plan.Input{
-		Limits: lim, JDK: j, Goal: goal, Profile: prof,
-		MaxMemRatio: env.MaxMemRatio, InitMemRatio: env.InitMemRatio,
-	}, env.UserOptions(args))
-	var ref *plan.RefusedError
-	if errors.As(err, &ref) {
-		return nil, j, usagef("%w", err)
-	}
-	if err != nil {
-		return nil, j, asUsage(err)
-	}
-	return p, j, nil
-}
-
-// styleOptions computes another tool's options (--style) for the same
-// limits, JDK and user options as jvmfit's plan; the tool's own variables
-// (JAVA_MAX_MEM_RATIO, BPL_JVM_THREAD_COUNT...) come from the environment.
-func (f *launcherFlags) styleOptions(style, jar string, env launch.Env, args []string) (anchor.Options, error) {
-	if !anchor.IsStyle(style) {
-		return anchor.Options{}, usagef("--style %q: use jvmfit, %s", style, strings.Join(anchor.Names(), ", "))
-	}
-	lim, err := f.limits()
-	if err != nil {
-		return anchor.Options{}, err
-	}
-	javaPath, err := jdk.Find(f.java)
-	if err != nil {
-		return anchor.Options{}, asUsage(err)
-	}
-	j, err := jdk.Inspect(javaPath)
-	if err != nil {
-		return anchor.Options{}, asUsage(err)
-	}
-	o, err := anchor.Compute(style, anchor.Input{
-		LimitBytes: lim.EffectiveMemory(), CPUs: lim.EffectiveCPUs(), JDK: j.Version, JavaHome: j.Home,
-		Jar: jar, UserOptions: env.UserOptions(args), Env: os.LookupEnv,
-	})
-	if err != nil {
-		return anchor.Options{}, usagef("--style %s: %w", style, err)
-	}
-	return o, nil
+	return err
 }
 
 func newFlagsCmd() *cobra.Command {
@@ -178,17 +65,17 @@ JAVA_TOOL_OPTIONS, JDK_JAVA_OPTIONS) win, and the rest is planned around them.`,
 			default:
 				return usagef("--format %q: use shell, json, java-tool-options, dockerfile or k8s", f.format)
 			}
-			env, err := launch.ReadEnv(os.Getenv)
+			env, err := launcher.ReadEnv()
 			if err != nil {
-				return asUsage(err)
+				return asLauncher(err)
 			}
 			if style != "jvmfit" {
 				if cmd.Flags().Changed("goal") || f.profile != "" {
 					return usagef("--goal and --profile plan jvmfit's options: drop them with --style %s", style)
 				}
-				o, err := f.styleOptions(style, jar, env, args)
+				o, err := launcher.Style(f.request(), style, jar, env, args)
 				if err != nil {
-					return err
+					return asLauncher(err)
 				}
 				if f.explain {
 					return o.Explain(cmd.OutOrStdout())
@@ -198,9 +85,9 @@ JAVA_TOOL_OPTIONS, JDK_JAVA_OPTIONS) win, and the rest is planned around them.`,
 			if jar != "" {
 				return usagef("--jar: only --style paketo counts a jar's classes")
 			}
-			p, _, err := f.plan(env, args)
+			p, err := launcher.Plan(f.request(), env, args)
 			if err != nil {
-				return err
+				return asLauncher(err)
 			}
 			out := cmd.OutOrStdout()
 			if f.explain {

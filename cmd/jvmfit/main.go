@@ -11,9 +11,7 @@ import (
 	"os/signal"
 	"syscall"
 
-	"github.com/jvmfit/jvmfit/internal/sandbox"
-	"github.com/jvmfit/jvmfit/internal/service"
-	"github.com/jvmfit/jvmfit/internal/trial"
+	"github.com/jvmfit/jvmfit/internal/cleanup"
 )
 
 // version is set by the linker (-X main.version=...).
@@ -31,13 +29,11 @@ func main() {
 		again := make(chan os.Signal, 1)
 		signal.Notify(again, os.Interrupt, syscall.SIGTERM)
 		<-again
-		sandbox.StopAll()
-		service.StopAll()
-		trial.CloseContainers()
+		cleanup.Now()
 		os.Exit(130)
 	}()
 	err := newRoot().ExecuteContext(ctx)
-	trial.CloseContainers() // containers left by a failed path, and the cgroup sub-tree
+	cleanup.Now() // what a failed path left (containers, the engines' cgroup sub-tree)
 	// stop() cancels ctx too, so read whether a signal came first.
 	interrupted := ctx.Err() != nil
 	stop()

@@ -6,7 +6,6 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
-	"strings"
 	"time"
 
 	"github.com/spf13/cobra"
@@ -15,6 +14,7 @@ import (
 	"github.com/jvmfit/jvmfit/internal/app"
 	"github.com/jvmfit/jvmfit/internal/experiment"
 	"github.com/jvmfit/jvmfit/internal/jvmopts"
+	"github.com/jvmfit/jvmfit/internal/load/scenario"
 	"github.com/jvmfit/jvmfit/internal/report"
 	"github.com/jvmfit/jvmfit/internal/size"
 	"github.com/jvmfit/jvmfit/internal/store"
@@ -114,33 +114,22 @@ func runTrial(cmd *cobra.Command, f *runFlags) error {
 	}
 	defer st.Close()
 
-	deps := trial.DefaultDeps().WithProgress(experiment.ProgressWriter(os.Stderr))
-	if f.profileOut != "" {
-		deps.Prober = trial.ProfileProber()
-	}
+	sess := &experiment.Session{App: a, OptionSets: f.optionSets, Name: f.experiment, Store: st, Base: spec,
+		Deps: trial.DefaultDeps(), Progress: experiment.ProgressWriter(os.Stderr)}
 	// The app's log goes next to the database, as an experiment's does
 	// (docs/experiments.md), never into /tmp, and stays only for a KO.
-	deps.LogDir = filepath.Join(f.db+".logs", "run")
-	if err := os.MkdirAll(deps.LogDir, 0o755); err != nil {
+	sess.Deps.LogDir = filepath.Join(f.db+".logs", "run")
+	if err := os.MkdirAll(sess.Deps.LogDir, 0o755); err != nil {
 		return fmt.Errorf("cannot make the log directory: %w", err)
 	}
-	r, err := trial.Run(cmd.Context(), spec, a, deps)
-	if r != nil && r.Verdict == trial.OK && r.LogFile != "" {
-		os.Remove(r.LogFile)
-		r.LogFile = ""
-	}
-	// Empty directories go: a run that passed leaves nothing behind.
-	if os.Remove(deps.LogDir) == nil {
-		os.Remove(filepath.Dir(deps.LogDir))
-	}
-	if err != nil {
-		if cmd.Context().Err() != nil {
-			return fmt.Errorf("interrupted: the trial was stopped and not stored")
-		}
+	r, err := experiment.RunOne(cmd.Context(), sess, spec, runArgs(cmd))
+	switch {
+	case r == nil && cmd.Context().Err() != nil:
+		return fmt.Errorf("interrupted: the trial was stopped and not stored")
+	case r == nil:
 		return err
-	}
-	if err := storeRun(cmd, st, f, r); err != nil {
-		return err
+	case err != nil:
+		return fmt.Errorf("the trial ran but could not be stored in %s: %w", f.db, err)
 	}
 	out := cmd.OutOrStdout()
 	if f.asJSON {
@@ -168,7 +157,7 @@ func runTrial(cmd *cobra.Command, f *runFlags) error {
 func runSpec(f *runFlags, a *app.App) (trial.Spec, error) {
 	spec := trial.Spec{
 		Java: f.java, JVM: f.jvm, CPUs: f.cpus, CPUSet: f.cpuset, NoLimits: f.noLimits,
-		Rate: f.rate, Warmup: f.warmup, Duration: f.duration, SLO: f.slo, NMT: f.nmt || f.profileOut != "", Saturate: f.saturate,
+		Rate: f.rate, Warmup: f.warmup, Duration: f.duration, SLO: f.slo, NMT: f.nmt || f.profileOut != "", FullGCAtEnd: f.profileOut != "", Saturate: f.saturate,
 		Profile: f.profile, Engine: f.img.engine,
 	}
 	jvmfitMode := jvmopts.ParseMode(f.jvm).Launcher
@@ -187,7 +176,7 @@ func runSpec(f *runFlags, a *app.App) (trial.Spec, error) {
 	if f.noLimits && (f.memory != "" || f.cpuset != "") {
 		return spec, usagef("--no-limits runs without limits: drop --memory and --cpuset")
 	}
-	if spec.Vars, err = runVars(f.vars); err != nil {
+	if spec.Vars, err = scenario.ParseVars(f.vars); err != nil {
 		return spec, asUsage(err)
 	}
 	if spec, err = trial.Prepare(spec, a, f.optionSets); err != nil {
@@ -196,76 +185,10 @@ func runSpec(f *runFlags, a *app.App) (trial.Spec, error) {
 	return spec, nil
 }
 
-// storeRun stores the trial under its own experiment.
-func storeRun(cmd *cobra.Command, st *store.Store, f *runFlags, r *trial.Result) error {
-	name := f.experiment
-	if name == "" {
-		name = fmt.Sprintf("run-%s-%s", r.Spec.AppName, r.StartedAt.Format("20060102-150405"))
-	}
-	expID, err := st.NewExperiment(name, "run", runArgs(cmd))
-	if err == nil {
-		r.Experiment = name
-		r.ID, err = st.SaveTrial(expID, r)
-		_ = st.EndExperiment(expID)
-	}
-	if err != nil {
-		return fmt.Errorf("the trial ran but could not be stored in %s: %w", f.db, err)
-	}
-	return nil
-}
-
 func runApp(f *runFlags) (*app.App, error) {
-	a, err := runAppOf(f)
-	if err != nil {
-		return nil, err
-	}
-	return a, f.img.check(a)
-}
-
-func runAppOf(f *runFlags) (*app.App, error) {
-	switch {
-	case f.app != "" && f.jar != "":
-		return nil, errors.New("give --app or --jar, not both")
-	case f.img.image != "" && (f.app != "" || f.jar != ""):
-		return nil, errors.New("give one of --app, --jar or --image")
-	case f.img.image != "":
-		return f.img.fromImage(f.ready, f.scenario)
-	case f.app != "":
-		if f.ready != "" {
-			return nil, errors.New("--ready goes with --jar or --image; a descriptor has its own ready")
-		}
-		a, err := app.Load(f.app)
-		if err != nil || f.scenario == "" {
-			return a, err
-		}
-		// --scenario picks another load for the same app (the descriptor's
-		// is its default).
-		if a.Scenario, err = filepath.Abs(f.scenario); err != nil {
-			return nil, fmt.Errorf("--scenario: %w", err)
-		}
-		if _, err := os.Stat(a.Scenario); err != nil {
-			return nil, fmt.Errorf("--scenario: %s does not exist", f.scenario)
-		}
-		return a, nil
-	case f.jar != "":
-		return app.FromJar(f.jar, f.ready, f.scenario)
-	}
-	return nil, errors.New("give --app app.yaml, --jar app.jar --ready URL, or --image NAME --ready URL [--scenario s.yaml]")
-}
-
-func runVars(kvs []string) (map[string]string, error) {
-	if len(kvs) == 0 {
-		return nil, nil
-	}
-	vars := map[string]string{}
-	for _, kv := range kvs {
-		k, v, ok := strings.Cut(kv, "=")
-		if !ok || k == "" {
-			return nil, fmt.Errorf("--var %q: write name=value", kv)
-		}
-		vars[k] = v
-	}
-	return vars, nil
+	src := f.img.source(f.app, f.ready, f.scenario)
+	src.Jar, src.Run = f.jar, true
+	return app.Resolve(src)
 }
 
 // runArgs keeps the flags the user gave, for the experiment's record.

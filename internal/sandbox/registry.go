@@ -2,7 +2,14 @@
 
 package sandbox
 
-import "sync"
+import (
+	"sync"
+
+	"github.com/jvmfit/jvmfit/internal/cleanup"
+)
+
+// StopAll is the sandbox's emergency-cleanup hook (internal/cleanup).
+func init() { cleanup.Register(StopAll) }
 
 // The registry holds every process not yet stopped, so that a path that
 // cannot run the trial's deferred Stop (a second signal, a panic handler in

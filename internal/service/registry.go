@@ -10,7 +10,12 @@ import (
 	"strings"
 	"sync"
 	"syscall"
+
+	"github.com/jvmfit/jvmfit/internal/cleanup"
 )
+
+// StopAll is the services' emergency-cleanup hook (internal/cleanup).
+func init() { cleanup.Register(StopAll) }
 
 // dirPrefix names every service directory jvmfit makes in the temp
 // directory: jvmfit-svc-<jvmfit pid>-<random>.

@@ -10,9 +10,14 @@ import (
 	"sync"
 	"time"
 
+	"github.com/jvmfit/jvmfit/internal/cleanup"
 	"github.com/jvmfit/jvmfit/internal/docker"
 	"github.com/jvmfit/jvmfit/internal/probe"
 )
+
+// CloseContainers is the containers' emergency-cleanup hook
+// (internal/cleanup).
+func init() { cleanup.Register(CloseContainers) }
 
 // An image app's trial runs as a container through the Docker backend
 // (internal/docker, docs/docker.md) in place of the cgroup sandbox: the
@@ -192,8 +197,8 @@ func (p dockerProcess) NMT(ctx context.Context) (map[string]NMT, error) {
 // threads and fds, and its hsperfdata through /proc/<pid>/root. NMT over
 // time is not sampled (the attach socket is in the container's
 // namespace): the summary at the end is read with jcmd.
-func (p dockerProcess) sampler(ctx context.Context) Sampling {
-	t := probe.Target{Pid: p.java, PerfData: docker.PerfDataPath(p.java), CgroupDir: p.CgroupDir()}
+func (p dockerProcess) sampler(ctx context.Context, fullGCAtEnd bool) Sampling {
+	t := probe.Target{Pid: p.java, PerfData: docker.PerfDataPath(p.java), CgroupDir: p.CgroupDir(), FullGCAtEnd: fullGCAtEnd}
 	t.CgroupStats = func() (probe.CgroupStats, error) {
 		st, err := p.Stats()
 		return probe.CgroupStats{

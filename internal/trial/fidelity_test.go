@@ -45,8 +45,8 @@ type capturingProber struct {
 	started  chan struct{}
 }
 
-func (c *capturingProber) Start(ctx context.Context, p Process) Sampling {
-	s := c.realProber.Start(ctx, p)
+func (c *capturingProber) Start(ctx context.Context, p Process, spec Spec) Sampling {
+	s := c.realProber.Start(ctx, p, spec)
 	c.mu.Lock()
 	c.proc, c.sampling = p.(realProcess), s.(realSampling)
 	c.mu.Unlock()

@@ -13,20 +13,15 @@ import (
 const samplePeriod = 250 * time.Millisecond
 
 // realProber samples with the real probe. NMT is read through the series
-// whenever the JVM runs with it (--nmt); fullGCAtEnd forces a full GC at the
-// end of the run so that the live set is measured (--profile-out).
-type realProber struct{ fullGCAtEnd bool }
+// whenever the JVM runs with it (--nmt); Spec.FullGCAtEnd forces a full GC
+// at the end of the run so that the live set is measured.
+type realProber struct{}
 
-// ProfileProber is the real prober for a trial whose profile is wanted: it
-// also forces a full GC after the load, so the live set after full GC is
-// known even if the run had none.
-func ProfileProber() Prober { return realProber{fullGCAtEnd: true} }
-
-func (rp realProber) Start(ctx context.Context, p Process) Sampling {
+func (rp realProber) Start(ctx context.Context, p Process, spec Spec) Sampling {
 	if dp, ok := p.(dockerProcess); ok {
-		return dp.sampler(ctx)
+		return dp.sampler(ctx, spec.FullGCAtEnd)
 	}
-	t := probe.Target{Pid: p.Pid(), NMT: true, FullGCAtEnd: rp.fullGCAtEnd}
+	t := probe.Target{Pid: p.Pid(), NMT: true, FullGCAtEnd: spec.FullGCAtEnd}
 	if rp, ok := p.(realProcess); ok && rp.p.CgroupPath() != "" {
 		t.CgroupDir = rp.p.CgroupPath()
 		t.CgroupStats = func() (probe.CgroupStats, error) {

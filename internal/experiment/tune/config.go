@@ -103,21 +103,21 @@ func (c Config) Validate() error {
 	return nil
 }
 
-// LauncherPlanner plans the way `jvmfit exec` does in a container with
-// the point's limits: the candidate's options are the user's and the
-// point's profile sizes the rest.
+// LauncherPlanner plans for a JDK known only by its feature version (tests
+// and simulations; tune.Open plans for the inspected JDK): the candidate's
+// options are the user's and the point's profile sizes the rest.
 func LauncherPlanner(jdkVersion int, goal string) Planner {
 	return LauncherPlannerFor(jdk.JDK{Version: jdkVersion}, goal)
 }
 
-// LauncherPlannerFor plans for the inspected JDK, as `jvmfit exec` does:
-// its update decides options such as TrimNativeHeapInterval (17.0.9+),
-// so the search trials get what the soak's exec will give.
+// LauncherPlannerFor plans for the inspected JDK with the point's limits
+// (cgroup.Limits.Override, as the launcher's flags and a trial's jvmfit
+// mode make them): its update decides options such as
+// TrimNativeHeapInterval (17.0.9+), so the search trials get what the
+// soak's exec will give.
 func LauncherPlannerFor(j jdk.JDK, goal string) Planner {
 	return func(p Point) (*plan.Plan, error) {
-		cpus := max(1, int(math.Ceil(p.CPUs)))
-		lim := cgroup.Limits{MemoryBytes: p.MemoryBytes, HostMemoryBytes: p.MemoryBytes, SwapBytes: 0,
-			CPUQuota: p.CPUs, HostCPUs: cpus}
+		lim := cgroup.Limits{}.Override(p.MemoryBytes, p.CPUs, nil)
 		return plan.Compute(plan.Input{Limits: lim, JDK: j, Goal: goal,
 			UserOptions: p.Options, Profile: p.Profile})
 	}

@@ -62,11 +62,17 @@ func (t *SessionTrials) spec(p Point) (trial.Spec, error) {
 		s.Purpose = trial.PurposeRepeat
 	}
 	// Options travel as a list, on top of the descriptor's jvm_options.
+	// The profile trial, and a search trial measured for the candidate's
+	// own profile, force a full GC at the end (the live set); a training
+	// run gets a longer stop grace (the archive is written as the JVM
+	// exits). Both are Spec fields, so every backend applies them.
+	s.FullGCAtEnd = p.Purpose == PurposeProfile || p.Measure && p.Purpose == PurposeSearch
 	switch p.Purpose {
 	case PurposeProfile:
 		s.NMT = true
 	case PurposeTraining:
 		s.UserOptions = append([]string(nil), p.Options...)
+		s.StopGrace = t.TrainingGrace
 	case PurposeSoak:
 		ok, err := t.viaExec(&s, p)
 		if err != nil || ok {
@@ -97,7 +103,6 @@ func (t *SessionTrials) trial(ctx context.Context, p Point) (Outcome, error) {
 	case err != nil:
 		return Outcome{}, err
 	}
-	defer t.deps(p)()
 	r, _, err := t.Session.Trial(ctx, spec, "tune "+p.String())
 	if errors.As(err, &refused) {
 		return Outcome{Verdict: trial.KO, Kind: KindRefused}, nil
@@ -117,20 +122,6 @@ func (t *SessionTrials) trial(ctx context.Context, p Point) (Outcome, error) {
 		}
 	}
 	return o, nil
-}
-
-// deps sets the Session's collaborators for the point's trial and returns
-// what puts them back: the profiling probe for the profile trial, a longer
-// stop grace for a training run.
-func (t *SessionTrials) deps(p Point) func() {
-	saved := t.Session.Deps
-	switch {
-	case p.Purpose == PurposeProfile, p.Measure && p.Purpose == PurposeSearch:
-		t.Session.Deps.Prober = trial.ProfileProber()
-	case p.Purpose == PurposeTraining && t.TrainingGrace > 0:
-		t.Session.Deps.StopGrace = t.TrainingGrace
-	}
-	return func() { t.Session.Deps = saved }
 }
 
 // KindNoArchive marks a training run that ended without writing its CDS

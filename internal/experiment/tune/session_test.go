@@ -32,7 +32,7 @@ func TestTuneSessionTrials(t *testing.T) {
 	run := func(_ context.Context, s trial.Spec) (*trial.Result, error) {
 		ran = append(ran, s)
 		if f := archiveOf(s.JVMOptions); f != "" {
-			graces = append(graces, sess.Deps.StopGrace)
+			graces = append(graces, s.StopGrace)
 			if strings.Contains(f, "good") {
 				os.WriteFile(f, []byte("archive"), 0o644)
 			}
@@ -99,8 +99,9 @@ func TestTuneSessionTrials(t *testing.T) {
 	if !slices.Equal(graces, []time.Duration{time.Minute, time.Minute}) {
 		t.Errorf("training runs had stop graces %v; want 1m each", graces)
 	}
-	if sess.Deps.StopGrace != 0 || sess.Deps.Prober != nil {
-		t.Errorf("the Session's deps were not put back: %+v", sess.Deps)
+	if !ran[0].FullGCAtEnd || ran[1].FullGCAtEnd || ran[0].StopGrace != 0 {
+		t.Errorf("the profile trial's full GC %v (want it), a search trial's %v (want none), its stop grace %v (want the runner's)",
+			ran[0].FullGCAtEnd, ran[1].FullGCAtEnd, ran[0].StopGrace)
 	}
 	// The store keeps each trial's role and candidate, and the options as
 	// a list: the reused search trial is stored again as a search.
