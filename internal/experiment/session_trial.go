@@ -70,6 +70,15 @@ func (s *Session) Trial(ctx context.Context, spec trial.Spec, what string) (*tri
 	if err := ctx.Err(); err != nil {
 		return nil, false, interrupted(what, err)
 	}
+	if s.Prepare == nil {
+		// An image's JDK is read outside the lock, and a signal stops it.
+		if err := trial.PrepareImage(ctx, spec, s.App); err != nil {
+			if ctx.Err() != nil {
+				return nil, false, interrupted(what, ctx.Err())
+			}
+			return nil, false, fmt.Errorf("%s: %w", what, err)
+		}
+	}
 	s.mu.Lock()
 	prepared, err := s.Check(spec)
 	s.mu.Unlock()

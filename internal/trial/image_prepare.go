@@ -25,23 +25,45 @@ import (
 var imageJDKs = struct {
 	sync.Mutex
 	byID    map[string]jdk.JDK
-	engines map[string]string // --engine as given ("" = detect) -> the engine found
-}{byID: map[string]jdk.JDK{}, engines: map[string]string{}}
+	engines map[string]string           // --engine as given ("" = detect) -> the engine found
+	infos   map[string]docker.ImageInfo // engine and image -> what inspect said, once per process
+}{byID: map[string]jdk.JDK{}, engines: map[string]string{}, infos: map[string]docker.ImageInfo{}}
+
+// imagePrepareTimeout bounds reading an image's JDK when no context says
+// otherwise (Prepare; the Session calls PrepareImage with its own first).
+const imagePrepareTimeout = 2 * time.Minute
+
+// PrepareImage reads what Prepare needs of an image app into this
+// process's cache (the engine, the image's id, its JDK and the files the
+// planner reads), honouring ctx: a SIGINT stops it at once. The Session
+// calls it before it takes its lock, so a slow engine holds up neither a
+// signal nor the other trials; Prepare then finds everything cached.
+func PrepareImage(ctx context.Context, spec Spec, a *app.App) error {
+	if a == nil || a.Image == "" || spec.Launcher == LauncherExec {
+		return nil
+	}
+	_, err := prepareImageCtx(ctx, &spec, a)
+	return err
+}
 
 // prepareImage fills the spec of an image app: the engine, the image and
 // its id, the java inside it (spec.Java = IMAGE:PATH) and its JDK, which it
 // returns with Home at a local copy holding the files the planner reads.
 func prepareImage(spec *Spec, a *app.App) (jdk.JDK, error) {
+	ctx, cancel := context.WithTimeout(context.Background(), imagePrepareTimeout)
+	defer cancel()
+	return prepareImageCtx(ctx, spec, a)
+}
+
+func prepareImageCtx(ctx context.Context, spec *Spec, a *app.App) (jdk.JDK, error) {
 	if spec.Launcher == LauncherExec {
 		return jdk.JDK{}, fmt.Errorf("--via-exec runs a java command on the host: an image app runs its own entrypoint (JVM options reach it through JAVA_TOOL_OPTIONS)")
 	}
-	ctx, cancel := context.WithTimeout(context.Background(), 2*time.Minute)
-	defer cancel()
 	e, err := imageEngine(ctx, spec.Engine)
 	if err != nil {
 		return jdk.JDK{}, err
 	}
-	info, err := docker.Inspect(ctx, e, a.Image)
+	info, err := imageInfo(ctx, e, a.Image)
 	if err != nil {
 		return jdk.JDK{}, err
 	}
@@ -75,6 +97,25 @@ func imageJavaPath(spec Spec) string {
 		return ""
 	}
 	return strings.TrimPrefix(spec.Java, spec.Image+":")
+}
+
+// imageInfo inspects an image once per process and engine.
+func imageInfo(ctx context.Context, e docker.Engine, image string) (docker.ImageInfo, error) {
+	key := e.Bin + " " + image
+	imageJDKs.Lock()
+	info, ok := imageJDKs.infos[key]
+	imageJDKs.Unlock()
+	if ok {
+		return info, nil
+	}
+	info, err := docker.Inspect(ctx, e, image)
+	if err != nil {
+		return info, err
+	}
+	imageJDKs.Lock()
+	imageJDKs.infos[key] = info
+	imageJDKs.Unlock()
+	return info, nil
 }
 
 func imageEngine(ctx context.Context, name string) (docker.Engine, error) {
