@@ -1,7 +1,6 @@
 package main
 
 import (
-	"encoding/json"
 	"errors"
 	"fmt"
 	"os"
@@ -102,14 +101,8 @@ func runTrial(cmd *cobra.Command, f *runFlags) error {
 		return err
 	}
 	// Open the database first: a bad --db must not cost a trial.
-	st, err := store.Open(f.db)
+	st, err := openRunStore(f.db)
 	if err != nil {
-		// The one error rule (docs/experiments.md): a full disk or a damaged
-		// file is the machine's error (exit 1, as from sweep); a --db whose
-		// folder is missing is the user's to fix (exit 2).
-		if fi, serr := os.Stat(filepath.Dir(f.db)); serr != nil || !fi.IsDir() {
-			return usagef("--db %s: %w", f.db, err)
-		}
 		return err
 	}
 	defer st.Close()
@@ -133,9 +126,7 @@ func runTrial(cmd *cobra.Command, f *runFlags) error {
 	}
 	out := cmd.OutOrStdout()
 	if f.asJSON {
-		enc := json.NewEncoder(out)
-		enc.SetIndent("", "  ")
-		if err := enc.Encode(r); err != nil {
+		if err := printJSON(out, r); err != nil {
 			return err
 		}
 	} else {
@@ -150,6 +141,21 @@ func runTrial(cmd *cobra.Command, f *runFlags) error {
 		return fmt.Errorf("%w %s", errKO, r.Kind)
 	}
 	return nil
+}
+
+// openRunStore opens the database by the one error rule
+// (docs/experiments.md): a full disk or a damaged file is the machine's
+// error (exit 1, as from sweep); a --db whose folder is missing is the
+// user's to fix (exit 2).
+func openRunStore(db string) (*store.Store, error) {
+	st, err := store.Open(db)
+	if err == nil {
+		return st, nil
+	}
+	if fi, serr := os.Stat(filepath.Dir(db)); serr != nil || !fi.IsDir() {
+		return nil, usagef("--db %s: %w", db, err)
+	}
+	return nil, err
 }
 
 // runSpec is the trial the flags ask for, prepared: every input error
