@@ -39,12 +39,19 @@ func Now() {
 		hs = append(hs, h)
 	}
 	hooks.Unlock()
+	AtOnce(hs...)
+}
+
+// AtOnce runs every stop at the same time and returns when all are done:
+// an emergency stops everything without one stop's grace delaying the
+// next.
+func AtOnce(stops ...func()) {
 	var wg sync.WaitGroup
-	for _, h := range hs {
+	for _, stop := range stops {
 		wg.Add(1)
 		go func() {
 			defer wg.Done()
-			h()
+			stop()
 		}()
 	}
 	wg.Wait()

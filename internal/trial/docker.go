@@ -63,21 +63,16 @@ func containerSandbox(ctx context.Context, engine string) (*docker.Sandbox, erro
 // jvmfit's cgroup sub-tree of each engine.
 func CloseContainers() {
 	engines.Lock()
-	ps := make([]*docker.Process, 0, len(engines.live))
+	stops := make([]func(), 0, len(engines.live))
 	for p := range engines.live {
-		ps = append(ps, p)
+		stops = append(stops, func() { p.Stop(0) })
 	}
 	ss := make([]*docker.Sandbox, 0, len(engines.sandboxes))
 	for _, s := range engines.sandboxes {
 		ss = append(ss, s)
 	}
 	engines.Unlock()
-	var wg sync.WaitGroup
-	for _, p := range ps {
-		wg.Add(1)
-		go func() { defer wg.Done(); p.Stop(0) }()
-	}
-	wg.Wait()
+	cleanup.AtOnce(stops...)
 	for _, s := range ss {
 		s.Close()
 	}
