@@ -24,6 +24,8 @@ var floors = map[string]int{
 	"internal/store":   3,
 	"internal/profile": 3,
 	"internal/kube":    3,
+	// the container backend (Docker, Podman): implements trial's Containers.
+	"internal/backend/container": 3,
 	// one trial as steps.
 	"internal/trial": 2,
 	// runners, tools and the launcher.

@@ -99,3 +99,16 @@ func imageCommandLine(spec Spec, c *ContainerLaunch, l app.Launch) string {
 	}
 	return strings.Join(words, " ")
 }
+
+// ImageJava names the java inside an image as a spec records it, in
+// docker cp's CONTAINER:PATH style: "NAME[:TAG]:/opt/jdk/bin/java".
+func ImageJava(image, path string) string { return image + ":" + path }
+
+// imageJavaPath is the path in the image of a spec's java ("" if the spec
+// is not an image's).
+func imageJavaPath(spec Spec) string {
+	if spec.Image == "" {
+		return ""
+	}
+	return strings.TrimPrefix(spec.Java, spec.Image+":")
+}

@@ -180,7 +180,7 @@ func readBothWays(p realProcess, s realSampling, jcmd string) (reading, error) {
 		return rd, err
 	}
 	// A sample taken wholly after the stop: two periods after it, to be sure.
-	if wait := 2*samplePeriod - time.Since(stoppedAt); wait > 0 {
+	if wait := 2*SamplePeriod - time.Since(stoppedAt); wait > 0 {
 		time.Sleep(wait)
 	}
 	rd.jvmfit = s.s.Last()

@@ -9,8 +9,8 @@ import (
 	"github.com/jvmfit/jvmfit/internal/probe"
 )
 
-// samplePeriod is the "about every 250 ms".
-const samplePeriod = 250 * time.Millisecond
+// SamplePeriod is the "about every 250 ms".
+const SamplePeriod = 250 * time.Millisecond
 
 // realProber samples with the real probe. NMT is read through the series
 // whenever the JVM runs with it (--nmt); Spec.FullGCAtEnd forces a full GC
@@ -18,8 +18,8 @@ const samplePeriod = 250 * time.Millisecond
 type realProber struct{}
 
 func (rp realProber) Start(ctx context.Context, p Process, spec Spec) Sampling {
-	if dp, ok := p.(dockerProcess); ok {
-		return dp.sampler(ctx, spec.FullGCAtEnd)
+	if sp, ok := p.(SelfSampled); ok {
+		return sp.Sample(ctx, spec.FullGCAtEnd)
 	}
 	t := probe.Target{Pid: p.Pid(), NMT: true, FullGCAtEnd: spec.FullGCAtEnd}
 	if rp, ok := p.(realProcess); ok && rp.p.CgroupPath() != "" {
@@ -32,7 +32,7 @@ func (rp realProber) Start(ctx context.Context, p Process, spec Spec) Sampling {
 			}, err
 		}
 	}
-	return realSampling{probe.Start(ctx, t, samplePeriod)}
+	return ProbeSampling(ctx, t)
 }
 
 // NMT reads the summary over the attach socket (milliseconds), and with a

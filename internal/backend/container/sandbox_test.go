@@ -1,9 +1,10 @@
 //go:build linux
 
-package trial
+package container
 
 import (
 	"context"
+	"github.com/jvmfit/jvmfit/internal/trial"
 	"strings"
 	"testing"
 	"time"
@@ -31,10 +32,10 @@ func TestDockerSandboxAsTrialSandbox(t *testing.T) {
 		t.Fatal(err)
 	}
 	defer ds.Close()
-	var sb Sandbox = DockerSandbox(ds, ref)
+	var sb trial.Sandbox = DockerSandbox(ds, ref)
 	var out strings.Builder
 	// A heap that must be touched beyond the limit: the kernel kills it.
-	p, err := sb.Start(ctx, Launch{
+	p, err := sb.Start(ctx, trial.Launch{
 		Name: "trial-docker-oom", MemoryBytes: 64 * size.MiB, CPUs: 1,
 		Argv:   []string{"java", "-XX:+AlwaysPreTouch", "-Xms128m", "-Xmx128m", "-version"},
 		Stdout: &out, Stderr: &out,

@@ -1,4 +1,4 @@
-package trial
+package container
 
 import (
 	"context"
@@ -7,11 +7,10 @@ import (
 	"path/filepath"
 	"strings"
 	"sync"
-	"time"
 
-	"github.com/jvmfit/jvmfit/internal/app"
 	"github.com/jvmfit/jvmfit/internal/docker"
 	"github.com/jvmfit/jvmfit/internal/jdk"
+	"github.com/jvmfit/jvmfit/internal/trial"
 )
 
 // An image app runs its own JDK, so the plan is made for that JDK: its
@@ -29,36 +28,10 @@ var imageJDKs = struct {
 	infos   map[string]docker.ImageInfo // engine and image -> what inspect said, once per process
 }{byID: map[string]jdk.JDK{}, engines: map[string]string{}, infos: map[string]docker.ImageInfo{}}
 
-// imagePrepareTimeout bounds reading an image's JDK when no context says
-// otherwise (Prepare; the Session calls PrepareImage with its own first).
-const imagePrepareTimeout = 2 * time.Minute
-
-// PrepareImage reads what Prepare needs of an image app into this
-// process's cache (the engine, the image's id, its JDK and the files the
-// planner reads), honouring ctx: a SIGINT stops it at once. The Session
-// calls it before it takes its lock, so a slow engine holds up neither a
-// signal nor the other trials; Prepare then finds everything cached.
-func PrepareImage(ctx context.Context, spec Spec, a *app.App) error {
-	if a == nil || a.Image == "" || spec.Launcher == LauncherExec {
-		return nil
-	}
-	_, err := prepareImageCtx(ctx, &spec, a)
-	return err
-}
-
-// prepareImage fills the spec of an image app: the engine, the image and
-// its id, the java inside it (spec.Java = IMAGE:PATH) and its JDK, which it
+// Prepare fills the spec of an image app: the engine, the image and its
+// id, the java inside it (spec.Java = IMAGE:PATH) and its JDK, which it
 // returns with Home at a local copy holding the files the planner reads.
-func prepareImage(spec *Spec, a *app.App) (jdk.JDK, error) {
-	ctx, cancel := context.WithTimeout(context.Background(), imagePrepareTimeout)
-	defer cancel()
-	return prepareImageCtx(ctx, spec, a)
-}
-
-func prepareImageCtx(ctx context.Context, spec *Spec, a *app.App) (jdk.JDK, error) {
-	if spec.Launcher == LauncherExec {
-		return jdk.JDK{}, fmt.Errorf("--via-exec runs a java command on the host: an image app runs its own entrypoint (JVM options reach it through JAVA_TOOL_OPTIONS)")
-	}
+func (backend) Prepare(ctx context.Context, spec *trial.Spec, a *trial.App) (jdk.JDK, error) {
 	e, err := imageEngine(ctx, spec.Engine)
 	if err != nil {
 		return jdk.JDK{}, err
@@ -72,7 +45,7 @@ func prepareImageCtx(ctx context.Context, spec *Spec, a *app.App) (jdk.JDK, erro
 	if err != nil {
 		return jdk.JDK{}, err
 	}
-	java := ImageJava(a.Image, j.Path)
+	java := trial.ImageJava(a.Image, j.Path)
 	if spec.Java != "" && spec.Java != java {
 		return jdk.JDK{}, fmt.Errorf("--java %s: an image app runs the JDK in its image (%s in %s): drop --java", spec.Java, j.Path, a.Image)
 	}
@@ -84,19 +57,6 @@ func prepareImageCtx(ctx context.Context, spec *Spec, a *app.App) (jdk.JDK, erro
 	local := j
 	local.Home = imageCacheDir(id, j.Home)
 	return local, nil
-}
-
-// ImageJava names the java inside an image as a spec records it, in
-// docker cp's CONTAINER:PATH style: "NAME[:TAG]:/opt/jdk/bin/java".
-func ImageJava(image, path string) string { return image + ":" + path }
-
-// imageJavaPath is the path in the image of a spec's java ("" if the spec
-// is not an image's).
-func imageJavaPath(spec Spec) string {
-	if spec.Image == "" {
-		return ""
-	}
-	return strings.TrimPrefix(spec.Java, spec.Image+":")
 }
 
 // imageInfo inspects an image once per process and engine.
@@ -209,8 +169,8 @@ func imageCacheDir(id, home string) string {
 	return filepath.Join(base, "jvmfit", "image-jdk", id, home)
 }
 
-// imageJDKText is the image JDK's version and vendor for the result's env.
-func imageJDKText(spec Spec) string {
+// JDKText is the image JDK's version and vendor for the result's env.
+func (backend) JDKText(spec trial.Spec) string {
 	imageJDKs.Lock()
 	defer imageJDKs.Unlock()
 	j, ok := imageJDKs.byID[spec.Engine+" "+spec.ImageID]

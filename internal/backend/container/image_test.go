@@ -1,12 +1,14 @@
 //go:build linux
 
-package trial
+package container
 
 import (
 	"context"
+	"github.com/jvmfit/jvmfit/internal/trial"
 	"os"
 	"path/filepath"
 	"slices"
+	"strconv"
 	"strings"
 	"testing"
 	"time"
@@ -24,7 +26,7 @@ func needImage(t *testing.T, ref string) {
 	t.Helper()
 	prereq.Docker(t)
 	prereq.Java(t, image.JDK17+"/bin/java")
-	root, _ := filepath.Abs("../..")
+	root, _ := filepath.Abs("../../..")
 	switch ref {
 	case image.JDK25Ref:
 		prereq.Java(t, image.JDK25+"/bin/java")
@@ -43,7 +45,7 @@ func needImage(t *testing.T, ref string) {
 func imageDescriptor(t *testing.T, yaml string) *app.App {
 	t.Helper()
 	dir := t.TempDir()
-	sc, err := os.ReadFile("../../workloads/filecache/scenario.yaml")
+	sc, err := os.ReadFile("../../../workloads/filecache/scenario.yaml")
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -76,8 +78,8 @@ func TestImagePlanIsTheImagesJDK(t *testing.T) {
 		t.Fatalf("the host's default java is %s (%v): this test wants 17", host, err)
 	}
 	a := imageDescriptor(t, "image: "+image.JDK25Ref+"\nready: http://127.0.0.1:${port}/\n")
-	base := Spec{JVM: "jvmfit", MemoryBytes: 256 * size.MiB, CPUs: 1}
-	got, err := Prepare(base, a, "")
+	base := trial.Spec{JVM: "jvmfit", MemoryBytes: 256 * size.MiB, CPUs: 1}
+	got, err := trial.Prepare(base, a, "")
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -90,11 +92,11 @@ func TestImagePlanIsTheImagesJDK(t *testing.T) {
 	jar := imageDescriptor(t, "jar: x.jar\nready: http://127.0.0.1:${port}/\n")
 	on25 := base
 	on25.Java = image.JDK25 + "/bin/java"
-	host25, err := Prepare(on25, jar, "")
+	host25, err := trial.Prepare(on25, jar, "")
 	if err != nil {
 		t.Fatal(err)
 	}
-	host17, err := Prepare(base, jar, "")
+	host17, err := trial.Prepare(base, jar, "")
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -110,7 +112,7 @@ func TestImagePlanIsTheImagesJDK(t *testing.T) {
 	// --java cannot pick another JDK for an image.
 	other := base
 	other.Java = image.JDK17 + "/bin/java"
-	if _, err := Prepare(other, a, ""); err == nil || !strings.Contains(err.Error(), "drop --java") {
+	if _, err := trial.Prepare(other, a, ""); err == nil || !strings.Contains(err.Error(), "drop --java") {
 		t.Errorf("--java with an image: %v, want a refusal", err)
 	}
 }
@@ -122,7 +124,7 @@ func TestImagePlanIsTheImagesJDK(t *testing.T) {
 // (the heap maximum it reports is -Xmx96m), NMT read with the image's
 // jcmd, and no container left.
 func TestImageTrialUnderLoad(t *testing.T) {
-	needRoot(t)
+	prereq.Root(t)
 	needImage(t, image.FilecacheRef)
 	a := imageDescriptor(t, `name: filecache-image
 image: `+image.FilecacheRef+`
@@ -132,22 +134,24 @@ ready: http://127.0.0.1:${port}/actuator/health
 ready_timeout: 150s
 scenario: scenario.yaml
 `)
-	spec := lightFilecache(256 * size.MiB)
+	// filecache, light: 20 files, 4 workers, short phases.
+	spec := trial.Spec{MemoryBytes: 256 * size.MiB, CPUs: 1, Rate: 20, Warmup: 3 * time.Second, Duration: 5 * time.Second,
+		Vars: map[string]string{"files": "20", "workers": "4"}, SLO: "success>=0.99,start<=120s"}
 	spec.JVM, spec.NMT = "-Xmx96m", true
-	spec, err := Prepare(spec, a, "")
+	spec, err := trial.Prepare(spec, a, "")
 	if err != nil {
 		t.Fatal(err)
 	}
 	var progress strings.Builder
-	d := DefaultDeps().WithProgress(&progress)
+	d := trial.DefaultDeps().WithProgress(&progress)
 	d.LogDir = t.TempDir()
 	ctx, cancel := context.WithTimeout(context.Background(), 5*time.Minute)
 	defer cancel()
-	r, err := Run(ctx, spec, a, d)
+	r, err := trial.Run(ctx, spec, a, d)
 	if err != nil {
 		t.Fatalf("%v\n%s", err, progress.String())
 	}
-	if r.Verdict != OK {
+	if r.Verdict != trial.OK {
 		t.Fatalf("%s %s %v\n%s\n%s", r.Verdict, r.Kind, r.Failed, r.OutputTail, progress.String())
 	}
 	if r.HeapMaxBytes != 96*size.MiB {
@@ -172,7 +176,7 @@ scenario: scenario.yaml
 	if !strings.Contains(r.Env.JDK, "17.") || !strings.Contains(r.Env.JDK, image.FilecacheRef) {
 		t.Errorf("env JDK %q: want the image's JDK 17", r.Env.JDK)
 	}
-	out, err := docker.Default().Run(ctx, nil, "ps", "--all", "--quiet", "--filter", "label="+docker.LabelPid+"="+itoa(os.Getpid()))
+	out, err := docker.Default().Run(ctx, nil, "ps", "--all", "--quiet", "--filter", "label="+docker.LabelPid+"="+strconv.Itoa(os.Getpid()))
 	if err != nil || out != "" {
 		t.Errorf("containers left: %q %v", out, err)
 	}

@@ -1,8 +1,9 @@
-package trial
+package container
 
 import (
 	"context"
 	"errors"
+	"github.com/jvmfit/jvmfit/internal/trial"
 	"os"
 	"path/filepath"
 	"testing"
@@ -24,7 +25,7 @@ func TestPrepareImageStopsWhenCancelled(t *testing.T) {
 	ctx, cancel := context.WithCancel(context.Background())
 	time.AfterFunc(300*time.Millisecond, cancel)
 	t0 := time.Now()
-	err := PrepareImage(ctx, Spec{Engine: "docker", JVM: "default"}, &app.App{Name: "x", Image: "jvmfit-never:1"})
+	err := trial.PrepareImage(ctx, trial.Spec{Engine: "docker", JVM: "default"}, &app.App{Name: "x", Image: "jvmfit-never:1"})
 	if took := time.Since(t0); err == nil || took > 5*time.Second {
 		t.Fatalf("PrepareImage returned %v after %v; want an error soon after the cancel", err, took)
 	}

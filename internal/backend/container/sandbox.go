@@ -1,6 +1,6 @@
 //go:build linux
 
-package trial
+package container
 
 import (
 	"context"
@@ -13,11 +13,18 @@ import (
 	"github.com/jvmfit/jvmfit/internal/cleanup"
 	"github.com/jvmfit/jvmfit/internal/docker"
 	"github.com/jvmfit/jvmfit/internal/probe"
+	"github.com/jvmfit/jvmfit/internal/trial"
 )
 
-// CloseContainers is the containers' emergency-cleanup hook
-// (internal/cleanup).
-func init() { cleanup.Register(CloseContainers) }
+// backend is the container backend trial runs an image app through.
+type backend struct{}
+
+// The container backend registers with trial, and its emergency cleanup
+// (CloseContainers) with internal/cleanup.
+func init() {
+	trial.UseContainers(backend{})
+	cleanup.Register(CloseContainers)
+}
 
 // An image app's trial runs as a container through the Docker backend
 // (internal/docker, docs/docker.md) in place of the cgroup sandbox: the
@@ -82,7 +89,8 @@ func CloseContainers() {
 // entrypoint is a script that starts it as a child.
 const javaWait = 10 * time.Second
 
-func startContainer(ctx context.Context, l Launch) (Process, error) {
+// Start runs an image app's Launch as a container.
+func (backend) Start(ctx context.Context, l trial.Launch) (trial.Process, error) {
 	c := l.Container
 	s, err := containerSandbox(ctx, c.Engine)
 	if err != nil {
@@ -112,7 +120,7 @@ func startContainer(ctx context.Context, l Launch) (Process, error) {
 // For such a trial, Launch.Argv holds the arguments appended to the
 // image's entrypoint and Launch.Env only the variables to set in the
 // container.
-func DockerSandbox(s *docker.Sandbox, image string) Sandbox {
+func DockerSandbox(s *docker.Sandbox, image string) trial.Sandbox {
 	return dockerSandbox{s: s, image: image}
 }
 
@@ -121,7 +129,7 @@ type dockerSandbox struct {
 	image string
 }
 
-func (d dockerSandbox) Start(ctx context.Context, l Launch) (Process, error) {
+func (d dockerSandbox) Start(ctx context.Context, l trial.Launch) (trial.Process, error) {
 	p, err := d.s.Start(ctx, docker.Launch{
 		Name: l.Name, Image: d.image, Args: l.Argv, Env: l.Env,
 		MemoryBytes: l.MemoryBytes, CPUs: l.CPUs, CPUSet: l.CPUSet, NoLimits: l.NoLimits,
@@ -144,7 +152,7 @@ type dockerProcess struct {
 
 func (p dockerProcess) Pid() int { return p.java }
 
-func (p dockerProcess) Stop(grace time.Duration) Exit {
+func (p dockerProcess) Stop(grace time.Duration) trial.Exit {
 	e := p.Process.Stop(grace)
 	engines.Lock()
 	delete(engines.live, p.Process)
@@ -156,7 +164,7 @@ func (p dockerProcess) Stop(grace time.Duration) Exit {
 	if idle && p.s != nil {
 		p.s.Close()
 	}
-	return Exit{Code: e.Code, Signal: e.Signal, OOMKilled: e.OOMKilled}
+	return trial.Exit{Code: e.Code, Signal: e.Signal, OOMKilled: e.OOMKilled}
 }
 
 // Stalled never closes: the container's memory cgroup is not watched for
@@ -170,7 +178,7 @@ func (p dockerProcess) Stall() string { return "" }
 // NMT runs the image's jcmd in the container against its JVM (numbered
 // in the container's pid namespace), since the host's attach socket path
 // does not reach a JVM in another pid namespace.
-func (p dockerProcess) NMT(ctx context.Context) (map[string]NMT, error) {
+func (p dockerProcess) NMT(ctx context.Context) (map[string]trial.NMT, error) {
 	ctx, cancel := context.WithTimeout(ctx, 30*time.Second)
 	defer cancel()
 	jcmd := p.jcmd
@@ -192,7 +200,8 @@ func (p dockerProcess) NMT(ctx context.Context) (map[string]NMT, error) {
 // threads and fds, and its hsperfdata through /proc/<pid>/root. NMT over
 // time is not sampled (the attach socket is in the container's
 // namespace): the summary at the end is read with jcmd.
-func (p dockerProcess) sampler(ctx context.Context, fullGCAtEnd bool) Sampling {
+// Sample samples the container (trial.SelfSampled).
+func (p dockerProcess) Sample(ctx context.Context, fullGCAtEnd bool) trial.Sampling {
 	t := probe.Target{Pid: p.java, PerfData: docker.PerfDataPath(p.java), CgroupDir: p.CgroupDir(), FullGCAtEnd: fullGCAtEnd}
 	t.CgroupStats = func() (probe.CgroupStats, error) {
 		st, err := p.Stats()
@@ -201,5 +210,5 @@ func (p dockerProcess) sampler(ctx context.Context, fullGCAtEnd bool) Sampling {
 			CPUUsage: st.CPUUsage, NrThrottled: st.NrThrottled, Throttled: st.Throttled,
 		}, err
 	}
-	return realSampling{probe.Start(ctx, t, samplePeriod)}
+	return trial.ProbeSampling(ctx, t)
 }
