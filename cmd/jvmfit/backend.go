@@ -82,46 +82,33 @@ func (b *backendFlags) apply(s *experiment.Session, db *string) error {
 	if s.App == nil || s.App.Image == "" {
 		return usagef("--backend k8s needs the app's image: give --image NAME[:TAG] or image: in the descriptor")
 	}
-	opts := kube.JobOptions{Namespace: b.namespace, Image: s.App.Image, AgentImage: b.agentImage,
-		Owner: kube.OwnerID(absPath(*db)), Session: kube.NewSessionID()}
+	o := kube.Options{Namespace: b.namespace, Kubeconfig: b.kubeconfig, AgentImage: b.agentImage, Pending: b.pending,
+		DryRun: b.dryRun, Manifests: cmd.OutOrStdout(), Progress: s.Progress}
 	if b.dryRun != "" {
+		// A dry run stores nothing: a throwaway database.
 		dir, err := os.MkdirTemp("", "jvmfit-dry-run-")
 		if err != nil {
 			return err
 		}
-		b.dryDB, *db = filepath.Join(dir, "dry-run.db"), filepath.Join(dir, "dry-run.db")
-		if opts.Namespace == "" {
-			opts.Namespace = "default"
-		}
-		d := &kube.DryRun{App: s.App, Jobs: opts, Out: cmd.OutOrStdout()}
-		if b.dryRun != "-" {
-			d.Dir = b.dryRun
-		}
-		s.Run, s.Parallel = d.Run, 1<<16 // nothing runs: write every batched trial's Job
-		return nil
+		b.dryDB = filepath.Join(dir, "dry-run.db")
 	}
-	client, ns, err := kube.Connect(b.kubeconfig)
-	if err != nil {
+	k, err := kube.Open(cmd.Context(), s.App, *db, o)
+	var ce *kube.ConfigError
+	switch {
+	case errors.As(err, &ce):
 		return asUsage(err)
-	}
-	if opts.Namespace == "" {
-		opts.Namespace = ns
-	}
-	n, err := kube.Sweep(cmd.Context(), client, opts.Namespace, opts.Owner, opts.Session)
-	if err != nil {
+	case err != nil:
 		return err
 	}
-	if n > 0 {
-		fmt.Fprintf(cmd.ErrOrStderr(), "removed %d Job(s) an earlier run on %s left in namespace %s\n", n, *db, opts.Namespace)
+	if k.Swept > 0 {
+		fmt.Fprintf(cmd.ErrOrStderr(), "removed %d Job(s) an earlier run on %s left in namespace %s\n", k.Swept, *db, k.Namespace)
 	}
-	r := &kube.Runner{Client: client, App: s.App, Jobs: opts, Pending: b.pending, Progress: s.Progress}
-	s.Run = r.Run
+	if b.dryDB != "" {
+		*db = b.dryDB
+	}
+	s.Run = k.Run
+	if k.Batch > 0 {
+		s.Parallel = k.Batch
+	}
 	return nil
-}
-
-func absPath(p string) string {
-	if a, err := filepath.Abs(p); err == nil {
-		return a
-	}
-	return p
 }

@@ -1,16 +1,12 @@
 package main
 
 import (
-	"os"
-	"os/exec"
-	"path/filepath"
 	"strings"
 
 	"github.com/spf13/cobra"
 	"github.com/spf13/pflag"
 
-	"github.com/jvmfit/jvmfit/internal/jdk"
-	"github.com/jvmfit/jvmfit/internal/launch"
+	"github.com/jvmfit/jvmfit/internal/launcher"
 )
 
 func init() { commands = append(commands, newExecCmd) }
@@ -51,89 +47,12 @@ that is not a -- flag; an unknown --flag before that is refused.`,
 			if err := fs.Parse(ours); err != nil {
 				return usagef("%w (see 'jvmfit exec --help')", err)
 			}
-			return execJava(&f, rest)
+			return asLauncher(launcher.Exec(f.request(), rest))
 		},
 	}
 	// Bound to the command so that --help lists them; parsed by hand.
 	f.bind(cmd.Flags())
 	return cmd
-}
-
-// execJava replaces jvmfit with java: rest are java's arguments, with an
-// optional java launcher first.
-func execJava(f *launcherFlags, rest []string) error {
-	if len(rest) > 0 && isJava(rest[0]) {
-		if f.java != "" {
-			return usagef("give the java launcher once: --java %s or %s", f.java, rest[0])
-		}
-		p := rest[0]
-		if !strings.Contains(p, "/") {
-			lp, err := exec.LookPath(p)
-			if err != nil {
-				return usagef("%s is not on PATH", p)
-			}
-			p = lp
-		}
-		f.java, rest = p, rest[1:]
-	}
-	env, err := launch.ReadEnv(os.Getenv)
-	if err != nil {
-		return asUsage(err)
-	}
-	script := len(rest) > 0 && launch.IsCommand(rest[0])
-	if env.Disabled && script {
-		path, err := exec.LookPath(rest[0])
-		if err != nil {
-			return usagef("%s: %v", rest[0], err)
-		}
-		return launch.Exec(append([]string{path}, rest[1:]...), os.Environ())
-	}
-	if env.Disabled {
-		javaPath, err := javaFor(f.java)
-		if err != nil {
-			return err
-		}
-		argv, err := launch.Argv(javaPath, nil, env, rest)
-		if err != nil {
-			return asUsage(err)
-		}
-		return launch.Exec(argv, os.Environ())
-	}
-	if script {
-		return execCommand(f, env, rest)
-	}
-	// The plan is made around the user's options (the one override rule,
-	// in f.plan), and its environment added unless the user's sets it.
-	p, j, err := f.plan(env, env.UserOptions(rest))
-	if err != nil {
-		return err
-	}
-	if f.explain {
-		_ = p.Explain(os.Stderr)
-	}
-	argv, err := launch.Argv(j.Path, p, env, rest)
-	if err != nil {
-		return asUsage(err)
-	}
-	return launch.Exec(argv, launch.Environ(os.Environ(), p))
-}
-
-// execCommand replaces jvmfit with a command that runs java itself (a
-// start script): the plan goes to its java through JDK_JAVA_OPTIONS, made
-// around JAVA_OPTS too, which such commands put on java's command line.
-func execCommand(f *launcherFlags, env launch.Env, argv []string) error {
-	p, j, err := f.plan(env, env.ScriptOptions())
-	if err != nil {
-		return err
-	}
-	if f.explain {
-		_ = p.Explain(os.Stderr)
-	}
-	path, err := exec.LookPath(argv[0])
-	if err != nil {
-		return usagef("%s: %v", argv[0], err)
-	}
-	return launch.Exec(append([]string{path}, argv[1:]...), launch.ScriptEnviron(os.Environ(), p, j.Version))
 }
 
 // splitExecArgs takes jvmfit's own flags from the front of args: they end
@@ -149,7 +68,7 @@ func splitExecArgs(fs *pflag.FlagSet, args []string) (ours, rest []string, help 
 			return ours, args[i+1:], false, nil
 		case a == "-h" || a == "--help":
 			return nil, nil, true, nil
-		case !strings.HasPrefix(a, "--") || launch.IsJavaLongOption(a):
+		case !strings.HasPrefix(a, "--") || launcher.IsJavaLongOption(a):
 			return ours, args[i:], false, nil
 		}
 		name, _, hasVal := strings.Cut(a[2:], "=")
@@ -204,14 +123,4 @@ func editDistance(a, b string) int {
 		prev = cur
 	}
 	return prev[len(b)]
-}
-
-func isJava(a string) bool { return filepath.Base(a) == "java" && !strings.HasPrefix(a, "-") }
-
-func javaFor(flag string) (string, error) {
-	p, err := jdk.Find(flag)
-	if err != nil {
-		return "", asUsage(err)
-	}
-	return p, nil
 }

@@ -6,12 +6,12 @@ import (
 	"io"
 	"os"
 	"strconv"
-	"strings"
 	"time"
 
 	"github.com/spf13/cobra"
 
 	"github.com/jvmfit/jvmfit/internal/experiment"
+	"github.com/jvmfit/jvmfit/internal/load/scenario"
 	"github.com/jvmfit/jvmfit/internal/plan"
 	"github.com/jvmfit/jvmfit/internal/report"
 	"github.com/jvmfit/jvmfit/internal/store"
@@ -65,22 +65,16 @@ func (f *experimentFlags) open() (*session, error) {
 	if err != nil {
 		return nil, asUsage(err)
 	}
-	vars := map[string]string{}
-	for _, kv := range f.vars {
-		k, v, ok := strings.Cut(kv, "=")
-		if !ok || k == "" {
-			return nil, usagef("--var %q: write name=value", kv)
-		}
-		vars[k] = v
-	}
-	if len(vars) == 0 {
-		vars = nil
+	vars, err := scenario.ParseVars(f.vars)
+	if err != nil {
+		return nil, asUsage(err)
 	}
 	s := &experiment.Session{App: a, OptionSets: f.optionSets, Name: f.name, Fresh: f.fresh, KeepLogs: f.keepLogs,
 		Base: trial.Spec{Java: f.java, Warmup: f.warmup, Duration: f.duration, Vars: vars, SLO: f.slo, NMT: f.nmt, JVM: "default",
 			Profile: f.profile, Engine: f.img.engine},
-		Deps:     trial.DefaultDeps(),
-		Progress: experiment.ProgressWriter(os.Stderr)}
+		Deps:      trial.DefaultDeps(),
+		Progress:  experiment.ProgressWriter(os.Stderr),
+		Summarize: report.Summarize}
 	if f.profile != "" {
 		if _, err := plan.LoadProfile(f.profile); err != nil {
 			return nil, usagef("--profile: %v", err)

@@ -2,21 +2,11 @@ package main
 
 import (
 	"errors"
-	"fmt"
-	"math"
-	"os"
-	"strconv"
-	"strings"
 
 	"github.com/spf13/cobra"
 	"github.com/spf13/pflag"
 
-	"github.com/jvmfit/jvmfit/internal/anchor"
-	"github.com/jvmfit/jvmfit/internal/cgroup"
-	"github.com/jvmfit/jvmfit/internal/jdk"
-	"github.com/jvmfit/jvmfit/internal/launch"
-	"github.com/jvmfit/jvmfit/internal/plan"
-	"github.com/jvmfit/jvmfit/internal/size"
+	"github.com/jvmfit/jvmfit/internal/launcher"
 )
 
 func init() { commands = append(commands, newFlagsCmd) }
@@ -40,153 +30,28 @@ func (f *launcherFlags) bind(fs *pflag.FlagSet) {
 	_ = fs.MarkHidden("root")
 }
 
-// limits detects the container's limits and applies the planning overrides.
-func (f *launcherFlags) limits() (cgroup.Limits, error) {
-	var mem int64
-	var cpus float64
-	var set []int
-	var err error
-	if f.memory != "" {
-		if mem, err = size.Parse(f.memory); err != nil {
-			return cgroup.Limits{}, usagef("--memory: %w", err)
-		}
-		if mem < size.MiB {
-			return cgroup.Limits{}, usagef("--memory %s is below 1 MiB: give a limit like 256Mi or 1G", f.memory)
-		}
-	}
-	if f.cpus != "" {
-		cpus, err = strconv.ParseFloat(f.cpus, 64)
-		if err != nil || math.IsNaN(cpus) || cpus <= 0 || cpus > 4096 {
-			return cgroup.Limits{}, usagef("--cpus %q: give a positive number of CPUs such as 1, 1.5 or 4", f.cpus)
-		}
-	}
-	if f.cpuset != "" {
-		if set, err = cgroup.ParseCPUList(f.cpuset); err != nil {
-			return cgroup.Limits{}, usagef("--cpuset: %w", err)
-		}
-	}
-	l, derr := cgroup.Detect(f.root)
-	if derr != nil {
-		if mem == 0 || cpus == 0 {
-			return cgroup.Limits{}, fmt.Errorf("cannot detect limits (%w): give --memory and --cpus", derr)
-		}
-		l = cgroup.Limits{SwapBytes: -1}
-	}
-	for _, w := range l.Warnings {
-		fmt.Fprintln(os.Stderr, "jvmfit: warning: "+w+" (ignored)")
-	}
-	if mem > 0 {
-		l.MemoryBytes, l.HostMemoryBytes = mem, max(mem, l.HostMemoryBytes)
-	}
-	if cpus > 0 {
-		if have := l.EffectiveCPUs(); set == nil && cpus > have {
-			// "What will a 4-CPU pod get" is asked on a smaller machine:
-			// this machine's cpuset and CPU count do not bound the answer.
-			fmt.Fprintf(os.Stderr, "jvmfit: note: --cpus %s is more than the %s CPUs here: planning for %s, as in a pod with that limit\n",
-				f.cpus, strconv.FormatFloat(have, 'f', -1, 64), f.cpus)
-			l.CPUSet = nil
-		}
-		l.CPUQuota, l.CPUQuotaInherited = cpus, false
-		l.HostCPUs = max(l.HostCPUs, int(math.Ceil(cpus)))
-	}
-	if set != nil {
-		l.CPUSet = set
-		l.HostCPUs = max(l.HostCPUs, len(set))
-	}
-	return l, nil
+// request is the launcher's request these flags make.
+func (f *launcherFlags) request() launcher.Request {
+	return launcher.Request{Java: f.java, Memory: f.memory, CPUs: f.cpus, CPUSet: f.cpuset, Goal: f.goal,
+		Profile: f.profile, Root: f.root, Explain: f.explain, Strict: f.strict}
 }
 
 // javaOptionsAfterDash is flags' argument check: java options come after
 // "--", and only options (a stray "Xmx300m" would be silently ignored).
 func javaOptionsAfterDash(cmd *cobra.Command, args []string) error {
-	dash := cmd.ArgsLenAtDash()
-	if dash != 0 && len(args) > 0 {
+	if dash := cmd.ArgsLenAtDash(); dash != 0 && len(args) > 0 {
 		return usagef("stray argument %q: give java options after --, as in 'jvmfit flags --memory 512Mi -- -Xmx300m'", args[0])
 	}
-	opts, hasMain := launch.SplitArgs(args)
-	if hasMain {
-		return usagef("%q after -- is not a java option: flags takes options only (-Xmx300m, -XX:...), not a main class or jar", args[len(opts)])
-	}
-	return nil
+	return asLauncher(launcher.JavaOptionsOnly(args))
 }
 
-// plan computes the plan for java at javaPath ("" = find it) around the
-// user's options.
-func (f *launcherFlags) plan(env launch.Env, user []string) (*plan.Plan, jdk.JDK, error) {
-	goal, err := plan.ParseGoal(f.goal)
-	if err != nil {
-		return nil, jdk.JDK{}, usagef("--goal: %w", err)
+// asLauncher makes the launcher's input errors usage errors (exit 2).
+func asLauncher(err error) error {
+	var in *launcher.InputError
+	if errors.As(err, &in) {
+		return asUsage(err)
 	}
-	var prof *plan.Profile
-	if f.profile != "" {
-		if prof, err = plan.LoadProfile(f.profile); err != nil {
-			return nil, jdk.JDK{}, usagef("--profile: %w", err)
-		}
-	}
-	lim, err := f.limits()
-	if err != nil {
-		return nil, jdk.JDK{}, err
-	}
-	javaPath, err := jdk.Find(f.java)
-	if err != nil {
-		return nil, jdk.JDK{}, asUsage(err)
-	}
-	j, err := jdk.Inspect(javaPath)
-	if err != nil {
-		return nil, jdk.JDK{}, asUsage(err)
-	}
-	// The user's options win by the one override rule; p.Options is then
-	// what jvmfit adds, to be followed by the user's own. A sizing doubt
-	// is one warning line and the plan is made anyway (the launcher must
-	// not stop a container's start), unless --strict.
-	fit := plan.Fit
-	if f.strict {
-		fit = plan.Strict
-	}
-	p, _, err := fit(plan.Input{
-		Limits: lim, JDK: j, Goal: goal, Profile: prof,
-		MaxMemRatio: env.MaxMemRatio, InitMemRatio: env.InitMemRatio,
-	}, user)
-	var ref *plan.RefusedError
-	if errors.As(err, &ref) {
-		return nil, j, usagef("%w", err)
-	}
-	if err != nil {
-		return nil, j, asUsage(err)
-	}
-	if p.Doubt != "" {
-		fmt.Fprintln(os.Stderr, "jvmfit: warning: "+p.Doubt+"; java starts anyway (--strict refuses)")
-	}
-	return p, j, nil
-}
-
-// styleOptions computes another tool's options (--style) for the same
-// limits, JDK and user options as jvmfit's plan; the tool's own variables
-// (JAVA_MAX_MEM_RATIO, BPL_JVM_THREAD_COUNT...) come from the environment.
-func (f *launcherFlags) styleOptions(style, jar string, env launch.Env, args []string) (anchor.Options, error) {
-	if !anchor.IsStyle(style) {
-		return anchor.Options{}, usagef("--style %q: use jvmfit, %s", style, strings.Join(anchor.Names(), ", "))
-	}
-	lim, err := f.limits()
-	if err != nil {
-		return anchor.Options{}, err
-	}
-	javaPath, err := jdk.Find(f.java)
-	if err != nil {
-		return anchor.Options{}, asUsage(err)
-	}
-	j, err := jdk.Inspect(javaPath)
-	if err != nil {
-		return anchor.Options{}, asUsage(err)
-	}
-	o, err := anchor.Compute(style, anchor.Input{
-		LimitBytes: lim.EffectiveMemory(), CPUs: lim.EffectiveCPUs(), JDK: j.Version, JavaHome: j.Home,
-		Jar: jar, UserOptions: env.UserOptions(args), Env: os.LookupEnv,
-	})
-	if err != nil {
-		return anchor.Options{}, usagef("--style %s: %w", style, err)
-	}
-	return o, nil
+	return err
 }
 
 func newFlagsCmd() *cobra.Command {
@@ -211,17 +76,17 @@ JAVA_TOOL_OPTIONS, JDK_JAVA_OPTIONS) win, and the rest is planned around them.`,
 			default:
 				return usagef("--format %q: use shell, json, java-tool-options, dockerfile or k8s", f.format)
 			}
-			env, err := launch.ReadEnv(os.Getenv)
+			env, err := launcher.ReadEnv()
 			if err != nil {
-				return asUsage(err)
+				return asLauncher(err)
 			}
 			if style != "jvmfit" {
 				if cmd.Flags().Changed("goal") || f.profile != "" {
 					return usagef("--goal and --profile plan jvmfit's options: drop them with --style %s", style)
 				}
-				o, err := f.styleOptions(style, jar, env, args)
+				o, err := launcher.Style(f.request(), style, jar, env, args)
 				if err != nil {
-					return err
+					return asLauncher(err)
 				}
 				if f.explain {
 					return o.Explain(cmd.OutOrStdout())
@@ -231,9 +96,9 @@ JAVA_TOOL_OPTIONS, JDK_JAVA_OPTIONS) win, and the rest is planned around them.`,
 			if jar != "" {
 				return usagef("--jar: only --style paketo counts a jar's classes")
 			}
-			p, _, err := f.plan(env, env.UserOptions(args))
+			p, err := launcher.Plan(f.request(), env, args)
 			if err != nil {
-				return err
+				return asLauncher(err)
 			}
 			out := cmd.OutOrStdout()
 			if f.explain {

@@ -1,13 +1,9 @@
 package main
 
 import (
-	"errors"
-	"fmt"
-
 	"github.com/spf13/pflag"
 
 	"github.com/jvmfit/jvmfit/internal/app"
-	"github.com/jvmfit/jvmfit/internal/docker"
 )
 
 // imageFlags run a container image as the app (docs/docker.md): --image
@@ -33,43 +29,13 @@ func (f *imageFlags) registerExperiment(fl *pflag.FlagSet) {
 	fl.StringVar(&f.scenario, "scenario", "", "with --image: load scenario (docs/scenario.md); without one only start and memory are judged")
 }
 
-// check refuses the combinations that make no sense, before anything runs.
-func (f *imageFlags) check(a *app.App) error {
-	if f.engine != "" && f.engine != docker.Docker && f.engine != docker.Podman {
-		return fmt.Errorf("--engine %q: give docker or podman", f.engine)
-	}
-	if f.containerPort != 0 && f.image == "" {
-		return errors.New("--container-port goes with --image (a descriptor has container_port)")
-	}
-	if f.engine != "" && a != nil && a.Image == "" {
-		return errors.New("--engine is for an image app: give --image, or image: in the descriptor")
-	}
-	return nil
-}
-
-// fromImage is the app --image describes.
-func (f *imageFlags) fromImage(ready, scenario string) (*app.App, error) {
-	return app.FromImage(f.image, ready, scenario, f.containerPort)
+// source is the app the flags name, for app.Resolve.
+func (f *imageFlags) source(appFile, ready, scenario string) app.Source {
+	return app.Source{Descriptor: appFile, Image: f.image, Ready: ready, Scenario: scenario,
+		ContainerPort: f.containerPort, Engine: f.engine}
 }
 
 // experimentApp is an experiment's app: its descriptor, or --image.
 func (f *imageFlags) experimentApp(appFile string) (*app.App, error) {
-	var a *app.App
-	var err error
-	switch {
-	case appFile != "" && f.image != "":
-		return nil, errors.New("give --app or --image, not both")
-	case f.image != "":
-		a, err = f.fromImage(f.ready, f.scenario)
-	case f.ready != "" || f.scenario != "":
-		return nil, errors.New("--ready and --scenario go with --image; a descriptor has its own")
-	case appFile == "":
-		return nil, errors.New("--app is required: give the service's app.yaml (see docs/app.md), or --image NAME --ready URL")
-	default:
-		a, err = app.Load(appFile)
-	}
-	if err != nil {
-		return nil, err
-	}
-	return a, f.check(a)
+	return app.Resolve(f.source(appFile, f.ready, f.scenario))
 }

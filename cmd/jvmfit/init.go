@@ -13,7 +13,6 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/jvmfit/jvmfit/internal/detect"
-	"github.com/jvmfit/jvmfit/internal/docker"
 	"github.com/jvmfit/jvmfit/internal/experiment"
 	"github.com/jvmfit/jvmfit/internal/jdk"
 	"github.com/jvmfit/jvmfit/internal/scaffold"
@@ -222,16 +221,9 @@ func pickJava(in *scaffold.Input, javaFlag string) error {
 
 // imageFound detects the jar the image runs, through its engine.
 func imageFound(ctx context.Context, f *initFlags) (*detect.Result, error) {
-	if f.engine != "" && f.engine != docker.Docker && f.engine != docker.Podman {
-		return nil, fmt.Errorf("--engine %q: give docker or podman", f.engine)
-	}
 	ctx, cancel := context.WithTimeout(ctx, 2*time.Minute)
 	defer cancel()
-	e, err := docker.Select(ctx, f.engine)
-	if err != nil {
-		return nil, err
-	}
-	return scaffold.DetectImage(ctx, e, f.image)
+	return scaffold.DetectImageOn(ctx, f.engine, f.image)
 }
 
 // commandFound detects the jar a command runs with -jar, if any.

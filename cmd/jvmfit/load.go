@@ -150,13 +150,9 @@ func scenarioFile(changed func(string) bool, f *loadFlags, args []string) (*scen
 			return nil, usagef("--%s applies to a single URL; with --scenario set it in the scenario file", name)
 		}
 	}
-	vars := map[string]string{}
-	for _, kv := range f.vars {
-		k, v, ok := strings.Cut(kv, "=")
-		if !ok || strings.TrimSpace(k) == "" {
-			return nil, usagef("--var %q: want name=value", kv)
-		}
-		vars[strings.TrimSpace(k)] = v
+	vars, err := scenario.ParseVars(f.vars)
+	if err != nil {
+		return nil, asUsage(err)
 	}
 	sc, err := scenario.Load(f.scenario, vars)
 	if err != nil {

@@ -11,10 +11,7 @@ import (
 	"os/signal"
 	"syscall"
 
-	"github.com/jvmfit/jvmfit/internal/cgroup"
-	"github.com/jvmfit/jvmfit/internal/sandbox"
-	"github.com/jvmfit/jvmfit/internal/service"
-	"github.com/jvmfit/jvmfit/internal/trial"
+	"github.com/jvmfit/jvmfit/internal/cleanup"
 )
 
 // version is set by the linker (-X main.version=...).
@@ -32,13 +29,11 @@ func main() {
 		again := make(chan os.Signal, 1)
 		signal.Notify(again, os.Interrupt, syscall.SIGTERM)
 		<-again
-		sandbox.StopAll()
-		service.StopAll()
-		trial.CloseContainers()
+		cleanup.Now()
 		os.Exit(130)
 	}()
 	err := newRoot().ExecuteContext(ctx)
-	trial.CloseContainers() // containers left by a failed path, and the cgroup sub-tree
+	cleanup.Now() // what a failed path left (containers, the engines' cgroup sub-tree)
 	// stop() cancels ctx too, so read whether a signal came first.
 	interrupted := ctx.Err() != nil
 	stop()
@@ -53,9 +48,9 @@ func main() {
 // fault that gives trials no limits), 130 after a signal, else 1.
 func exitStatus(err error, interrupted bool) int {
 	var ue usageError
-	var pe *cgroup.PlaceError
+	var fix interface{ UserFixes() bool } // cgroup.PlaceError: a layout or fault to fix
 	switch {
-	case errors.As(err, &ue), errors.As(err, &pe):
+	case errors.As(err, &ue), errors.As(err, &fix) && fix.UserFixes():
 		return 2
 	case interrupted:
 		return 130

@@ -8,6 +8,7 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/jvmfit/jvmfit/internal/experiment"
+	"github.com/jvmfit/jvmfit/internal/report"
 	"github.com/jvmfit/jvmfit/internal/size"
 	"github.com/jvmfit/jvmfit/internal/store"
 )
@@ -116,7 +117,7 @@ func runMinMem(cmd *cobra.Command, sess *session, plan experiment.MinMemPlan, ar
 	}
 	out := cmd.OutOrStdout()
 	if asJSON {
-		if err := printJSON(out, experiment.NewMinMemJSON(sess.ID, results, ans.Rec)); err != nil {
+		if err := printJSON(out, report.NewMinMemJSON(sess.ID, results, ans.Rec)); err != nil {
 			return err
 		}
 		return runErr
@@ -124,7 +125,7 @@ func runMinMem(cmd *cobra.Command, sess *session, plan experiment.MinMemPlan, ar
 	if err := sess.tables(out); err != nil {
 		return err
 	}
-	fmt.Fprint(out, "### The search\n\n"+experiment.MinMemMarkdown(results))
+	fmt.Fprint(out, "### The search\n\n"+report.MinMemSearch(results))
 	s := plan.Search
 	fmt.Fprintf(out, "\n%d trials (%d run, %d from the store) in %s; search grid %s from %s to %s, %d repeat(s) at the boundary.\n\n",
 		ran+reused, ran, reused, time.Since(t0).Round(time.Second), size.Format(s.Step), size.Format(s.Min), size.Format(s.Max), s.Repeats)
@@ -139,7 +140,7 @@ func printAnswer(out io.Writer, ans experiment.Answer, runErr error) {
 	case runErr != nil:
 		fmt.Fprintf(out, "Stopped early (%v); run the same command again to resume: the trials done are kept and taken from the store.\n", runErr)
 	case ans.Rec != nil:
-		fmt.Fprint(out, ans.Rec.Markdown())
+		fmt.Fprint(out, report.RecommendationMarkdown(ans.Rec))
 	default:
 		fmt.Fprintf(out, "No recommendation: %v\n", ans.WhyNot)
 	}

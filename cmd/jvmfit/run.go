@@ -1,14 +1,10 @@
 package main
 
 import (
-	"encoding/json"
 	"errors"
 	"fmt"
-	"io"
 	"os"
 	"path/filepath"
-	"sort"
-	"strings"
 	"time"
 
 	"github.com/spf13/cobra"
@@ -16,6 +12,9 @@ import (
 
 	"github.com/jvmfit/jvmfit/internal/app"
 	"github.com/jvmfit/jvmfit/internal/experiment"
+	"github.com/jvmfit/jvmfit/internal/jvmopts"
+	"github.com/jvmfit/jvmfit/internal/load/scenario"
+	"github.com/jvmfit/jvmfit/internal/report"
 	"github.com/jvmfit/jvmfit/internal/size"
 	"github.com/jvmfit/jvmfit/internal/store"
 	"github.com/jvmfit/jvmfit/internal/trial"
@@ -108,55 +107,36 @@ func runTrial(cmd *cobra.Command, f *runFlags) error {
 		return err
 	}
 	// Open the database first: a bad --db must not cost a trial.
-	st, err := store.Open(f.db)
+	st, err := openRunStore(f.db)
 	if err != nil {
-		// The one error rule (docs/experiments.md): a full disk or a damaged
-		// file is the machine's error (exit 1, as from sweep); a --db whose
-		// folder is missing is the user's to fix (exit 2).
-		if fi, serr := os.Stat(filepath.Dir(f.db)); serr != nil || !fi.IsDir() {
-			return usagef("--db %s: %w", f.db, err)
-		}
 		return err
 	}
 	defer st.Close()
 
-	deps := trial.DefaultDeps().WithProgress(experiment.ProgressWriter(os.Stderr))
-	if f.profileOut != "" {
-		deps.Prober = trial.ProfileProber()
-	}
+	sess := &experiment.Session{App: a, OptionSets: f.optionSets, Name: f.experiment, Store: st, Base: spec,
+		Deps: trial.DefaultDeps(), Progress: experiment.ProgressWriter(os.Stderr)}
 	// The app's log goes next to the database, as an experiment's does
 	// (docs/experiments.md), never into /tmp, and stays only for a KO.
-	deps.LogDir = filepath.Join(f.db+".logs", "run")
-	if err := os.MkdirAll(deps.LogDir, 0o755); err != nil {
+	sess.Deps.LogDir = filepath.Join(f.db+".logs", "run")
+	if err := os.MkdirAll(sess.Deps.LogDir, 0o755); err != nil {
 		return fmt.Errorf("cannot make the log directory: %w", err)
 	}
-	r, err := trial.Run(cmd.Context(), spec, a, deps)
-	if r != nil && r.Verdict == trial.OK && r.LogFile != "" {
-		os.Remove(r.LogFile)
-		r.LogFile = ""
-	}
-	// Empty directories go: a run that passed leaves nothing behind.
-	if os.Remove(deps.LogDir) == nil {
-		os.Remove(filepath.Dir(deps.LogDir))
-	}
-	if err != nil {
-		if cmd.Context().Err() != nil {
-			return fmt.Errorf("interrupted: the trial was stopped and not stored")
-		}
+	r, err := experiment.RunOne(cmd.Context(), sess, spec, runArgs(cmd))
+	switch {
+	case r == nil && cmd.Context().Err() != nil:
+		return fmt.Errorf("interrupted: the trial was stopped and not stored")
+	case r == nil:
 		return err
-	}
-	if err := storeRun(cmd, st, f, r); err != nil {
-		return err
+	case err != nil:
+		return fmt.Errorf("the trial ran but could not be stored in %s: %w", f.db, err)
 	}
 	out := cmd.OutOrStdout()
 	if f.asJSON {
-		enc := json.NewEncoder(out)
-		enc.SetIndent("", "  ")
-		if err := enc.Encode(r); err != nil {
+		if err := printJSON(out, r); err != nil {
 			return err
 		}
 	} else {
-		printTrial(out, r, f.db)
+		report.TrialText(out, r, f.db)
 	}
 	if f.profileOut != "" {
 		if err := writeRunProfile(out, cmd.ErrOrStderr(), f.profileOut, r); err != nil {
@@ -169,15 +149,30 @@ func runTrial(cmd *cobra.Command, f *runFlags) error {
 	return nil
 }
 
+// openRunStore opens the database by the one error rule
+// (docs/experiments.md): a full disk or a damaged file is the machine's
+// error (exit 1, as from sweep); a --db whose folder is missing is the
+// user's to fix (exit 2).
+func openRunStore(db string) (*store.Store, error) {
+	st, err := store.Open(db)
+	if err == nil {
+		return st, nil
+	}
+	if fi, serr := os.Stat(filepath.Dir(db)); serr != nil || !fi.IsDir() {
+		return nil, usagef("--db %s: %w", db, err)
+	}
+	return nil, err
+}
+
 // runSpec is the trial the flags ask for, prepared: every input error
 // comes out here, before anything starts or is echoed.
 func runSpec(f *runFlags, a *app.App) (trial.Spec, error) {
 	spec := trial.Spec{
 		Java: f.java, JVM: f.jvm, CPUs: f.cpus, CPUSet: f.cpuset, NoLimits: f.noLimits,
-		Rate: f.rate, Warmup: f.warmup, Duration: f.duration, SLO: f.slo, NMT: f.nmt || f.profileOut != "", Saturate: f.saturate,
+		Rate: f.rate, Warmup: f.warmup, Duration: f.duration, SLO: f.slo, NMT: f.nmt || f.profileOut != "", FullGCAtEnd: f.profileOut != "", Saturate: f.saturate,
 		Profile: f.profile, Engine: f.img.engine,
 	}
-	jvmfitMode := f.jvm == "jvmfit" || strings.HasPrefix(f.jvm, "jvmfit:")
+	jvmfitMode := jvmopts.ParseMode(f.jvm).Launcher
 	if (f.profile != "" || f.viaExec) && !jvmfitMode {
 		return spec, usagef("--profile and --via-exec are for --jvm jvmfit[:goal] (the launcher plans); this run is --jvm %s", f.jvm)
 	}
@@ -193,7 +188,7 @@ func runSpec(f *runFlags, a *app.App) (trial.Spec, error) {
 	if f.noLimits && (f.memory != "" || f.cpuset != "") {
 		return spec, usagef("--no-limits runs without limits: drop --memory and --cpuset")
 	}
-	if spec.Vars, err = runVars(f.vars); err != nil {
+	if spec.Vars, err = scenario.ParseVars(f.vars); err != nil {
 		return spec, asUsage(err)
 	}
 	if spec, err = trial.Prepare(spec, a, f.optionSets); err != nil {
@@ -202,183 +197,10 @@ func runSpec(f *runFlags, a *app.App) (trial.Spec, error) {
 	return spec, nil
 }
 
-// storeRun stores the trial under its own experiment.
-func storeRun(cmd *cobra.Command, st *store.Store, f *runFlags, r *trial.Result) error {
-	name := f.experiment
-	if name == "" {
-		name = fmt.Sprintf("run-%s-%s", r.Spec.AppName, r.StartedAt.Format("20060102-150405"))
-	}
-	expID, err := st.NewExperiment(name, "run", runArgs(cmd))
-	if err == nil {
-		r.Experiment = name
-		r.ID, err = st.SaveTrial(expID, r)
-		_ = st.EndExperiment(expID)
-	}
-	if err != nil {
-		return fmt.Errorf("the trial ran but could not be stored in %s: %w", f.db, err)
-	}
-	return nil
-}
-
 func runApp(f *runFlags) (*app.App, error) {
-	a, err := runAppOf(f)
-	if err != nil {
-		return nil, err
-	}
-	return a, f.img.check(a)
-}
-
-func runAppOf(f *runFlags) (*app.App, error) {
-	switch {
-	case f.app != "" && f.jar != "":
-		return nil, errors.New("give --app or --jar, not both")
-	case f.img.image != "" && (f.app != "" || f.jar != ""):
-		return nil, errors.New("give one of --app, --jar or --image")
-	case f.img.image != "":
-		return f.img.fromImage(f.ready, f.scenario)
-	case f.app != "":
-		if f.ready != "" {
-			return nil, errors.New("--ready goes with --jar or --image; a descriptor has its own ready")
-		}
-		a, err := app.Load(f.app)
-		if err != nil || f.scenario == "" {
-			return a, err
-		}
-		// --scenario picks another load for the same app (the descriptor's
-		// is its default).
-		if a.Scenario, err = filepath.Abs(f.scenario); err != nil {
-			return nil, fmt.Errorf("--scenario: %w", err)
-		}
-		if _, err := os.Stat(a.Scenario); err != nil {
-			return nil, fmt.Errorf("--scenario: %s does not exist", f.scenario)
-		}
-		return a, nil
-	case f.jar != "":
-		return app.FromJar(f.jar, f.ready, f.scenario)
-	}
-	return nil, errors.New("give --app app.yaml, --jar app.jar --ready URL, or --image NAME --ready URL [--scenario s.yaml]")
-}
-
-func runVars(kvs []string) (map[string]string, error) {
-	if len(kvs) == 0 {
-		return nil, nil
-	}
-	vars := map[string]string{}
-	for _, kv := range kvs {
-		k, v, ok := strings.Cut(kv, "=")
-		if !ok || k == "" {
-			return nil, fmt.Errorf("--var %q: write name=value", kv)
-		}
-		vars[k] = v
-	}
-	return vars, nil
-}
-
-// printTrial writes the summary line, then the details a person checks
-// next: why it failed, what the JVM was given, where memory went.
-func printTrial(w io.Writer, r *trial.Result, db string) {
-	fmt.Fprintln(w, r.Spec.AppName+": "+r.Line())
-	for _, f := range r.Failed {
-		fmt.Fprintln(w, "  failed:   "+f)
-	}
-	opts := strings.Join(r.Spec.JVMOptions, " ")
-	switch {
-	case r.Spec.Launcher == trial.LauncherExec:
-		opts = strings.TrimSpace("jvmfit exec's plan in the trial's cgroup, then " + opts)
-		if r.Spec.Profile != "" {
-			opts += " (profile " + r.Spec.Profile + ")"
-		}
-	case opts == "":
-		opts = "(none: the JDK's own ergonomics)"
-	}
-	fmt.Fprintf(w, "  jvm:      %s, JDK %d: %s%s\n", r.Spec.JVM, r.Spec.JDKVersion, opts, envText(r.Spec.JVMEnv))
-	for _, f := range r.Findings {
-		fmt.Fprintln(w, "  finding:  "+f)
-	}
-	if l := r.Load; l != nil && l.Requests > 0 {
-		fmt.Fprintf(w, "  load:     %d requests, %.1f req/s (target %g), success %.2f%%, p50 %s, p99 %s, p99.9 %s, max %s\n",
-			l.Requests, l.Throughput, l.TargetRate, l.Success*100,
-			l.Latencies.P50.Round(time.Microsecond), l.Latencies.P99.Round(time.Microsecond),
-			l.Latencies.P999.Round(time.Microsecond), l.Latencies.Max.Round(time.Microsecond))
-	}
-	if l := r.Load; l != nil && len(l.Errors) > 0 {
-		errs := l.Errors
-		if len(errs) > 3 {
-			errs = errs[:3]
-		}
-		fmt.Fprintf(w, "  errors:   %s\n", strings.Join(errs, "; "))
-	}
-	if s := r.Saturation; s != nil {
-		fmt.Fprintf(w, "  saturate: %.1f req/s, p99 %s\n", s.Throughput, s.Latencies.P99.Round(time.Microsecond))
-	}
-	sm := r.Summary
-	fmt.Fprintf(w, "  memory:   cgroup peak %s, working set peak %s, RSS peak %s, heap used/committed peak %s/%s, metaspace %s\n",
-		size.Format(r.MemoryPeakBytes), size.Format(r.WorkingSetPeakBytes), size.Format(sm.RSSPeak), size.Format(sm.HeapUsedPeak),
-		size.Format(sm.HeapCommPeak), size.Format(sm.MetaspacePeak))
-	if sm.GCCount > 0 {
-		fmt.Fprintf(w, "  gc:       %d collections, %s (%.1f%% of the run), live set avg/peak %s/%s\n",
-			sm.GCCount, sm.GCTime.Round(time.Millisecond), sm.GCShare*100, size.Format(sm.LiveAvg), size.Format(sm.LivePeak))
-	}
-	fmt.Fprintf(w, "  process:  %d threads, %d fds, CPU %s, throttled %s\n",
-		sm.ThreadsPeak, sm.FDsPeak, sm.CPUTime.Round(time.Millisecond), sm.Throttled.Round(time.Millisecond))
-	if len(r.NMT) > 0 {
-		fmt.Fprintf(w, "  nmt:      %s\n", nmtLine(r.NMT))
-	}
-	for _, n := range r.Notes {
-		fmt.Fprintln(w, "  note:     "+n)
-	}
-	if r.OutputTail != "" {
-		fmt.Fprintln(w, "  output (last lines):")
-		for _, l := range strings.Split(r.OutputTail, "\n") {
-			fmt.Fprintln(w, "    | "+l)
-		}
-	}
-	if r.LogFile != "" {
-		fmt.Fprintln(w, "  log:      "+r.LogFile)
-	}
-	fmt.Fprintf(w, "  stored:   trial %d, experiment %q in %s\n", r.ID, r.Experiment, db)
-}
-
-// envText is the mode's environment, as " (env K=V ...)".
-func envText(env map[string]string) string {
-	if len(env) == 0 {
-		return ""
-	}
-	keys := make([]string, 0, len(env))
-	for k := range env {
-		keys = append(keys, k)
-	}
-	sort.Strings(keys)
-	for i, k := range keys {
-		keys[i] = k + "=" + env[k]
-	}
-	return " (env " + strings.Join(keys, " ") + ")"
-}
-
-// nmtLine lists the largest committed categories first.
-func nmtLine(m map[string]trial.NMT) string {
-	type kv struct {
-		k string
-		v int64
-	}
-	var all []kv
-	for k, v := range m {
-		if k != "Total" && v.Committed > 0 {
-			all = append(all, kv{k, v.Committed})
-		}
-	}
-	sort.Slice(all, func(i, j int) bool { return all[i].v > all[j].v })
-	var parts []string
-	if t, ok := m["Total"]; ok {
-		parts = append(parts, "total "+size.Format(t.Committed))
-	}
-	for i, e := range all {
-		if i == 6 {
-			break
-		}
-		parts = append(parts, e.k+" "+size.Format(e.v))
-	}
-	return strings.Join(parts, ", ")
+	src := f.img.source(f.app, f.ready, f.scenario)
+	src.Jar, src.Run = f.jar, true
+	return app.Resolve(src)
 }
 
 // runArgs keeps the flags the user gave, for the experiment's record.

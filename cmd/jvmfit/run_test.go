@@ -17,7 +17,6 @@ import (
 
 	"github.com/jvmfit/jvmfit/internal/prereq"
 	"github.com/jvmfit/jvmfit/internal/store"
-	"github.com/jvmfit/jvmfit/internal/trial"
 )
 
 // runFixture compiles the trial runner's fixture server and writes a
@@ -313,23 +312,4 @@ func ownMemoryCgroup(t *testing.T) string {
 	}
 	t.Skip("no v1 memory cgroup")
 	return ""
-}
-
-// The jvm: line shows every option given, the descriptor's among them, and
-// the mode's environment; findings have their own lines.
-func TestPrintTrialShowsOptionsEnvAndFindings(t *testing.T) {
-	r := &trial.Result{Verdict: trial.OK, Failed: []string{}, Findings: []string{trial.CodeCacheFinding},
-		Spec: trial.Spec{AppName: "x", JVM: "jvmfit", JDKVersion: 17, MemoryBytes: 256 << 20, CPUs: 1,
-			JVMOptions: []string{"-Xmx100m", "-XX:MaxMetaspaceSize=128m"}, JVMEnv: map[string]string{"MALLOC_ARENA_MAX": "2"}}}
-	var b bytes.Buffer
-	printTrial(&b, r, "t.db")
-	for _, want := range []string{
-		"  jvm:      jvmfit, JDK 17: -Xmx100m -XX:MaxMetaspaceSize=128m (env MALLOC_ARENA_MAX=2)\n",
-		"  finding:  " + trial.CodeCacheFinding + "\n",
-		"| OK; " + trial.CodeCacheFinding,
-	} {
-		if !strings.Contains(b.String(), want) {
-			t.Errorf("output lacks %q:\n%s", want, b.String())
-		}
-	}
 }

@@ -7,10 +7,8 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/jvmfit/jvmfit/internal/experiment"
-	"github.com/jvmfit/jvmfit/internal/judge"
 	"github.com/jvmfit/jvmfit/internal/report"
 	"github.com/jvmfit/jvmfit/internal/store"
-	"github.com/jvmfit/jvmfit/internal/trial"
 )
 
 func init() { commands = append(commands, newSweep) }
@@ -76,15 +74,6 @@ ranges with a step (100..1000/100, 256Mi..1Gi/256Mi).`,
 	return cmd
 }
 
-// sweepJSON is `jvmfit sweep --json` and `jvmfit compare --json`.
-type sweepJSON struct {
-	ExperimentID   int64                       `json:"experiment_id"`
-	Cells          []experiment.CellJSON       `json:"cells"`
-	Knees          map[string]judge.KneeResult `json:"knees,omitempty"`
-	Recommendation *experiment.Recommendation  `json:"recommendation,omitempty"`
-	Stopped        string                      `json:"stopped,omitempty"`
-}
-
 // runMatrix checks, records and runs a sweep (or compare), then prints.
 func runMatrix(cmd *cobra.Command, sess *session, sw experiment.Sweep, kind string, args any, asJSON bool, what string) error {
 	if err := sw.Check(sess.Session); err != nil {
@@ -99,34 +88,15 @@ func runMatrix(cmd *cobra.Command, sess *session, sw experiment.Sweep, kind stri
 		return runErr
 	}
 	if asJSON {
-		return printMatrixJSON(cmd, sess, cells, ans.Rec, runErr)
+		if err := printJSON(cmd.OutOrStdout(), report.NewSweepJSON(sess.ID, cells, ans.Rec, runErr)); err != nil {
+			return err
+		}
+		return runErr
 	}
 	out := cmd.OutOrStdout()
 	if err := sess.tables(out); err != nil {
 		return err
 	}
 	printAnswer(out, ans, runErr)
-	return runErr
-}
-
-// printMatrixJSON prints a sweep's (or compare's) cells, knees and
-// recommendation as JSON.
-func printMatrixJSON(cmd *cobra.Command, sess *session, cells []experiment.CellResult, rec *experiment.Recommendation, runErr error) error {
-	j := sweepJSON{ExperimentID: sess.ID, Cells: experiment.CellsJSON(cells), Recommendation: rec}
-	var rs []*trial.Result
-	rates := map[float64]bool{}
-	for _, c := range cells {
-		rs = append(rs, c.Result)
-		rates[c.Cell.Rate] = true
-	}
-	if len(rates) > 1 {
-		j.Knees = report.Knees(rs)
-	}
-	if runErr != nil {
-		j.Stopped = runErr.Error()
-	}
-	if err := printJSON(cmd.OutOrStdout(), j); err != nil {
-		return err
-	}
 	return runErr
 }

@@ -2,17 +2,16 @@ package main
 
 import (
 	"fmt"
-	"os"
-	"path/filepath"
 	"strconv"
 	"time"
 
 	"github.com/spf13/cobra"
 
-	"github.com/jvmfit/jvmfit/internal/experiment"
-	"github.com/jvmfit/jvmfit/internal/jdk"
+	"github.com/jvmfit/jvmfit/internal/experiment/tune"
 	"github.com/jvmfit/jvmfit/internal/plan"
+	"github.com/jvmfit/jvmfit/internal/report"
 	"github.com/jvmfit/jvmfit/internal/size"
+	"github.com/jvmfit/jvmfit/internal/store"
 )
 
 func init() { commands = append(commands, newTune) }
@@ -52,7 +51,7 @@ See docs/tune.md.`,
 		RunE: func(cmd *cobra.Command, _ []string) error { return f.run(cmd) },
 	}
 	f.ef.register(cmd)
-	d := experiment.DefaultTune
+	d := tune.Default
 	fl := cmd.Flags()
 	fl.StringVar(&f.cpus, "cpus", "", "the CPU limit to tune for, e.g. 1 or 0.5; required")
 	fl.Float64Var(&f.rate, "rate", 0, "measured request rate (0 = the descriptor's or scenario's)")
@@ -74,79 +73,34 @@ func (f *tuneFlags) run(cmd *cobra.Command) error {
 	}
 	defer sess.close()
 	sess.Base.Rate = f.rate
-	probe := sess.Base
-	probe.CPUs, probe.MemoryBytes = cfg.CPUs, cfg.Generous
-	if probe, err = sess.Check(probe); err != nil {
+	t, err := tune.Open(sess.Session, cfg, f.ef.db, f.ef.profile)
+	if err != nil {
 		return asUsage(err)
 	}
-	cfg.JDK = probe.JDKVersion
-	if f.ef.profile != "" {
-		// The search trials do not plan through the Session, so the
-		// profile goes to tune's planner instead of the trials' spec.
-		if cfg.Profile, err = plan.LoadProfile(f.ef.profile); err != nil {
-			return usagef("--profile: %v", err)
-		}
-		sess.Base.Profile = ""
-		if err := asUsage(cfg.Validate()); err != nil {
-			return err
-		}
-	}
-	cfg.ArchiveDir = tuneDir(f.ef.db, sess.App.Name, cfg)
-	j := jdk.JDK{Version: cfg.JDK}
-	if ji, err := jdk.Inspect(probe.Java); err == nil {
-		j = ji // the update decides options such as TrimNativeHeapInterval, as in the soak's exec
-	}
-	cfg.Planner = experiment.LauncherPlannerFor(j, cfg.Goal)
 	args := map[string]any{"app": f.ef.app, "cpus": cfg.CPUs, "goal": cfg.Goal, "budget": cfg.Budget, "rate": f.rate,
 		"soak": f.soak.String(), "generous": cfg.Generous, "profile": f.ef.profile}
-	if err := sess.begin("tune", args); err != nil {
+	if err := sess.begin(store.KindTune, args); err != nil {
 		return err
 	}
-	if err := os.MkdirAll(cfg.ArchiveDir, 0o755); err != nil {
-		return fmt.Errorf("cannot make the directory for archives and the profile: %w", err)
-	}
-	trials := &experiment.TuneSession{Session: sess.Session, Planner: cfg.Planner, TrainingGrace: tuneTrainingGrace,
-		Goal: cfg.Goal, ProfileDir: cfg.ArchiveDir}
-	// Progress counts trials against the budget: its ETA is an upper
-	// bound, as tune may stop before the budget is spent.
-	sess.Expect(cfg.Budget)
-	res, runErr := experiment.Tune(cmd.Context(), cfg, trials)
+	t.Summarize = report.TuneSummary
+	res, profileFile, runErr := t.Run(cmd.Context())
 	if res == nil {
 		return runErr
 	}
-	given := f.ef.profile
-	if res.Profile != cfg.Profile {
-		given = "" // the answer's profile was measured under the chosen options
-	}
-	profileFile, err := writeTuneProfile(cfg.ArchiveDir, given, res.Profile)
-	if err != nil {
-		fmt.Fprintf(sess.Progress, "warning: %v\n", err)
-	}
-	if runErr == nil {
-		sum := res.Summary(profileFile)
-		if err := sess.EndWith(&sum); err != nil {
-			return err
-		}
-	}
 	out := cmd.OutOrStdout()
 	if f.ef.json {
-		if err := printJSON(out, experiment.NewTuneJSON(res, profileFile)); err != nil {
+		if err := printJSON(out, report.NewTuneJSON(res, profileFile)); err != nil {
 			return err
 		}
 	} else {
-		fmt.Fprint(out, res.Markdown(profileFile))
+		fmt.Fprint(out, report.TuneMarkdown(res, profileFile))
 	}
 	return runErr
 }
 
-// tuneTrainingGrace is how long a training run may take to exit: the JVM
-// writes its CDS archive or AOT cache then (filecache's 33 MB archive took
-// 3.3 s on a loaded 2-core machine, past the trials' usual 3 s grace).
-const tuneTrainingGrace = time.Minute
-
 // tuneConfig checks the flags before anything is opened or stored.
-func tuneConfig(cpus, goal, generous string, rate float64, budget int, soak time.Duration) (experiment.TuneConfig, error) {
-	cfg := experiment.DefaultTune
+func tuneConfig(cpus, goal, generous string, rate float64, budget int, soak time.Duration) (tune.Config, error) {
+	cfg := tune.Default
 	if cpus == "" {
 		return cfg, usagef("--cpus is required: give the CPU limit to tune for, e.g. --cpus 1")
 	}
@@ -167,25 +121,4 @@ func tuneConfig(cpus, goal, generous string, rate float64, budget int, soak time
 	}
 	cfg.CPUs, cfg.Goal, cfg.Budget, cfg.Soak, cfg.Generous = c, g, budget, soak, top
 	return cfg, asUsage(cfg.Validate())
-}
-
-// tuneDir holds the CDS archives, AOT caches and profiles of one app at
-// one CPU count and goal, next to the database. It does not depend on the
-// experiment, so that a rerun's candidates name the same archives and its
-// trials have the same keys as the stored ones.
-func tuneDir(db, app string, cfg experiment.TuneConfig) string {
-	return filepath.Join(db+".tune", fmt.Sprintf("%s-%gcpu-%s", app, cfg.CPUs, cfg.Goal))
-}
-
-// writeTuneProfile is the profile file the answer names: the one given,
-// or the measured one under its digest's name (the soak's exec got the
-// same file).
-func writeTuneProfile(dir, given string, p *plan.Profile) (string, error) {
-	switch {
-	case given != "":
-		return filepath.Abs(given)
-	case p == nil:
-		return "", nil
-	}
-	return experiment.WriteProfile(dir, p)
 }

@@ -131,4 +131,8 @@ type PlaceError struct{ Msg string }
 
 func (e *PlaceError) Error() string { return e.Msg }
 
+// UserFixes says the error is the user's to fix (the CLI exits 2): a
+// layout or a fault of the host, not a failure of jvmfit's.
+func (e *PlaceError) UserFixes() bool { return true }
+
 func pidName(pid int) string { return "jvmfit-" + strconv.Itoa(pid) }

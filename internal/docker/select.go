@@ -3,12 +3,15 @@ package docker
 import (
 	"context"
 	"fmt"
+
+	"github.com/jvmfit/jvmfit/internal/app"
 )
 
-// Engines jvmfit can drive, by their command's name.
+// Engines jvmfit can drive, by their command's name (named once, in app,
+// where --engine is checked).
 const (
-	Docker = "docker"
-	Podman = "podman"
+	Docker = app.EngineDocker
+	Podman = app.EnginePodman
 )
 
 // Select is the engine --engine names, checked: "docker" or "podman"; ""

@@ -30,7 +30,7 @@ func (p MinMemPlan) Conclude(ctx context.Context, s *Session, soak time.Duration
 			return res, Answer{}, err
 		}
 	}
-	return res, Answer{Rec: rec, WhyNot: whyNot}, s.End(rec, MinMemMarkdown(res))
+	return res, Answer{Rec: rec, WhyNot: whyNot}, s.End(rec, res)
 }
 
 // Conclude is the whole sweep (or compare) on s: the cells, the
@@ -51,5 +51,5 @@ func (sw Sweep) Conclude(ctx context.Context, s *Session) ([]CellResult, Answer,
 			return cells, Answer{}, err
 		}
 	}
-	return cells, Answer{Rec: rec, WhyNot: whyNot}, s.End(rec, "")
+	return cells, Answer{Rec: rec, WhyNot: whyNot}, s.End(rec, nil)
 }

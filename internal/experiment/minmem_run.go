@@ -73,9 +73,10 @@ func (p MinMemPlan) trialAt(s *Session, cpus float64, jvm string) TrialFunc {
 	runs := map[int64]int{}
 	return func(ctx context.Context, mem int64) (*trial.Result, error) {
 		spec := p.spec(s, cpus, jvm, mem)
-		spec.Repeat = runs[mem]
+		spec.Repeat, spec.Purpose = runs[mem], trial.PurposeSearch
 		what := fmt.Sprintf("minmem cpus=%s jvm=%s memory=%s", fmtCPUs(cpus), jvm, size.Format(mem))
 		if spec.Repeat > 0 {
+			spec.Purpose = trial.PurposeRepeat
 			what += fmt.Sprintf(" (repeat %d)", spec.Repeat)
 		}
 		r, _, err := s.Trial(ctx, spec, what)

@@ -3,7 +3,6 @@ package experiment
 import (
 	"fmt"
 	"strconv"
-	"strings"
 
 	"github.com/jvmfit/jvmfit/internal/judge"
 	"github.com/jvmfit/jvmfit/internal/size"
@@ -150,8 +149,6 @@ func better(a, b *Candidate) bool {
 	return a.Throughput > b.Throughput
 }
 
-func fmtCPUs(c float64) string { return strconv.FormatFloat(c, 'g', -1, 64) }
-
 func cpuWord(c float64) string {
 	if c == 1 {
 		return "1 CPU"
@@ -159,127 +156,10 @@ func cpuWord(c float64) string {
 	return fmtCPUs(c) + " CPUs"
 }
 
-// k8sQuantity writes a size as Kubernetes does (Mi/Gi are the same binary
-// units jvmfit uses).
-func k8sQuantity(b int64) string {
-	if b%size.GiB == 0 {
-		return strconv.FormatInt(b/size.GiB, 10) + "Gi"
-	}
-	return strconv.FormatInt((b+size.MiB-1)/size.MiB, 10) + "Mi"
-}
+func fmtCPUs(c float64) string { return strconv.FormatFloat(c, 'g', -1, 64) }
 
-func k8sCPU(c float64) string {
-	if c == float64(int64(c)) {
-		return strconv.FormatInt(int64(c), 10)
-	}
-	return strconv.FormatInt(int64(c*1000+0.5), 10) + "m"
-}
-
-// Markdown is the answer with the three ways to apply it.
-func (r *Recommendation) Markdown() string {
-	return "## Recommendation\n\n" + r.Body()
-}
-
-// Headline is the answer in one line, for overviews.
-func (r *Recommendation) Headline() string {
-	return fmt.Sprintf("%s, %s, --jvm %s", size.Format(r.MemoryBytes), cpuWord(r.CPUs), r.JVM)
-}
-
-// Summary is what the experiment stores for later reports
-// (store.SetSummary); details is extra Markdown such as minmem's search table.
-func (r *Recommendation) Summary(details string) judge.Summary {
-	return judge.Summary{Headline: r.Headline(), Text: r.Body(), Details: details}
-}
-
-// Body is Markdown without its heading, so a report can nest it.
-func (r *Recommendation) Body() string {
-	var b strings.Builder
-	fmt.Fprintf(&b, "- **Memory limit: %s** = minimum OK %s + margin %s (margin rule: %s)\n", size.Format(r.MemoryBytes), size.Format(r.MinOKBytes), size.Format(r.MarginBytes), r.MarginWhy)
-	b.WriteString(r.soakText())
-	fmt.Fprintf(&b, "- **CPUs: %s**\n", fmtCPUs(r.CPUs))
-	fmt.Fprintf(&b, "- **JVM options: %s** (%s)\n", r.optionsText(), r.Why)
-	if r.Java != "" {
-		fmt.Fprintf(&b, "- Java: `%s`\n", r.Java)
-	}
-	b.WriteString("\nApply it in one of three ways:\n\n")
-	b.WriteString("1. " + r.entrypoint() + "\n\n")
-	if len(r.Options) > 0 {
-		b.WriteString("2. The same options fixed in the environment (valid only at this limit):\n\n")
-		fmt.Fprintf(&b, "   ```sh\n   JAVA_TOOL_OPTIONS=%s\n   ```\n\n", shellQuote(strings.Join(r.Options, " ")))
-	} else {
-		b.WriteString("2. No `JAVA_TOOL_OPTIONS` are needed: the JDK defaults passed at this limit.\n\n")
-	}
-	b.WriteString("3. The Kubernetes container resources (request = limit, so the tested limits are the ones it gets):\n\n")
-	b.WriteString("   ```yaml\n")
-	b.WriteString(indent(r.K8s(), "   "))
-	b.WriteString("   ```\n")
-	return b.String()
-}
-
-// entrypoint says how to start the JVM so it gets what was tested.
-func (r *Recommendation) entrypoint() string {
-	const df = "\n\n   ```dockerfile\n   ENTRYPOINT [%s]\n   ```"
-	quote := func(args []string) string {
-		q := make([]string, len(args))
-		for i, a := range args {
-			q[i] = strconv.Quote(a)
-		}
-		return strings.Join(q, ", ")
-	}
-	switch {
-	case r.isJvmfit():
-		args := []string{"/jvmfit", "exec"}
-		if _, goal, ok := strings.Cut(r.JVM, ":"); ok {
-			args = append(args, "--goal", goal)
-		}
-		if r.Profile != "" {
-			args = append(args, "--profile", r.Profile)
-		}
-		proof := ""
-		switch {
-		case r.ViaExec:
-			proof = " The soak ran the app through `jvmfit exec` in the trial's cgroup, as here."
-		case len(r.Soak) > 0:
-			proof = " **Not proven through `jvmfit exec`**: the soak ran java with the launcher's options on its command line (the descriptor's command does not start java itself, so `jvmfit exec` could not wrap it); what it proved is the `JAVA_TOOL_OPTIONS` form below."
-		}
-		return "`jvmfit exec` as the entrypoint: it reads the container's limits at start and computes these options itself, so they follow the limit if it changes." + proof +
-			fmt.Sprintf(df, quote(append(args, "--", "java", "-jar", "/app.jar")))
-	case len(r.Options) == 0:
-		return "Start `java` as it is: the JDK defaults passed. (`jvmfit exec` would add jvmfit's own options, a configuration this run did not choose; compare it with `--jvm default,jvmfit`.)" +
-			fmt.Sprintf(df, quote([]string{"java", "-jar", "/app.jar"}))
-	default:
-		// An option set (or the user's own options) was tested as given on
-		// the java command line, not through jvmfit exec, which would add
-		// its own options for what they leave open: recommend what ran.
-		return fmt.Sprintf("`java` with exactly these options, as the trials ran them: `--jvm %s` put them on the java command line (after the descriptor's own jvm_options); this was not tested through `jvmfit exec`, which would add options of its own.", r.JVM) +
-			fmt.Sprintf(df, quote(append(append([]string{"java"}, r.Options...), "-jar", "/app.jar")))
-	}
-}
-
-// K8s is the container's resources block.
-func (r *Recommendation) K8s() string {
-	return fmt.Sprintf("resources:\n  requests:\n    memory: %s\n    cpu: %q\n  limits:\n    memory: %s\n    cpu: %q\n",
-		k8sQuantity(r.MemoryBytes), k8sCPU(r.CPUs), k8sQuantity(r.MemoryBytes), k8sCPU(r.CPUs))
-}
-
-func (r *Recommendation) optionsText() string {
-	if len(r.Options) == 0 {
-		return "JDK defaults (none)"
-	}
-	return "`" + strings.Join(r.Options, " ") + "`"
-}
-
-func indent(s, pre string) string {
-	lines := strings.SplitAfter(s, "\n")
-	var b strings.Builder
-	for _, l := range lines {
-		if l != "" {
-			b.WriteString(pre + l)
-		}
-	}
-	return b.String()
-}
-
-func shellQuote(s string) string {
-	return "'" + strings.ReplaceAll(s, "'", `'\''`) + "'"
+// Answer is the recommendation as the value every paste-ready form is
+// rendered from (report.Forms).
+func (r *Recommendation) Answer() judge.Answer {
+	return judge.Answer{MemoryBytes: r.MemoryBytes, CPUs: r.CPUs, JVM: r.JVM, Options: r.Options, Profile: r.Profile}
 }

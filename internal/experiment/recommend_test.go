@@ -48,51 +48,15 @@ func TestRecommendPicksSmallestAndExplains(t *testing.T) {
 	if rec.JVM != "jvmfit" || rec.MinOKBytes != 136*mi || rec.MemoryBytes != 160*mi || asked != 160*mi {
 		t.Fatalf("got %+v (options asked at %s); want jvmfit, 136Mi → 160Mi", rec, size.Format(asked))
 	}
-	md := rec.Markdown()
-	for _, want := range []string{"Memory limit: 160Mi", "jvmfit exec", "JAVA_TOOL_OPTIONS='-XX:+UseSerialGC -Xmx72m'", "memory: 160Mi", `cpu: "1"`} {
-		if !strings.Contains(md, want) {
-			t.Errorf("recommendation lacks %q:\n%s", want, md)
-		}
-	}
 
 	// Not at the edge (nothing smaller failed): no margin is added.
 	rec, err = Recommend([]Candidate{{JVM: "default", CPUs: 0.5, MinOK: 512 * mi}}, nil)
-	if err != nil || rec.MemoryBytes != 512*mi || rec.MarginBytes != 0 || !strings.Contains(rec.K8s(), `cpu: "500m"`) {
-		t.Fatalf("tested limit: %+v, %v\n%s", rec, err, rec.K8s())
-	}
-	if !strings.Contains(rec.Markdown(), "JDK defaults passed") {
-		t.Errorf("a default-mode answer must not tell users to add jvmfit's options:\n%s", rec.Markdown())
+	if err != nil || rec.MemoryBytes != 512*mi || rec.MarginBytes != 0 || len(rec.Options) != 0 {
+		t.Fatalf("tested limit: %+v, %v", rec, err)
 	}
 
 	if _, err := Recommend([]Candidate{{JVM: "default", CPUs: 1}}, nil); err == nil {
 		t.Fatal("no passing candidate must be an error")
-	}
-}
-
-// An option set's answer says how its options ran (on the java command
-// line) and prints that entrypoint, not a jvmfit exec line it never tested.
-// The margin and the rule behind it read as two different things.
-func TestRecommendOptionSetAsTested(t *testing.T) {
-	rec, err := Recommend([]Candidate{{JVM: "set:B", CPUs: 1, MinOK: 104 * mi, Precision: 8 * mi, Edge: true}},
-		func(jvm, java string, mem int64, cpus float64) ([]string, error) {
-			return []string{"-XX:+UseSerialGC", "-Xss512k"}, nil
-		})
-	if err != nil {
-		t.Fatal(err)
-	}
-	md := rec.Markdown()
-	for _, want := range []string{
-		"`--jvm set:B` put them on the java command line",
-		"not tested through `jvmfit exec`",
-		`ENTRYPOINT ["java", "-XX:+UseSerialGC", "-Xss512k", "-jar", "/app.jar"]`,
-		"Memory limit: 128Mi** = minimum OK 104Mi + margin 24Mi (margin rule: at least 16 MiB",
-	} {
-		if !strings.Contains(md, want) {
-			t.Errorf("recommendation lacks %q:\n%s", want, md)
-		}
-	}
-	if strings.Contains(md, "/jvmfit") || strings.Contains(md, "margin: 16") {
-		t.Errorf("recommendation offers an untested jvmfit exec line or a second margin:\n%s", md)
 	}
 }
 

@@ -59,6 +59,11 @@ type Session struct {
 	// Parallel is how many trials Batch runs at a time (0 or 1: one).
 	Parallel int
 
+	// Summarize renders a recommendation, with minmem's searches, as the
+	// experiment's stored summary: report.Summarize, wired by the command,
+	// so that experiment returns values and renders nothing itself.
+	Summarize func(rec *Recommendation, search []ModeResult) judge.Summary
+
 	count counter
 	// mu serialises what concurrent trials share (Batch): preparing,
 	// the store, the counts and the progress stream.
@@ -97,12 +102,17 @@ func (s *Session) logDir() string { return filepath.Join(s.LogRoot, strconv.Form
 
 // End stores what a finished experiment concluded (nil = nothing) and
 // marks it complete. An experiment that failed or was interrupted is never
-// ended, so reports say it was cut short, and has no final answer.
-func (s *Session) End(rec *Recommendation, details string) error {
+// ended, so reports say it was cut short, and has no final answer. The
+// answer is stored as Summarize renders it (the report's words; without
+// one, an empty summary marks that there was an answer).
+func (s *Session) End(rec *Recommendation, search []ModeResult) error {
 	if rec == nil {
 		return s.EndWith(nil)
 	}
-	sum := rec.Summary(details)
+	var sum judge.Summary
+	if s.Summarize != nil {
+		sum = s.Summarize(rec, search)
+	}
 	return s.EndWith(&sum)
 }
 

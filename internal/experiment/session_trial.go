@@ -70,6 +70,15 @@ func (s *Session) Trial(ctx context.Context, spec trial.Spec, what string) (*tri
 	if err := ctx.Err(); err != nil {
 		return nil, false, interrupted(what, err)
 	}
+	if s.Prepare == nil {
+		// An image's JDK is read outside the lock, and a signal stops it.
+		if err := trial.PrepareImage(ctx, spec, s.App); err != nil {
+			if ctx.Err() != nil {
+				return nil, false, interrupted(what, ctx.Err())
+			}
+			return nil, false, fmt.Errorf("%s: %w", what, err)
+		}
+	}
 	s.mu.Lock()
 	prepared, err := s.Check(spec)
 	s.mu.Unlock()
@@ -91,6 +100,8 @@ func (s *Session) Trial(ctx context.Context, spec trial.Spec, what string) (*tri
 	if err != nil {
 		return nil, false, fmt.Errorf("%s: %w", what, err)
 	}
+	// The trial's role in this experiment, which a reused trial takes on.
+	r.Spec.Purpose, r.Spec.Candidate = prepared.Purpose, prepared.Candidate
 	s.mu.Lock()
 	err = s.keep(r, prepared.Key())
 	if err == nil {
@@ -100,7 +111,7 @@ func (s *Session) Trial(ctx context.Context, spec trial.Spec, what string) (*tri
 	if err != nil {
 		return nil, false, fmt.Errorf("%s: %w", what, err)
 	}
-	if r.Kind == trial.KindError || r.Kind == trial.KindPortInUse {
+	if !r.OnApp() {
 		// Not the app's verdict: stop rather than search on it (a port
 		// taken twice in a row is stored, never reused, and rerun).
 		return r, reused, &TrialError{What: what, Result: r}
@@ -118,7 +129,7 @@ func (s *Session) reuseOrRun(ctx context.Context, spec trial.Spec) (*trial.Resul
 		if err != nil {
 			return nil, false, fmt.Errorf("looking it up in the store: %w", err)
 		}
-		if found && prev.Verdict != "" && prev.Kind != trial.KindError && prev.Kind != trial.KindPortInUse {
+		if found && prev.Verdict != "" && prev.OnApp() {
 			return prev, true, nil
 		}
 	}

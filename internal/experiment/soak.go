@@ -3,10 +3,9 @@ package experiment
 import (
 	"context"
 	"fmt"
-	"strconv"
-	"strings"
 	"time"
 
+	"github.com/jvmfit/jvmfit/internal/judge"
 	"github.com/jvmfit/jvmfit/internal/size"
 	"github.com/jvmfit/jvmfit/internal/trial"
 )
@@ -15,10 +14,6 @@ import (
 // enough to outlast the search's short trials several times over, short
 // enough to keep the experiment in minutes.
 const DefaultSoak = time.Minute
-
-// soakTries bounds the proof: the first soak at the recommended limit,
-// then up to two more, each one rounding step (16 MiB) higher.
-const soakTries = 3
 
 // SoakRun is one proof trial of a recommendation.
 type SoakRun struct {
@@ -34,7 +29,7 @@ type SoakRun struct {
 // Soak proves a recommendation with a longer trial at its limit. The
 // search judged short trials near the edge; the margin above it is a rule
 // of thumb until a run as long as d holds there. A KO raises the limit by
-// one rounding step and soaks again, at most soakTries times in all. The
+// one rounding step and soaks again, at most judge.SoakTries (3) times in all. The
 // recommendation is Tested when the last soak passed.
 func (p MinMemPlan) Soak(ctx context.Context, s *Session, rec *Recommendation, d time.Duration) error {
 	return soak(ctx, s, rec, d, func(mem int64) trial.Spec { return p.spec(s, rec.CPUs, rec.JVM, mem) })
@@ -54,7 +49,7 @@ func (sw Sweep) Soak(ctx context.Context, s *Session, rec *Recommendation, d tim
 // recommended is the entrypoint proven.
 func soak(ctx context.Context, s *Session, rec *Recommendation, d time.Duration, spec func(mem int64) trial.Spec) error {
 	rec.describe(s)
-	for i := 0; i < soakTries; i++ {
+	for i := 0; i < judge.SoakTries; i++ {
 		if i > 0 {
 			failed := rec.MemoryBytes
 			rec.MemoryBytes += marginRound
@@ -67,7 +62,7 @@ func soak(ctx context.Context, s *Session, rec *Recommendation, d time.Duration,
 			rec.Options = o
 		}
 		sp := spec(rec.MemoryBytes)
-		sp.Duration, sp.Soak = d, true
+		sp.Duration, sp.Soak, sp.Purpose = d, true, trial.PurposeSoak
 		if trial.CanExec(s.App, rec.JVM) {
 			sp.Launcher = trial.LauncherExec
 		}
@@ -113,85 +108,4 @@ func soakRun(r *trial.Result, d time.Duration) SoakRun {
 		s.P99 = r.Load.Latencies.P99
 	}
 	return s
-}
-
-// soakText is the recommendation's proof in one Markdown bullet.
-func (r *Recommendation) soakText() string {
-	if len(r.Soak) == 0 {
-		return r.unprovenText()
-	}
-	var ko []string
-	for _, s := range r.Soak {
-		if s.Verdict != trial.OK {
-			ko = append(ko, fmt.Sprintf("%s (%s)", size.Format(s.MemoryBytes), strings.Join(s.Failed, "; ")))
-		}
-	}
-	last := r.Soak[len(r.Soak)-1]
-	if !r.Tested {
-		return fmt.Sprintf("- **Not proven**: a %s soak failed at %s. The footprint grows over a longer run than the search's trials: search again with a --duration closer to the soak's\n",
-			last.Duration, strings.Join(ko, ", "))
-	}
-	trialNo := ""
-	if last.TrialID > 0 {
-		trialNo = fmt.Sprintf("trial #%d: ", last.TrialID)
-	}
-	s := fmt.Sprintf("- **Proven by a soak**: %s at %s, OK (%sp99 %s, peak %s)", last.Duration, size.Format(last.MemoryBytes),
-		trialNo, last.P99.Round(10*time.Microsecond), size.Format(last.MemoryPeakBytes))
-	if len(ko) > 0 {
-		s += "; it failed first at " + strings.Join(ko, ", ")
-	}
-	return s + "\n"
-}
-
-// unprovenText labels a recommendation no soak proved (sweep and compare
-// without --soak, minmem with --soak 0): the limit with its margin never
-// ran, and a jvmfit mode's `jvmfit exec` entrypoint never ran at all. It
-// gives the command that proves it as recommended.
-func (r *Recommendation) unprovenText() string {
-	what := "no trial ran at this limit"
-	if r.Tested {
-		what = "a trial of the search passed at this limit, but no soak ran"
-	}
-	if r.isJvmfit() {
-		what += ", and no trial ran the app through `jvmfit exec` as recommended below (the trials put the launcher's options on the java command line)"
-	}
-	cmd := r.ProveCommand()
-	if cmd == "" {
-		return fmt.Sprintf("- **Not proven**: %s\n", what)
-	}
-	return fmt.Sprintf("- **Not proven**: %s. Prove it, as recommended, with a soak:\n\n  ```sh\n  %s\n  ```\n\n", what, cmd)
-}
-
-// ProveCommand is the `jvmfit run` that runs the recommendation as it is
-// recommended: at its limit and CPUs, for DefaultSoak, and a jvmfit mode
-// through `jvmfit exec` (--via-exec) with its profile. Empty when the
-// descriptor is not known.
-func (r *Recommendation) ProveCommand() string {
-	if r.App == "" {
-		return ""
-	}
-	args := []string{"jvmfit", "run", "--app", r.App, "--memory", k8sQuantity(r.MemoryBytes), "--cpus", fmtCPUs(r.CPUs), "--jvm", r.JVM}
-	if r.isJvmfit() {
-		args = append(args, "--via-exec")
-		if r.Profile != "" {
-			args = append(args, "--profile", r.Profile)
-		}
-	}
-	if r.Java != "" {
-		args = append(args, "--java", r.Java)
-	}
-	if r.Rate > 0 {
-		args = append(args, "--rate", strconv.FormatFloat(r.Rate, 'g', -1, 64))
-	}
-	args = append(args, "--duration", strings.TrimSuffix(DefaultSoak.String(), "0s"))
-	for i, a := range args {
-		if strings.ContainsAny(a, " \t'\"$`\\;&|<>()*?[]{}~#!") {
-			args[i] = shellQuote(a)
-		}
-	}
-	return strings.Join(args, " ")
-}
-
-func (r *Recommendation) isJvmfit() bool {
-	return r.JVM == "jvmfit" || strings.HasPrefix(r.JVM, "jvmfit:")
 }

@@ -72,35 +72,3 @@ func SweepCandidates(cells []CellResult) []Candidate {
 	}
 	return out
 }
-
-// CellJSON is one sweep cell in `--json` output.
-type CellJSON struct {
-	Cell
-	ID              int64         `json:"id,omitempty"`
-	Verdict         trial.Verdict `json:"verdict"`
-	Kind            trial.Kind    `json:"kind,omitempty"`
-	Failed          []string      `json:"failed,omitempty"`
-	Reused          bool          `json:"reused"`
-	StartSeconds    float64       `json:"start_seconds"`
-	Throughput      float64       `json:"throughput"`
-	Success         float64       `json:"success"`
-	P50Ms           float64       `json:"p50_ms"`
-	P99Ms           float64       `json:"p99_ms"`
-	MemoryPeakBytes int64         `json:"memory_peak_bytes"`
-}
-
-// CellsJSON flattens cells for --json.
-func CellsJSON(cells []CellResult) []CellJSON {
-	out := []CellJSON{}
-	for _, c := range cells {
-		r := c.Result
-		j := CellJSON{Cell: c.Cell, ID: r.ID, Verdict: r.Verdict, Kind: r.Kind, Failed: r.Failed, Reused: c.Reused,
-			StartSeconds: r.StartSeconds, MemoryPeakBytes: r.MemoryPeakBytes}
-		if r.Load != nil {
-			j.Throughput, j.Success = r.Load.Throughput, r.Load.Success
-			j.P50Ms, j.P99Ms = float64(r.Load.Latencies.P50)/1e6, float64(r.Load.Latencies.P99)/1e6
-		}
-		out = append(out, j)
-	}
-	return out
-}

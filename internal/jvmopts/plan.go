@@ -20,16 +20,15 @@ func planned(r Request, goal string) (Resolved, error) {
 	if err != nil {
 		return Resolved{}, fmt.Errorf("--jvm jvmfit: cannot read the host's limits: %w", err)
 	}
-	if r.MemoryBytes > 0 {
-		lim.MemoryBytes, lim.SwapBytes = r.MemoryBytes, 0
-	}
-	if r.CPUs > 0 {
-		lim.CPUQuota, lim.CPUQuotaInherited = r.CPUs, false
-	}
+	var set []int
 	if r.CPUSet != "" {
-		if lim.CPUSet, err = cgroup.ParseCPUList(r.CPUSet); err != nil {
+		if set, err = cgroup.ParseCPUList(r.CPUSet); err != nil {
 			return Resolved{}, fmt.Errorf("--cpuset: %w", err)
 		}
+	}
+	lim = lim.Override(r.MemoryBytes, r.CPUs, set)
+	if r.MemoryBytes > 0 {
+		lim.SwapBytes = 0 // a trial forbids swap
 	}
 	p, opts, err := plan.Override(plan.Input{Limits: lim, JDK: r.JDK, Goal: g, UserOptions: r.CommandOptions, Profile: r.Profile}, r.UserOptions)
 	if err != nil {

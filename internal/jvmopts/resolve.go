@@ -55,9 +55,8 @@ func Resolve(r Request) (Resolved, error) {
 	switch {
 	case mode == "" || mode == "default":
 		return Resolved{Options: user}, nil
-	case mode == "jvmfit" || strings.HasPrefix(mode, "jvmfit:"):
-		_, goal, _ := strings.Cut(mode, ":")
-		return planned(r, goal)
+	case ParseMode(mode).Launcher:
+		return planned(r, ParseMode(mode).Goal)
 	case anchor.IsStyle(mode) && mode != "jdk":
 		return anchored(r, mode)
 	case strings.HasPrefix(mode, "set:"):

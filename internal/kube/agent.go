@@ -62,8 +62,14 @@ func runAgent(ctx context.Context, task Task, progress io.Writer, proc string) (
 // through the app's own mount of it (/proc/PID/root/sys/fs/cgroup).
 type podProber struct{ inner trial.Prober }
 
-func (pp podProber) Start(ctx context.Context, p trial.Process) trial.Sampling {
-	t := probe.Target{Pid: p.Pid(), NMT: true}
+func (pp podProber) Start(ctx context.Context, p trial.Process, spec trial.Spec) trial.Sampling {
+	return sampling{probe.Start(ctx, pp.target(p, spec), 250*time.Millisecond)}
+}
+
+// target is what the pod's sampler reads: the spec's settings (the full GC
+// at the end of a profile's trial) as every backend applies them.
+func (pp podProber) target(p trial.Process, spec trial.Spec) probe.Target {
+	t := probe.Target{Pid: p.Pid(), NMT: true, FullGCAtEnd: spec.FullGCAtEnd}
 	if a, ok := p.(*attached); ok {
 		t.PerfData = perfDataOf(a.proc, a.pid)
 		if a.memDir != "" {
@@ -71,7 +77,7 @@ func (pp podProber) Start(ctx context.Context, p trial.Process) trial.Sampling {
 			t.CgroupStats = func() (probe.CgroupStats, error) { return cgroupStats(a.memDir, a.cpuDir) }
 		}
 	}
-	return sampling{probe.Start(ctx, t, 250*time.Millisecond)}
+	return t
 }
 
 func (pp podProber) NMT(ctx context.Context, jcmd string, pid int) (map[string]trial.NMT, error) {

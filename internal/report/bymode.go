@@ -25,7 +25,7 @@ func configGroups(ts []*trial.Result) []group {
 // searched says whether a trial counts in minmem's search: a verdict on
 // the app at a memory limit, not a soak (which proves the answer).
 func searched(r *trial.Result) bool {
-	return r.Kind != trial.KindError && !r.Spec.NoLimits && r.Spec.MemoryBytes > 0 && !r.Spec.Soak
+	return r.OnApp() && !r.Spec.NoLimits && r.Spec.MemoryBytes > 0 && !r.Spec.Soak
 }
 
 // boundary is judge.Boundary over the group's searched trials.

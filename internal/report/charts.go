@@ -7,6 +7,7 @@ import (
 	"strings"
 
 	"github.com/jvmfit/jvmfit/internal/size"
+	"github.com/jvmfit/jvmfit/internal/store"
 	"github.com/jvmfit/jvmfit/internal/trial"
 )
 
@@ -107,7 +108,7 @@ func buildCharts(in Input) []chart {
 		}
 	}
 	switch {
-	case in.Meta.Kind == "tune":
+	case in.Meta.Kind == store.KindTune:
 		// Tune's every trial has its own options (the launcher's plan
 		// changes with the limit), so a grid or bars by configuration
 		// would have a row per trial: the front chart shows them all.
@@ -150,7 +151,7 @@ func rateCharts(ts []*trial.Result, vary map[dimension]bool) []*chart {
 		p50.Dashed = true
 		for _, r := range g.Trials {
 			x := rate(r)
-			if x <= 0 || r.Kind == trial.KindError {
+			if x <= 0 || !r.OnApp() {
 				continue
 			}
 			if x > maxRate {
@@ -191,7 +192,7 @@ func appendDrawn(dst []xySeries, ss ...xySeries) []xySeries {
 func okGrid(ts []*trial.Result, vary map[dimension]bool) *chart {
 	var limited []*trial.Result
 	for _, r := range ts {
-		if r.Spec.MemoryBytes > 0 && r.Kind != trial.KindError && !r.Spec.Soak {
+		if r.Spec.MemoryBytes > 0 && r.OnApp() && !r.Spec.Soak {
 			limited = append(limited, r)
 		}
 	}

@@ -1,7 +1,6 @@
 package report
 
 import (
-	"fmt"
 	"math"
 	"strconv"
 	"strings"
@@ -13,30 +12,7 @@ import (
 
 const dash = "—"
 
-// ResultCell is seed 000's result column: "OK (9.9s start, 1003req/s)",
-// "KO (oom-killed)", or for an SLO miss the failed clauses with the run's
-// figures, since the app did run.
-func ResultCell(r *trial.Result) string {
-	figures := fmt.Sprintf("%s start, %sreq/s", startCell(r), zeroDecimals(throughput(r)))
-	if r.Verdict == trial.OK {
-		return "OK (" + figures + ")"
-	}
-	switch r.Kind {
-	case trial.KindSLO:
-		if rs := reasons(r); len(rs) > 0 {
-			return "KO (" + strings.Join(rs, "; ") + "; " + figures + ")"
-		}
-		return "KO (slo; " + figures + ")"
-	case "":
-		return "KO"
-	}
-	if rs := reasons(r); len(rs) > 0 {
-		return "KO (" + string(r.Kind) + ": " + strings.Join(rs, "; ") + ")"
-	}
-	return "KO (" + string(r.Kind) + ")"
-}
-
-// shortResult is ResultCell without the figures, for narrow columns.
+// shortResult is trial.Result.Cell without the figures, for narrow columns.
 func shortResult(r *trial.Result) string {
 	if r.Verdict == trial.OK || r.Kind == "" {
 		return string(r.Verdict)

@@ -11,26 +11,6 @@ import (
 	"github.com/jvmfit/jvmfit/internal/trial"
 )
 
-func TestResultCell(t *testing.T) {
-	lr := &record.Report{Throughput: 1003.4}
-	cases := []struct {
-		r    trial.Result
-		want string
-	}{
-		{trial.Result{Verdict: trial.OK, StartSeconds: 9.94, Load: lr}, "OK (9.9s start, 1003req/s)"},
-		{trial.Result{Verdict: trial.KO, Kind: trial.KindOOMKilled, Failed: []string{string(trial.KindOOMKilled)}}, "KO (oom-killed)"},
-		{trial.Result{Verdict: trial.KO, Kind: trial.KindExited, Failed: []string{"exit code 1"}}, "KO (exited: exit code 1)"},
-		{trial.Result{Verdict: trial.KO, Kind: trial.KindSLO, StartSeconds: 4, Load: lr, Failed: []string{"p99 812ms > 200ms", "success 0.98 < 0.999"}},
-			"KO (p99 812ms > 200ms; success 0.98 < 0.999; 4.0s start, 1003req/s)"},
-		{trial.Result{Verdict: trial.KO, Kind: trial.KindNotReady}, "KO (not-ready)"},
-	}
-	for _, c := range cases {
-		if got := ResultCell(&c.r); got != c.want {
-			t.Errorf("ResultCell = %q, want %q", got, c.want)
-		}
-	}
-}
-
 func TestMarkdownCellsStayInert(t *testing.T) {
 	tb := Table{Header: []string{"a", "b"}, Rows: [][]string{{"x|y", "<img src=x>\nnext"}, {"p99 < 200ms", "a\\|b"}}}
 	var buf bytes.Buffer

@@ -4,6 +4,7 @@ import (
 	"sort"
 	"strings"
 
+	"github.com/jvmfit/jvmfit/internal/jvmopts"
 	"github.com/jvmfit/jvmfit/internal/trial"
 )
 
@@ -113,7 +114,7 @@ func specOrder(trials []*trial.Result) func(a, b *trial.Result) bool {
 		switch {
 		case m == "" || m == "default":
 			rank[m] = -2
-		case strings.HasPrefix(m, "jvmfit"):
+		case jvmopts.ParseMode(m).Launcher:
 			rank[m] = -1
 		default:
 			rank[m] = len(rank)

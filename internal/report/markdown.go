@@ -5,6 +5,7 @@ import (
 	"io"
 	"strings"
 
+	"github.com/jvmfit/jvmfit/internal/store"
 	"github.com/jvmfit/jvmfit/internal/trial"
 )
 
@@ -19,7 +20,7 @@ func Sections(in Input) []Table {
 	}
 	vary := varying(ts)
 	var out []Table
-	if in.Meta.Kind == "tune" {
+	if in.Meta.Kind == store.KindTune {
 		if t := TuneFrontTable(ts); t != nil {
 			out = append(out, *t)
 		}

@@ -66,7 +66,7 @@ func sweepGroups(ts []*trial.Result, vary map[dimension]bool) []group {
 func ratePoints(trials []*trial.Result) []judge.RatePoint {
 	var ps []judge.RatePoint
 	for _, r := range trials {
-		if r.Kind == trial.KindError {
+		if !r.OnApp() {
 			continue
 		}
 		p := judge.RatePoint{Rate: rate(r), Throughput: throughput(r), Success: success(r)}

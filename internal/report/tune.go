@@ -4,18 +4,20 @@ import (
 	"slices"
 	"strconv"
 	"strings"
+	"time"
 
 	"github.com/jvmfit/jvmfit/internal/judge"
 	"github.com/jvmfit/jvmfit/internal/trial"
 )
 
-// A tune experiment's trials, read back from the store. Tune stores each
-// trial with its spec and nothing else, so the report tells their purpose
-// from the spec, as tune made it (experiment/tune_trials.go):
+// A tune experiment's trials, read back from the store. The store keeps
+// each trial's role (Spec.Purpose) and candidate, and the report reads
+// them. Trials stored before roles were kept have none, and their role is
+// told from the spec as tune made it then:
 //   - the soak: Spec.Soak;
 //   - a training run: its options write a CDS archive or an AOT cache;
 //   - the profile trial: the JDK's defaults (Spec.JVM "default"), which no
-//     search trial has: every candidate states at least its GC;
+//     search trial had: every candidate states at least its GC;
 //   - every other trial is a search trial, the only ones on the front.
 type tunePurpose int
 
@@ -27,6 +29,16 @@ const (
 )
 
 func tunePurposeOf(r *trial.Result) tunePurpose {
+	switch r.Spec.Purpose {
+	case trial.PurposeSoak:
+		return tuneSoak
+	case trial.PurposeTraining:
+		return tuneTraining
+	case trial.PurposeProfile:
+		return tuneProfile
+	case trial.PurposeSearch, trial.PurposeRepeat:
+		return tuneSearch
+	}
 	switch {
 	case r.Spec.Soak:
 		return tuneSoak
@@ -34,7 +46,7 @@ func tunePurposeOf(r *trial.Result) tunePurpose {
 		return strings.HasPrefix(o, "-XX:ArchiveClassesAtExit=") || strings.HasPrefix(o, "-XX:AOTCacheOutput=")
 	}):
 		return tuneTraining
-	case r.Spec.JVM == "default":
+	case r.Spec.JVM == "default" && len(r.Spec.UserOptions) == 0:
 		return tuneProfile
 	}
 	return tuneSearch
@@ -43,8 +55,11 @@ func tunePurposeOf(r *trial.Result) tunePurpose {
 // tuneOptions are the options the trial's JVM was given: for a soak run
 // through jvmfit exec, the candidate's (exec adds the plan's itself).
 func tuneOptions(r *trial.Result) []string {
-	if len(r.Spec.JVMOptions) > 0 {
+	switch {
+	case len(r.Spec.JVMOptions) > 0:
 		return r.Spec.JVMOptions
+	case len(r.Spec.UserOptions) > 0:
+		return r.Spec.UserOptions
 	}
 	return strings.Fields(r.Spec.JVM)
 }
@@ -53,7 +68,7 @@ func tuneOptions(r *trial.Result) []string {
 func tuneSearchTrials(ts []*trial.Result) []*trial.Result {
 	var out []*trial.Result
 	for _, r := range sorted(ts) {
-		if tunePurposeOf(r) == tuneSearch && r.Kind != trial.KindError && r.Kind != trial.KindPortInUse {
+		if tunePurposeOf(r) == tuneSearch && r.OnApp() {
 			out = append(out, r)
 		}
 	}
@@ -108,7 +123,18 @@ func tuneChosen(ts, search []*trial.Result) *trial.Result {
 	if soak == nil {
 		return nil
 	}
-	// The descriptor's own jvm_options may follow the candidate's in a
+	if soak.Spec.Candidate != "" {
+		// The store kept each trial's candidate: the chosen point is the
+		// soaked candidate's OK search trial at the first soak's limit.
+		for _, r := range search {
+			if r.Spec.Candidate == soak.Spec.Candidate && r.Spec.MemoryBytes == soak.Spec.MemoryBytes && r.Verdict == trial.OK {
+				return r
+			}
+		}
+		return nil
+	}
+	// Stored before candidates were kept: match the options. The
+	// descriptor's own jvm_options may follow the candidate's in a
 	// search trial's options: a run of them anywhere matches, at the end
 	// is better.
 	var match, within []*trial.Result
@@ -136,8 +162,9 @@ func tuneChosen(ts, search []*trial.Result) *trial.Result {
 		return nil
 	}
 	// A candidate whose options end another's at the same limit: the one
-	// whose own options are the longest match is the likelier, but the
-	// store cannot tell; take the latest, which tune reached last.
+	// whose own options are the longest match is the likelier, but a trial
+	// stored without its candidate cannot tell; take the latest, which
+	// tune reached last.
 	return match[len(match)-1]
 }
 
@@ -154,9 +181,13 @@ func tuneEndsWith(opts, tail []string) bool {
 	return len(opts) >= len(tail) && slices.Equal(opts[len(opts)-len(tail):], tail)
 }
 
-// tuneLabel names a trial's configuration by its distinguishing options
+// tuneLabel names a trial's configuration: its candidate, or for a trial
+// stored without one its distinguishing options
 // (the last of each kind wins, as in the JVM): GC, JIT, heap, CDS.
 func tuneLabel(r *trial.Result) string {
+	if r.Spec.Candidate != "" {
+		return r.Spec.Candidate
+	}
 	var gc, jit, heap, cds string
 	for _, o := range tuneOptions(r) {
 		switch {
@@ -204,18 +235,34 @@ func TuneFrontTable(ts []*trial.Result) *Table {
 		return nil
 	}
 	chosen := tuneChosen(ts, search)
-	t := &Table{Title: "Pareto front of the search trials",
-		Header: []string{"Trial", "Memory", "Configuration", "p99", "Start", "Throttled", "Peak mem", ""},
-		Notes: []string{"The OK search trials no other OK search trial beats on memory limit, p99, start time and CPU throttling at once (judge.Front, as tune computes it), smallest limit first. " +
-			"Chosen: the point tune soaked. Throttled: CPU throttled time per second of the trial."}}
+	t := tuneFrontLayout()
 	for _, r := range front {
-		mark := ""
-		if r == chosen {
-			mark = "chosen"
-		}
 		p := tuneParetoPoint(r)
-		t.Rows = append(t.Rows, []string{"#" + strconv.FormatInt(r.ID, 10), mem(r.Spec.MemoryBytes), tuneLabel(r), ms(p.P99), startCell(r),
-			percent(p.Throttling), mem(r.MemoryPeakBytes), mark})
+		t.Rows = append(t.Rows, tuneFrontRow(r.ID, r.Spec.MemoryBytes, tuneLabel(r), p.P99, r.StartSeconds, p.Throttling,
+			r.MemoryPeakBytes, r == chosen))
 	}
 	return t
+}
+
+// tuneFrontLayout is the one layout of a Pareto front, for the stored
+// trials (TuneFrontTable) and for a tune's own result (TuneMarkdown).
+func tuneFrontLayout() *Table {
+	return &Table{Title: "Pareto front of the search trials",
+		Header: []string{"trial", "limit", "candidate", "p99", "start", "throttled", "peak", ""},
+		Notes: []string{"The OK search trials no other OK search trial beats on memory limit, p99, start time and CPU throttling at once (judge.Front, as tune computes it), smallest limit first. " +
+			"Candidate: the candidate's name, or for a trial stored without it its distinguishing options. Chosen: the point tune soaked. Throttled: CPU throttled time per second of the trial. Peak: the cgroup's peak memory."}}
+}
+
+func tuneFrontRow(id, memory int64, config string, p99 time.Duration, start, throttling float64, peak int64, chosen bool) []string {
+	trialNo, startText, mark := dash, dash, ""
+	if id > 0 {
+		trialNo = "#" + strconv.FormatInt(id, 10)
+	}
+	if start > 0 {
+		startText = oneDecimal(start) + "s"
+	}
+	if chosen {
+		mark = "chosen"
+	}
+	return []string{trialNo, mem(memory), config, ms(p99), startText, percent(throttling), mem(peak), mark}
 }

@@ -2,7 +2,14 @@
 
 package sandbox
 
-import "sync"
+import (
+	"sync"
+
+	"github.com/jvmfit/jvmfit/internal/cleanup"
+)
+
+// StopAll is the sandbox's emergency-cleanup hook (internal/cleanup).
+func init() { cleanup.Register(StopAll) }
 
 // The registry holds every process not yet stopped, so that a path that
 // cannot run the trial's deferred Stop (a second signal, a panic handler in
@@ -28,20 +35,12 @@ func unregister(p *Process) {
 // removes their cgroups. It returns when all are cleaned up.
 func StopAll() {
 	registry.Lock()
-	ps := make([]*Process, 0, len(registry.live))
+	stops := make([]func(), 0, len(registry.live))
 	for p := range registry.live {
-		ps = append(ps, p)
+		stops = append(stops, func() { p.Stop(0) })
 	}
 	registry.Unlock()
-	var wg sync.WaitGroup
-	for _, p := range ps {
-		wg.Add(1)
-		go func() {
-			defer wg.Done()
-			p.Stop(0)
-		}()
-	}
-	wg.Wait()
+	cleanup.AtOnce(stops...)
 }
 
 // Live is how many sandboxed processes have not been stopped yet.

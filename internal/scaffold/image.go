@@ -2,6 +2,7 @@ package scaffold
 
 import (
 	"context"
+	"fmt"
 	"os"
 	"path"
 	"path/filepath"
@@ -10,6 +11,19 @@ import (
 	"github.com/jvmfit/jvmfit/internal/detect"
 	"github.com/jvmfit/jvmfit/internal/docker"
 )
+
+// DetectImageOn selects the engine by name ("" picks docker if its daemon
+// answers, else podman) and detects the image's framework through it.
+func DetectImageOn(ctx context.Context, engine, image string) (*detect.Result, error) {
+	if engine != "" && engine != docker.Docker && engine != docker.Podman {
+		return nil, fmt.Errorf("--engine %q: give docker or podman", engine)
+	}
+	e, err := docker.Select(ctx, engine)
+	if err != nil {
+		return nil, err
+	}
+	return DetectImage(ctx, e, image)
+}
 
 // DetectImage finds the jar an image's entrypoint runs with -jar, copies it
 // out (with Quarkus's lib/ beside it) and detects its framework. An image

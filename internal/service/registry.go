@@ -10,7 +10,12 @@ import (
 	"strings"
 	"sync"
 	"syscall"
+
+	"github.com/jvmfit/jvmfit/internal/cleanup"
 )
+
+// StopAll is the services' emergency-cleanup hook (internal/cleanup).
+func init() { cleanup.Register(StopAll) }
 
 // dirPrefix names every service directory jvmfit makes in the temp
 // directory: jvmfit-svc-<jvmfit pid>-<random>.
@@ -52,20 +57,12 @@ func unregisterDir(d string) {
 // StopAll stops every live service and removes every data directory.
 func StopAll() {
 	registry.Lock()
-	ins := make([]Instance, 0, len(registry.live))
+	stops := make([]func(), 0, len(registry.live))
 	for in := range registry.live {
-		ins = append(ins, in)
+		stops = append(stops, func() { in.Stop() })
 	}
 	registry.Unlock()
-	var wg sync.WaitGroup
-	for _, in := range ins {
-		wg.Add(1)
-		go func() {
-			defer wg.Done()
-			in.Stop()
-		}()
-	}
-	wg.Wait()
+	cleanup.AtOnce(stops...)
 	registry.Lock()
 	for d := range registry.dirs {
 		os.RemoveAll(d)

@@ -16,6 +16,7 @@ const (
 	KindMinMem  = "minmem"
 	KindSweep   = "sweep"
 	KindCompare = "compare"
+	KindTune    = "tune"
 )
 
 // Experiment is one invocation of run, minmem, sweep or compare.

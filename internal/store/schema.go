@@ -70,6 +70,11 @@ CREATE TABLE env (
 `,
 	// 2: what an experiment concluded (its recommendation), for reports.
 	`ALTER TABLE experiments ADD COLUMN summary TEXT NOT NULL DEFAULT '';`,
+	// 3: each trial's role in its experiment (profile, training, search,
+	// soak, repeat) and tune's candidate, outside the key; '' for trials
+	// stored before.
+	`ALTER TABLE trials ADD COLUMN purpose TEXT NOT NULL DEFAULT '';
+ALTER TABLE trials ADD COLUMN candidate TEXT NOT NULL DEFAULT '';`,
 }
 
 // SchemaVersion is the user_version this build writes.

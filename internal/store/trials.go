@@ -36,11 +36,11 @@ func (s *Store) saveTrial(expID int64, r *trial.Result) (int64, error) {
 	defer tx.Rollback()
 	sp := r.Spec
 	res, err := tx.Exec(`INSERT INTO trials(experiment_id, key, verdict, kind, started_at, ended_at,
-		app, memory_bytes, cpus, jvm, jdk_version, rate, start_seconds, memory_peak, result)
-		VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
+		app, memory_bytes, cpus, jvm, jdk_version, rate, start_seconds, memory_peak, result, purpose, candidate)
+		VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
 		expID, key, r.Verdict, r.Kind, formatTime(r.StartedAt), formatTime(r.EndedAt),
 		appName(sp), sp.MemoryBytes, sp.CPUs, sp.JVM, sp.JDKVersion, sp.Rate,
-		r.StartSeconds, r.MemoryPeakBytes, resJSON)
+		r.StartSeconds, r.MemoryPeakBytes, resJSON, sp.Purpose, sp.Candidate)
 	if err != nil {
 		if strings.Contains(err.Error(), "FOREIGN KEY") {
 			return 0, fmt.Errorf("store: save trial: experiment %d: %w", expID, ErrNotFound)
@@ -165,7 +165,7 @@ func (s *Store) Trials(f Filter) ([]*trial.Result, error) {
 }
 
 func (s *Store) query(tail string, light bool, args ...any) ([]*trial.Result, error) {
-	rows, err := s.db.Query(`SELECT t.id, t.key, e.name, t.result FROM trials t
+	rows, err := s.db.Query(`SELECT t.id, t.key, e.name, t.result, t.purpose, t.candidate FROM trials t
 		JOIN experiments e ON e.id = t.experiment_id `+tail, args...)
 	if err != nil {
 		return nil, fmt.Errorf("store: trials: %w", err)
@@ -173,8 +173,8 @@ func (s *Store) query(tail string, light bool, args ...any) ([]*trial.Result, er
 	var out []*trial.Result
 	for rows.Next() {
 		var id int64
-		var key, exp, body string
-		if err := rows.Scan(&id, &key, &exp, &body); err != nil {
+		var key, exp, body, purpose, cand string
+		if err := rows.Scan(&id, &key, &exp, &body, &purpose, &cand); err != nil {
 			rows.Close()
 			return nil, fmt.Errorf("store: trials: %w", err)
 		}
@@ -184,6 +184,7 @@ func (s *Store) query(tail string, light bool, args ...any) ([]*trial.Result, er
 			return nil, fmt.Errorf("store: trial %d: %w", id, err)
 		}
 		r.ID, r.Key, r.Experiment = id, key, exp
+		r.Spec.Purpose, r.Spec.Candidate = purpose, cand
 		out = append(out, r)
 	}
 	err = rows.Err()

@@ -4,6 +4,7 @@ import (
 	"strings"
 
 	"github.com/jvmfit/jvmfit/internal/app"
+	"github.com/jvmfit/jvmfit/internal/plan"
 )
 
 // commandLine is what the progress echo shows of a launch: the variables
@@ -14,21 +15,12 @@ func commandLine(l app.Launch) string {
 	var words []string
 	for _, kv := range l.Set {
 		k, v, _ := strings.Cut(kv, "=")
-		words = append(words, k+"="+shellQuote(v))
+		words = append(words, k+"="+plan.ShellQuote(v))
 	}
 	for _, a := range l.Argv {
 		if a != flagsOption {
-			words = append(words, shellQuote(a))
+			words = append(words, plan.ShellQuote(a))
 		}
 	}
 	return strings.Join(words, " ")
-}
-
-// shellQuote quotes a word that a shell would split or expand, so that
-// the echoed line can be pasted.
-func shellQuote(s string) string {
-	if s != "" && !strings.ContainsAny(s, " \t\n'\"\\$`;&|<>(){}*?[]#~") {
-		return s
-	}
-	return "'" + strings.ReplaceAll(s, "'", `'\''`) + "'"
 }

@@ -7,6 +7,7 @@ import (
 	"strings"
 
 	"github.com/jvmfit/jvmfit/internal/app"
+	"github.com/jvmfit/jvmfit/internal/plan"
 	"github.com/jvmfit/jvmfit/internal/probe"
 )
 
@@ -90,11 +91,24 @@ func imageCommandLine(spec Spec, c *ContainerLaunch, l app.Launch) string {
 			}
 			kv = "JAVA_TOOL_OPTIONS=" + v
 		}
-		words = append(words, "--env", shellQuote(kv))
+		words = append(words, "--env", plan.ShellQuote(kv))
 	}
 	words = append(words, c.Image)
 	for _, a := range l.Argv {
-		words = append(words, shellQuote(a))
+		words = append(words, plan.ShellQuote(a))
 	}
 	return strings.Join(words, " ")
+}
+
+// ImageJava names the java inside an image as a spec records it, in
+// docker cp's CONTAINER:PATH style: "NAME[:TAG]:/opt/jdk/bin/java".
+func ImageJava(image, path string) string { return image + ":" + path }
+
+// imageJavaPath is the path in the image of a spec's java ("" if the spec
+// is not an image's).
+func imageJavaPath(spec Spec) string {
+	if spec.Image == "" {
+		return ""
+	}
+	return strings.TrimPrefix(spec.Java, spec.Image+":")
 }

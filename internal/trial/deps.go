@@ -64,7 +64,8 @@ type Exit struct {
 
 // Prober samples the process and its cgroup while the trial runs.
 type Prober interface {
-	Start(ctx context.Context, p Process) Sampling
+	// Start samples p as spec asks (Spec.FullGCAtEnd).
+	Start(ctx context.Context, p Process, spec Spec) Sampling
 	// NMT runs jcmd VM.native_memory summary against pid.
 	NMT(ctx context.Context, jcmd string, pid int) (map[string]NMT, error)
 }

@@ -139,7 +139,7 @@ func (s *fakeSandbox) proc() *fakeProcess {
 
 type fakeProber struct{ started, stopped int }
 
-func (f *fakeProber) Start(ctx context.Context, p Process) Sampling {
+func (f *fakeProber) Start(ctx context.Context, p Process, _ Spec) Sampling {
 	f.started++
 	return fakeSampling{f}
 }

@@ -45,8 +45,8 @@ type capturingProber struct {
 	started  chan struct{}
 }
 
-func (c *capturingProber) Start(ctx context.Context, p Process) Sampling {
-	s := c.realProber.Start(ctx, p)
+func (c *capturingProber) Start(ctx context.Context, p Process, spec Spec) Sampling {
+	s := c.realProber.Start(ctx, p, spec)
 	c.mu.Lock()
 	c.proc, c.sampling = p.(realProcess), s.(realSampling)
 	c.mu.Unlock()
@@ -180,7 +180,7 @@ func readBothWays(p realProcess, s realSampling, jcmd string) (reading, error) {
 		return rd, err
 	}
 	// A sample taken wholly after the stop: two periods after it, to be sure.
-	if wait := 2*samplePeriod - time.Since(stoppedAt); wait > 0 {
+	if wait := 2*SamplePeriod - time.Since(stoppedAt); wait > 0 {
 		time.Sleep(wait)
 	}
 	rd.jvmfit = s.s.Last()

@@ -14,6 +14,9 @@ import (
 // fields (no times, ports or temp paths); anything added to it that varies
 // from run to run must be cleared here, or resuming breaks.
 func (s Spec) Key() string {
+	// How the trial is measured and stopped is no part of which trial it
+	// is (and keys stored before these fields existed stay the same).
+	s.FullGCAtEnd, s.StopGrace = false, 0
 	b, err := json.Marshal(s)
 	if err != nil {
 		// Spec has only plain fields; Marshal cannot fail on it.

@@ -9,6 +9,7 @@ import (
 	"strings"
 
 	"github.com/jvmfit/jvmfit/internal/app"
+	"github.com/jvmfit/jvmfit/internal/jvmopts"
 	"github.com/jvmfit/jvmfit/internal/plan"
 )
 
@@ -76,10 +77,7 @@ func checkLauncher(spec Spec, a *app.App) error {
 	return nil
 }
 
-func isJvmfitMode(mode string) bool {
-	mode = strings.TrimSpace(mode)
-	return mode == "jvmfit" || strings.HasPrefix(mode, "jvmfit:")
-}
+func isJvmfitMode(mode string) bool { return jvmopts.ParseMode(mode).Launcher }
 
 // viaLauncher wraps the app's java command line in `jvmfit exec` for a
 // LauncherExec trial: exec plans from the trial's cgroup (and the

@@ -22,7 +22,10 @@ type realSandbox struct{}
 
 func (realSandbox) Start(ctx context.Context, l Launch) (Process, error) {
 	if l.Container != nil {
-		return startContainer(ctx, l)
+		if containers == nil {
+			return nil, errNoContainers
+		}
+		return containers.Start(ctx, l)
 	}
 	p, err := sandbox.Start(ctx, sandbox.Spec{
 		Name: l.Name, Argv: l.Argv, Env: l.Env, Dir: l.Dir,

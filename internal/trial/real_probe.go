@@ -9,24 +9,19 @@ import (
 	"github.com/jvmfit/jvmfit/internal/probe"
 )
 
-// samplePeriod is the "about every 250 ms".
-const samplePeriod = 250 * time.Millisecond
+// SamplePeriod is the "about every 250 ms".
+const SamplePeriod = 250 * time.Millisecond
 
 // realProber samples with the real probe. NMT is read through the series
-// whenever the JVM runs with it (--nmt); fullGCAtEnd forces a full GC at the
-// end of the run so that the live set is measured (--profile-out).
-type realProber struct{ fullGCAtEnd bool }
+// whenever the JVM runs with it (--nmt); Spec.FullGCAtEnd forces a full GC
+// at the end of the run so that the live set is measured.
+type realProber struct{}
 
-// ProfileProber is the real prober for a trial whose profile is wanted: it
-// also forces a full GC after the load, so the live set after full GC is
-// known even if the run had none.
-func ProfileProber() Prober { return realProber{fullGCAtEnd: true} }
-
-func (rp realProber) Start(ctx context.Context, p Process) Sampling {
-	if dp, ok := p.(dockerProcess); ok {
-		return dp.sampler(ctx)
+func (rp realProber) Start(ctx context.Context, p Process, spec Spec) Sampling {
+	if sp, ok := p.(SelfSampled); ok {
+		return sp.Sample(ctx, spec.FullGCAtEnd)
 	}
-	t := probe.Target{Pid: p.Pid(), NMT: true, FullGCAtEnd: rp.fullGCAtEnd}
+	t := probe.Target{Pid: p.Pid(), NMT: true, FullGCAtEnd: spec.FullGCAtEnd}
 	if rp, ok := p.(realProcess); ok && rp.p.CgroupPath() != "" {
 		t.CgroupDir = rp.p.CgroupPath()
 		t.CgroupStats = func() (probe.CgroupStats, error) {
@@ -37,7 +32,7 @@ func (rp realProber) Start(ctx context.Context, p Process) Sampling {
 			}, err
 		}
 	}
-	return realSampling{probe.Start(ctx, t, samplePeriod)}
+	return ProbeSampling(ctx, t)
 }
 
 // NMT reads the summary over the attach socket (milliseconds), and with a

@@ -83,6 +83,22 @@ type Spec struct {
 	Image   string `json:"image,omitempty"`
 	ImageID string `json:"image_id,omitempty"`
 	Engine  string `json:"engine,omitempty"`
+	// FullGCAtEnd forces a full GC after the load, so the live set after
+	// a full GC is measured even if the run had none (a profile's trial:
+	// run --profile-out, tune's profile and measured search trials), and
+	// StopGrace is how long the app gets to exit after SIGTERM (0 = the
+	// runner's 3 s; a training run writes its archive then). They are
+	// settings of how the trial is run, carried to every backend (the
+	// Kubernetes agent among them), and no part of its key.
+	FullGCAtEnd bool          `json:"full_gc_at_end,omitempty"`
+	StopGrace   time.Duration `json:"stop_grace,omitempty"`
+	// Purpose is what the trial was for in its experiment (Purpose*) and
+	// Candidate which of tune's candidates it ran. They are no part of the
+	// trial (not in its key, nor in the stored spec): the store keeps them
+	// in columns of their own, so a report reads a trial's role instead of
+	// guessing it.
+	Purpose   string `json:"-"`
+	Candidate string `json:"-"`
 }
 
 // Result is one finished trial, as stored and reported.

@@ -88,6 +88,9 @@ func newRun(spec Spec, a *app.App, d Deps) (*trialRun, error) {
 	if d.Sandbox == nil || d.Prober == nil || (a.Scenario != "" && d.Loader == nil) {
 		return nil, errors.New("trial: Deps needs a Sandbox, a Prober and a Loader (use DefaultDeps)")
 	}
+	if spec.StopGrace > 0 {
+		d.StopGrace = spec.StopGrace
+	}
 	if d.StopGrace <= 0 {
 		d.StopGrace = 3 * time.Second
 	}

@@ -80,7 +80,7 @@ func (t *trialRun) start(ctx context.Context) error {
 		return err
 	}
 	t.p = p
-	t.sampling = t.d.Prober.Start(ctx, p)
+	t.sampling = t.d.Prober.Start(ctx, p, t.spec)
 	return nil
 }
 

@@ -1,0 +1,124 @@
+package tune
+
+import (
+	"errors"
+	"fmt"
+	"math"
+	"time"
+
+	"github.com/jvmfit/jvmfit/internal/cgroup"
+	"github.com/jvmfit/jvmfit/internal/jdk"
+	"github.com/jvmfit/jvmfit/internal/plan"
+	"github.com/jvmfit/jvmfit/internal/size"
+)
+
+// Config is everything a tune search depends on. The same config and
+// the same outcomes give the same sequence of points.
+type Config struct {
+	CPUs   float64
+	Goal   string // footprint, balanced (default) or throughput
+	Budget int    // trials in all: profile, training, search and soak
+	Soak   time.Duration
+	Step   int64 // the limit grid: the answer's precision
+	Min    int64 // the lowest limit tried
+	// Generous is the profile trial's limit and the top of the search.
+	Generous int64
+	// JDK is the feature version of the java tune runs (AOT cache on 25+).
+	JDK int
+	// ArchiveDir is where training runs write CDS archives and AOT caches.
+	ArchiveDir string
+	// StepsPerRound is how many bisection steps each surviving candidate
+	// gets before the next halving.
+	StepsPerRound int
+	// Planner gives the launcher's plan at a point; nil = plan.Compute.
+	Planner Planner
+	// Profile, when set (tune --profile), stands in for the profile
+	// trial: no trial measures the app first.
+	Profile *plan.Profile
+	// Remeasure runs each candidate's trials with NMT until one passes,
+	// and plans the candidate from the profile that trial measured under
+	// its own options (docs/tune.md, "Closing the loop").
+	Remeasure bool
+}
+
+// Default holds the defaults of `jvmfit tune`.
+var Default = Config{Goal: plan.Balanced, Budget: 40, Soak: time.Minute, Step: 8 * size.MiB,
+	Min: 32 * size.MiB, Generous: size.GiB, StepsPerRound: 2, Remeasure: true}
+
+// Planner is the launcher's plan for a point: the options it adds to
+// the candidate's at that limit, or a *plan.RefusedError.
+type Planner func(p Point) (*plan.Plan, error)
+
+// withDefaults fills zero fields from Default.
+func (c Config) withDefaults() Config {
+	d := Default
+	if c.Goal == "" {
+		c.Goal = d.Goal
+	}
+	if c.Step == 0 {
+		c.Step = d.Step
+	}
+	if c.Min == 0 {
+		c.Min = d.Min
+	}
+	if c.Generous == 0 {
+		c.Generous = d.Generous
+	}
+	if c.StepsPerRound == 0 {
+		c.StepsPerRound = d.StepsPerRound
+	}
+	if c.Planner == nil {
+		c.Planner = LauncherPlanner(c.JDK, c.Goal)
+	}
+	return c
+}
+
+// Validate checks the config before any trial runs; errors are the
+// user's to fix.
+func (c Config) Validate() error {
+	if _, err := plan.ParseGoal(c.Goal); err != nil {
+		return fmt.Errorf("--goal: %w", err)
+	}
+	need := 2 // the profile and one search trial
+	if c.Profile != nil {
+		need-- // given: no profile trial
+	}
+	if c.Soak > 0 {
+		need++
+	}
+	switch {
+	case c.CPUs <= 0 || math.IsInf(c.CPUs, 0) || math.IsNaN(c.CPUs):
+		return errors.New("--cpus: give the CPU limit to tune for, e.g. 1 or 0.5")
+	case c.Budget < need:
+		return fmt.Errorf("--budget %d is too small: tune needs at least %d trials (the profile unless --profile, one search trial, and the soak unless --soak 0)", c.Budget, need)
+	case c.Soak < 0:
+		return errors.New("--soak cannot be negative (0 skips the proof)")
+	case c.Step <= 0:
+		return errors.New("the limit grid step must be positive (e.g. 8Mi)")
+	case c.Min <= 0 || c.Generous < c.Min+c.Step:
+		return fmt.Errorf("the search range %s..%s holds no limit to bisect", size.Format(c.Min), size.Format(c.Generous))
+	case c.StepsPerRound < 1:
+		return errors.New("steps per round must be at least 1")
+	}
+	return nil
+}
+
+// LauncherPlanner plans for a JDK known only by its feature version (tests
+// and simulations; tune.Open plans for the inspected JDK): the candidate's
+// options are the user's and the point's profile sizes the rest.
+func LauncherPlanner(jdkVersion int, goal string) Planner {
+	return LauncherPlannerFor(jdk.JDK{Version: jdkVersion}, goal)
+}
+
+// LauncherPlannerFor plans for the inspected JDK with the point's limits
+// (cgroup.Limits.Override, as the launcher's flags and a trial's jvmfit
+// mode make them): its update decides options such as
+// TrimNativeHeapInterval (17.0.9+), so the search trials get what the
+// soak's exec will give.
+func LauncherPlannerFor(j jdk.JDK, goal string) Planner {
+	return func(p Point) (*plan.Plan, error) {
+		lim := cgroup.Limits{}.Override(p.MemoryBytes, p.CPUs, nil)
+		return plan.Compute(plan.Input{Limits: lim, JDK: j, Goal: goal,
+			UserOptions: p.Options, Profile: p.Profile})
+	}
+}

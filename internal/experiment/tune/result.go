@@ -1,0 +1,95 @@
+package tune
+
+import (
+	"github.com/jvmfit/jvmfit/internal/judge"
+	"github.com/jvmfit/jvmfit/internal/plan"
+	"github.com/jvmfit/jvmfit/internal/trial"
+)
+
+// The verdicts of a tune as a whole.
+const (
+	Proven    = "proven"     // the soak at the chosen point passed
+	NotProven = "not proven" // a point passed the search, but no soak passed there
+	None      = "none"       // no candidate passed at any limit tried
+)
+
+// Trial is one trial tune asked for and what came back.
+type Trial struct {
+	Point   Point
+	Outcome Outcome
+	// PlanOptions are the launcher's options at the point (search trials
+	// and soaks): the JVM ran with PlanOptions followed by Point.Options.
+	PlanOptions []string
+}
+
+// JVMOptions are all the options the trial's JVM got.
+func (t Trial) JVMOptions() []string { return join(t.PlanOptions, t.Point.Options) }
+
+// CandidateResult is what the search learnt about one candidate.
+type CandidateResult struct {
+	Candidate
+	FloorBytes int64 `json:"floor_bytes"` // the lowest limit the planner accepts its options at
+	MinOKBytes int64 `json:"min_ok_bytes,omitempty"`
+	MaxKOBytes int64 `json:"max_ko_bytes,omitempty"`
+	Trials     int   `json:"trials"` // its training and search trials
+	Converged  bool  `json:"converged"`
+	// Dropped says why the search stopped spending trials on it.
+	Dropped string `json:"dropped,omitempty"`
+}
+
+// Result is a finished (or interrupted) tune.
+type Result struct {
+	Goal    string
+	CPUs    float64
+	Budget  int
+	Profile *plan.Profile
+	// Trials holds every trial in the order tune asked for them: the
+	// profile, training runs, search trials and soaks.
+	Trials     []Trial
+	Candidates []CandidateResult
+	// Chosen indexes Trials: the search trial whose point was chosen; -1
+	// when none passed.
+	Chosen int
+	// MemoryBytes and Options are the answer: the limit (raised by a step
+	// for each failed soak) and the candidate's options. PlanOptions are
+	// what the launcher adds at that limit with the profile; the
+	// JAVA_TOOL_OPTIONS form is PlanOptions followed by Options.
+	MemoryBytes int64
+	Candidate   string
+	Options     []string
+	PlanOptions []string
+	Soaks       []Trial
+	Verdict     string
+	// Front indexes Trials: the OK search trials no other dominates.
+	Front []int
+	// BudgetSpent is set when the search stopped for the budget rather
+	// than because every candidate converged or was dropped.
+	BudgetSpent bool
+	Notes       []string
+}
+
+// Used is the number of trials tune asked for.
+func (r *Result) Used() int { return len(r.Trials) }
+
+// front computes the Pareto front of the search trials.
+func (r *Result) front() {
+	var pts []judge.ParetoPoint
+	var idx []int
+	for i, t := range r.Trials {
+		if t.Point.Purpose != PurposeSearch {
+			continue
+		}
+		pts = append(pts, paretoOf(t))
+		idx = append(idx, i)
+	}
+	r.Front = nil
+	for _, k := range judge.Front(pts) {
+		r.Front = append(r.Front, idx[k])
+	}
+}
+
+func paretoOf(t Trial) judge.ParetoPoint {
+	o := t.Outcome
+	return judge.ParetoPoint{MemoryBytes: t.Point.MemoryBytes, P99: o.P99, StartSeconds: o.StartSeconds,
+		Throttling: o.Throttling, OK: o.Verdict == trial.OK}
+}

@@ -1,0 +1,133 @@
+package tune
+
+import (
+	"context"
+	"fmt"
+	"github.com/jvmfit/jvmfit/internal/judge"
+
+	"github.com/jvmfit/jvmfit/internal/size"
+	"github.com/jvmfit/jvmfit/internal/trial"
+)
+
+// choose picks the best OK search trial for the goal (better):
+// footprint the smallest limit, the others the lowest cost; on a full tie,
+// the earlier trial.
+func (s *searcher) choose() int {
+	best := -1
+	for i, t := range s.res.Trials {
+		if t.Point.Purpose != PurposeSearch || t.Outcome.Verdict != trial.OK {
+			continue
+		}
+		if best < 0 || s.better(t, s.res.Trials[best]) {
+			best = i
+		}
+	}
+	return best
+}
+
+// better says whether search trial a is a better answer than b for the goal.
+func (s *searcher) better(a, b Trial) bool {
+	return better(s.res.Goal, a.Point.MemoryBytes, s.cost(a), b.Point.MemoryBytes, s.cost(b))
+}
+
+// soak proves the chosen point by running it as recommended for
+// cfg.Soak. A KO raises the limit one grid step and soaks again, at most
+// judge.SoakTries times and only while the budget allows: the first soak has a
+// trial kept for it, the others use what the search left. This matters
+// most for footprint, which chooses the smallest limit that passed once:
+// a point that held there only by luck at the edge is pushed up by the
+// proof, and a note says so.
+func (s *searcher) soak(ctx context.Context) error {
+	if s.res.Chosen < 0 || s.cfg.Soak <= 0 {
+		return nil
+	}
+	p := s.res.Trials[s.res.Chosen].Point
+	p.Purpose, p.Soak, p.Measure = PurposeSoak, s.cfg.Soak, false
+	// The soak runs with the profile measured under the chosen options,
+	// when the candidate has one and the launcher plans the point with it:
+	// that is the profile the answer recommends.
+	if c := s.cand(p.Candidate); c != nil && c.prof != nil && p.Profile != c.prof {
+		q := p
+		q.Profile = c.prof
+		if _, err := s.cfg.Planner(q); err == nil {
+			p = q
+		}
+	}
+	for i := 0; i < judge.SoakTries && p.MemoryBytes <= s.top; i++ {
+		if s.res.Used() >= s.cfg.Budget {
+			s.note("the budget ran out after the soak at %s failed", size.Format(p.MemoryBytes-s.cfg.Step))
+			return nil
+		}
+		o, err := s.run(ctx, p)
+		if err != nil {
+			return err
+		}
+		last := &s.res.Trials[len(s.res.Trials)-1]
+		if pl, err := s.cfg.Planner(p); err == nil {
+			last.PlanOptions = pl.Options
+		}
+		s.res.Soaks = append(s.res.Soaks, *last)
+		if o.Verdict == trial.OK {
+			return nil
+		}
+		s.note("the soak at %s failed (%s): the search's OK there did not hold for %s", size.Format(p.MemoryBytes), o.Kind, s.cfg.Soak)
+		p.MemoryBytes += s.cfg.Step
+	}
+	return nil
+}
+
+// answer fills the recommendation: the chosen point, raised to the last
+// soak's limit, with the launcher's options at that limit.
+func (s *searcher) answer() {
+	r := s.res
+	if r.Chosen < 0 {
+		r.Verdict = None
+		return
+	}
+	p := r.Trials[r.Chosen].Point
+	r.Verdict = NotProven
+	if n := len(r.Soaks); n > 0 {
+		last := r.Soaks[n-1]
+		p.MemoryBytes = last.Point.MemoryBytes
+		if last.Outcome.Verdict == trial.OK {
+			r.Verdict = Proven
+		} else {
+			// The last soak failed and the budget (or judge.SoakTries) ended the
+			// proof: that limit is known to fail as recommended, so the
+			// answer, unproven, is the next step up.
+			p.MemoryBytes += s.cfg.Step
+		}
+	}
+	if n := len(r.Soaks); n > 0 {
+		p.Profile = r.Soaks[n-1].Point.Profile
+		if searched := r.Trials[r.Chosen].Point.MemoryBytes; p.MemoryBytes > searched {
+			held := "and a soak passed there"
+			if r.Verdict != Proven {
+				held = "and no soak passed up to there"
+			}
+			r.Notes = append(r.Notes, fmt.Sprintf("the answer is %s, %d grid step(s) above the chosen search point's %s: the soak failed there (the search's OK held only at the edge), %s",
+				size.Format(p.MemoryBytes), (p.MemoryBytes-searched)/s.cfg.Step, size.Format(searched), held))
+		}
+	}
+	if p.Profile != nil && p.Profile != r.Profile {
+		r.Profile = p.Profile
+		r.Notes = append(r.Notes, fmt.Sprintf("the profile is the one measured under %s's own options (trial %d)", p.Candidate, p.Profile.Trial))
+	}
+	r.MemoryBytes, r.Candidate, r.Options = p.MemoryBytes, p.Candidate, p.Options
+	pl, err := s.cfg.Planner(p)
+	if err != nil {
+		r.Notes = append(r.Notes, fmt.Sprintf("the launcher's plan at %s: %v", size.Format(p.MemoryBytes), err))
+		return
+	}
+	r.PlanOptions = pl.Options
+}
+
+// cand is the candidate of that name, or nil.
+func (s *searcher) cand(name string) *cand {
+	for _, c := range s.cands {
+		if c.Name == name {
+			return c
+		}
+	}
+	return nil
+}

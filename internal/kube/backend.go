@@ -1,0 +1,84 @@
+package kube
+
+import (
+	"context"
+	"io"
+	"path/filepath"
+	"time"
+
+	"github.com/jvmfit/jvmfit/internal/app"
+	"github.com/jvmfit/jvmfit/internal/trial"
+)
+
+// Options are the Kubernetes backend's settings, as the flags give them
+// (docs/kubernetes.md).
+type Options struct {
+	Namespace, Kubeconfig, AgentImage string
+	// Pending is how long a pod may stay unschedulable.
+	Pending time.Duration
+	// DryRun writes the Job manifests instead of applying them: "-" for
+	// Manifests, or a directory.
+	DryRun    string
+	Manifests io.Writer
+	// Progress gets the runner's lines.
+	Progress io.Writer
+}
+
+// Backend is the Kubernetes backend readied for one experiment.
+type Backend struct {
+	// Run runs one prepared trial as a Job: the Session's trial function.
+	Run func(ctx context.Context, spec trial.Spec) (*trial.Result, error)
+	// Batch, when set, is how many trials may be asked for at once: a dry
+	// run runs nothing, so it writes every batched trial's Job.
+	Batch int
+	// Swept is how many Jobs an earlier run on the same database left in
+	// Namespace, now removed.
+	Swept     int
+	Namespace string
+}
+
+// ConfigError is a kubeconfig or cluster that cannot be reached: the
+// user's to fix.
+type ConfigError struct{ Err error }
+
+func (e *ConfigError) Error() string { return e.Err.Error() }
+func (e *ConfigError) Unwrap() error { return e.Err }
+
+// Open readies the backend for app a (its image runs in each Job) with
+// the results kept in db, which names the Jobs' owner: it connects, and
+// removes the Jobs an earlier run on the same database left; a dry run
+// connects to nothing.
+func Open(ctx context.Context, a *app.App, db string, o Options) (*Backend, error) {
+	jobs := JobOptions{Namespace: o.Namespace, Image: a.Image, AgentImage: o.AgentImage,
+		Owner: OwnerID(absPath(db)), Session: NewSessionID()}
+	if o.DryRun != "" {
+		if jobs.Namespace == "" {
+			jobs.Namespace = "default"
+		}
+		d := &DryRun{App: a, Jobs: jobs, Out: o.Manifests}
+		if o.DryRun != "-" {
+			d.Dir = o.DryRun
+		}
+		return &Backend{Run: d.Run, Batch: 1 << 16, Namespace: jobs.Namespace}, nil
+	}
+	client, ns, err := Connect(o.Kubeconfig)
+	if err != nil {
+		return nil, &ConfigError{err}
+	}
+	if jobs.Namespace == "" {
+		jobs.Namespace = ns
+	}
+	n, err := Sweep(ctx, client, jobs.Namespace, jobs.Owner, jobs.Session)
+	if err != nil {
+		return nil, err
+	}
+	r := &Runner{Client: client, App: a, Jobs: jobs, Pending: o.Pending, Progress: o.Progress}
+	return &Backend{Run: r.Run, Swept: n, Namespace: jobs.Namespace}, nil
+}
+
+func absPath(p string) string {
+	if a, err := filepath.Abs(p); err == nil {
+		return a
+	}
+	return p
+}
