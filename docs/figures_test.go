@@ -90,6 +90,7 @@ func allDocs(t *testing.T) []string {
 // TestMeasuredFiguresMatchResults: every marked figure is its results file's,
 // and a figure of jvmfit's plan is today's plan's unless marked earlier.
 func TestMeasuredFiguresMatchResults(t *testing.T) {
+	needJava(t)
 	cache := map[string]results{}
 	stale := map[string][]string{}
 	checked := 0

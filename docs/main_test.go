@@ -13,6 +13,8 @@ import (
 	"os/exec"
 	"path/filepath"
 	"testing"
+
+	"github.com/jvmfit/jvmfit/internal/prereq"
 )
 
 // jvmfitBin is the binary built for this run.
@@ -64,4 +66,12 @@ func readDoc(t *testing.T, rel string) string {
 		t.Fatal(err)
 	}
 	return string(b)
+}
+
+// needJava fails t unless a java is on PATH: `jvmfit flags` plans for it.
+func needJava(t *testing.T) {
+	t.Helper()
+	if _, err := exec.LookPath("java"); err != nil {
+		prereq.Fail(t, "java on PATH (JDK 17, which the docs' plan tables are for)", prereq.Installer)
+	}
 }

@@ -178,6 +178,7 @@ func renderPlanTable(t *testing.T, jdk int, cols []string, rows []planRow) strin
 // here until the tables are regenerated (-update) and the text around them
 // reread.
 func TestPlanTablesAreFlagsOutput(t *testing.T) {
+	needJava(t)
 	found := 0
 	for _, rel := range planDocs {
 		doc := readDoc(t, rel)
