@@ -93,6 +93,9 @@ done
 [[ -n $rec ]] && figures+=("recommended_mib=$(mib "$rec")")
 soak=$(grep -m1 '^- \*\*Proven by a soak\*\*' "$OUT/minmem.md" || true)
 if [[ $soak =~ peak\ ([0-9.]+[KMG]i) ]]; then figures+=("soak.peak_mib=$(mib "${BASH_REMATCH[1]}")"); fi
+if [[ $soak =~ p99\ ([0-9.]+)(µs|ms|s)[,\)] ]]; then
+  figures+=("soak.p99_ms=$(awk -v v="${BASH_REMATCH[1]}" -v u="${BASH_REMATCH[2]}" 'BEGIN { printf "%g", u == "s" ? v * 1000 : u == "ms" ? v : v / 1000 }')")
+fi
 figures+=("minmem_seconds=$((t1 - t0))" "total_seconds=$((t3 - t0))")
 write_results demo.json demo/run.sh \
   "$APP at 1 CPU, $RATE req/s, ${VARS[*]}, grid $MIN..$MAX step $STEP, $REPEATS repeat(s), soak $SOAK; sweep CPUs $SWEEP_CPUS x rates $SWEEP_RATES at $SWEEP_MEMORY" \
