@@ -140,7 +140,7 @@ func pageFlags(t *testing.T, p page, cmd string) map[string]bool {
 			if cmdCol >= 0 && cmdCol < len(row) && !listsCommand(row[cmdCol], cmd) {
 				continue
 			}
-			if m := onlyFor.FindStringSubmatch(strings.Join(row[1:], " ")); m != nil && m[1] != cmd {
+			if !rowIsFor(row, cmd) {
 				continue
 			}
 			for _, f := range docFlag.FindAllStringSubmatch(row[0], -1) {
@@ -185,4 +185,19 @@ func pageNames(pages []page) string {
 		}
 	}
 	return strings.Join(out, ", ")
+}
+
+// rowIsFor: a row whose text says "`CMD ...` only" for some commands is
+// theirs alone; any other row is every command's of the page.
+func rowIsFor(row []string, cmd string) bool {
+	named := false
+	for _, m := range onlyFor.FindAllStringSubmatch(strings.Join(row[1:], " "), -1) {
+		if _, isCommand := commandPages[m[1]]; isCommand {
+			if m[1] == cmd {
+				return true
+			}
+			named = true
+		}
+	}
+	return !named
 }
