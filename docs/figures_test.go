@@ -24,8 +24,8 @@ import (
 var (
 	figureMarker = regexp.MustCompile(`<!-- (result|result-earlier) (\S+\.json) (\S+) -->`)
 	lastNumber   = regexp.MustCompile(`\d+(?:\.\d+)?`)
-	// Ratio tables (a "jvmfit / ..." column) must say where they come from.
-	ratioHeader = regexp.MustCompile(`^\|.*jvmfit / `)
+	// Ratio tables (a "jvmfit / ..." or "tune / ..." column) must say where they come from.
+	ratioHeader = regexp.MustCompile(`^\|.*\b(jvmfit|tune) / `)
 	anyMarker   = regexp.MustCompile(`<!-- (result|result-earlier|example)\b`)
 	figureDocs  = []string{"README.md", "ARCHITECTURE.md"}
 )
