@@ -1,10 +1,3 @@
-// Package docs_test checks the documentation against the tool it documents:
-// every command's --help against its page's flags tables, every plan table
-// against what `jvmfit flags` prints, and every measured figure against the
-// results file a bench or demo script wrote (bench/results/*.json).
-//
-// It runs the real binary, built once from ../cmd/jvmfit, so what it compares
-// is what a user sees, whatever the code behind the commands looks like.
 package docs_test
 
 import (
