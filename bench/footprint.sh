@@ -9,8 +9,12 @@
 # Needs root (real cgroups). About 15-25 minutes per app on 2 cores.
 #   APPS="filecache sort" STEP=8Mi REPEATS=1 bash bench/footprint.sh
 # KEEP=DIR keeps the database, the minmem JSON and logs there.
+# Writes bench/results/footprint.json (each minimum in MiB, 0 = none passed,
+# and each ratio), the figures docs/anchors.md and README.md quote.
 set -euo pipefail
 cd "$(dirname "$0")/.."
+# shellcheck source=bench/results.sh
+source bench/results.sh
 
 JVMFIT=${JVMFIT:-bin/jvmfit}
 APPS=${APPS:-filecache sort}
@@ -35,6 +39,7 @@ trap 'exit 130' INT TERM
 # Every app at the same short load: 5 s warm-up, 10 s measured, its own rate
 # and SLO; filecache scaled down as in the demo.
 declare -A extra=([filecache]="--var files=100 --var workers=10 --rate 100")
+figures=()
 printf '| app | JDK defaults | run-java.sh | Paketo | UBI | jvmfit | jvmfit / best anchor |\n|---|---|---|---|---|---|---|\n' >"$work/table"
 for a in $APPS; do
   echo "bench/footprint.sh: searching $a ($MODES)" >&2
@@ -63,9 +68,18 @@ for a in $APPS; do
     if [[ $v -gt 0 && ( $best -eq 0 || $v -lt $best ) ]]; then best=$v; fi
   done
   ratio=$(awk -v a="$(minok jvmfit)" -v b="$best" 'BEGIN { if (a > 0 && b > 0) printf "%.2f", a / b; else printf "n/a" }')
+  for m in default runjava paketo ubi jvmfit; do
+    figures+=("$a.$m.min_ok_mib=$(($(minok "$m") / 1048576))")
+  done
+  [[ $ratio == n/a ]] || figures+=("$a.jvmfit_to_best_anchor=$ratio")
+  ok=$(minok jvmfit)
+  [[ $ok -gt 0 ]] && figures+=("plan:$((ok / 1048576))Mi/1/balanced=$("$JVMFIT" flags --memory "$((ok / 1048576))Mi" --cpus 1)")
   printf '| %s | %s | %s | %s | %s | %s | %s |\n' "$a" "$(cell default)" "$(cell runjava)" "$(cell paketo)" \
     "$(cell ubi)" "$(cell jvmfit)" "$ratio" >>"$work/table"
   echo "bench/footprint.sh: $a took $(jq '[.modes[].trial_count] | add' "$work/$a.json") trials" >&2
 done
 echo "Smallest memory limit that passes at 1 CPU (grid $STEP, $REPEATS repeat(s) at the boundary):"
 cat "$work/table"
+write_results footprint.json bench/footprint.sh \
+  "APPS=$APPS STEP=$STEP REPEATS=$REPEATS, 1 CPU, minmem --jvm $MODES --min 64Mi --max 1Gi --soak 0 --warmup 5s --duration 10s (filecache: 100 files, 10 workers, 100 req/s)" \
+  "${figures[@]}"

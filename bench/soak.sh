@@ -6,7 +6,8 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 SOAK=${SOAK:-10m}
-LIMIT=${LIMIT:-160Mi}
+# The demo's recommended limit, from the demo's results file (one source).
+LIMIT=${LIMIT:-$(jq -r '.figures.recommended_mib' bench/results/demo.json)Mi}
 RATE=${RATE:-100}
 out=$(mktemp -d /tmp/jvmfit-soak.XXXXXX)
 trap 'rm -rf "$out"' EXIT

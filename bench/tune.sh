@@ -16,6 +16,8 @@
 #   BUDGET=14 SOAK=30s [APP=sort RATE=20] bash bench/tune.sh      KEEP=DIR keeps the database and JSON
 set -euo pipefail
 cd "$(dirname "$0")/.."
+# shellcheck source=bench/results.sh
+source bench/results.sh
 
 JVMFIT=${JVMFIT:-bin/jvmfit}
 APP=${APP:-filecache}
@@ -103,3 +105,11 @@ echo "Pareto front (memory × p99 × start × throttling):"
 echo "| limit | candidate | p99 | start | chosen |"
 echo "|---|---|---|---|---|"
 jq -r '.front[] | "| \(.memory_bytes / 1048576)Mi | \(.candidate) | \(.p99_ns / 1e6 * 10 | floor / 10) ms | \(.start_seconds * 10 | floor / 10) s | \(if .chosen then "yes" else "" end) |"' "$work/tune.json"
+# The figures docs/tune.md quotes, into bench/results/tune-APP.json.
+figures=("launcher.min_ok_mib=$((launcher / 1048576))" "tune.answer_mib=$((tuned / 1048576))" "tune.lowest_ok_mib=$((lowest / 1048576))"
+  "tune.trials=$(jq '.trials' "$work/tune.json")" "tune.wall_seconds=$((t2 - t1))")
+[[ $ratio == n/a ]] || figures+=("tune_to_launcher=$ratio")
+[[ $launcher -gt 0 ]] && figures+=("plan:$((launcher / 1048576))Mi/1/balanced=$("$JVMFIT" flags --memory "$((launcher / 1048576))Mi" --cpus 1)")
+write_results "tune-$APP.json" bench/tune.sh \
+  "APP=$APP RATE=$RATE BUDGET=$BUDGET SOAK=$SOAK STEP=$STEP, 1 CPU, --warmup 5s --duration 15s, tune --goal footprint" \
+  "${figures[@]}"

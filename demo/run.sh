@@ -7,6 +7,8 @@
 # the environment, e.g. DEMO_STEP=16Mi make demo.
 set -euo pipefail
 cd "$(dirname "$0")/.."
+# shellcheck source=bench/results.sh
+source bench/results.sh
 
 JVMFIT=${JVMFIT:-bin/jvmfit}
 APP=${DEMO_APP:-workloads/filecache/app.yaml}
@@ -73,3 +75,28 @@ echo
 echo "Wall time: minmem $((t1 - t0)) s, sweep $((t2 - t1)) s, report $((t3 - t2)) s, total $((t3 - t0)) s."
 echo "Report: $OUT/index.html (open it in a browser; it works offline) and $OUT/report.md, with trials.csv and trials.json."
 echo "Command output: $OUT/minmem.md, $OUT/sweep.md; database: $DB; KO trials' app logs: $DB.logs/"
+
+# The figures README.md and docs/experiments.md quote, from what minmem
+# printed, into bench/results/demo.json (go test ./docs checks the docs
+# against it). Sizes as minmem prints them (152Mi, 1.5Gi) become MiB.
+mib() { awk '{ v = $1; u = v; sub(/[0-9.]+/, "", u); sub(/[A-Za-z]+$/, "", v)
+  printf "%g", (u == "Gi" ? v * 1024 : u == "Ki" ? v / 1024 : v) }' <<<"$1"; }
+minok() { awk -F'|' -v m="$1" '$3 ~ "^ *"m" *$" && $2 ~ /^ *1 *$/ { gsub(/ /, "", $4); print $4; exit }' "$OUT/minmem.md"; }
+figures=()
+for m in default jvmfit; do
+  v=$(minok "$m")
+  [[ $v == *i ]] && figures+=("minmem.$m.min_ok_mib=$(mib "$v")")
+  [[ $v == *i && $m == jvmfit ]] && figures+=("plan:$v/1/balanced=$("$JVMFIT" flags --memory "$v" --cpus 1)")
+done
+[[ -n ${rec:=$(sed -n 's/^- \*\*Memory limit: \([0-9.]*[KMG]i\)\*\*.*/\1/p' "$OUT/minmem.md" | head -1)} ]] &&
+  figures+=("plan:$rec/1/balanced=$("$JVMFIT" flags --memory "$rec" --cpus 1)")
+[[ -n $rec ]] && figures+=("recommended_mib=$(mib "$rec")")
+soak=$(grep -m1 '^- \*\*Proven by a soak\*\*' "$OUT/minmem.md" || true)
+if [[ $soak =~ peak\ ([0-9.]+[KMG]i) ]]; then figures+=("soak.peak_mib=$(mib "${BASH_REMATCH[1]}")"); fi
+if [[ $soak =~ p99\ ([0-9.]+)(µs|ms|s)[,\)] ]]; then
+  figures+=("soak.p99_ms=$(awk -v v="${BASH_REMATCH[1]}" -v u="${BASH_REMATCH[2]}" 'BEGIN { printf "%g", u == "s" ? v * 1000 : u == "ms" ? v : v / 1000 }')")
+fi
+figures+=("minmem_seconds=$((t1 - t0))" "total_seconds=$((t3 - t0))")
+write_results demo.json demo/run.sh \
+  "$APP at 1 CPU, $RATE req/s, ${VARS[*]}, grid $MIN..$MAX step $STEP, $REPEATS repeat(s), soak $SOAK; sweep CPUs $SWEEP_CPUS x rates $SWEEP_RATES at $SWEEP_MEMORY" \
+  "${figures[@]}"

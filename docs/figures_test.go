@@ -1,0 +1,156 @@
+package docs_test
+
+import (
+	"encoding/json"
+	"os"
+	"path/filepath"
+	"regexp"
+	"strconv"
+	"strings"
+	"testing"
+)
+
+// A measured figure in a doc names where it comes from, in a comment right
+// after the number:
+//
+//	needs **136 MiB**<!-- result demo.json minmem.jvmfit.min_ok_mib -->
+//
+// "result FILE KEY": the number is bench/results/FILE's figures[KEY], and
+// the plan FILE recorded for jvmfit's answer is what `jvmfit flags` prints
+// today (a jvmfit minimum holds for the plan it was measured with only).
+// "result-earlier FILE KEY": the same number, kept as an earlier planner's
+// (the doc says so); FILE's plan must then differ from today's.
+// "example": a figure given to show a format, measured by nothing.
+var (
+	figureMarker = regexp.MustCompile(`<!-- (result|result-earlier) (\S+\.json) (\S+) -->`)
+	lastNumber   = regexp.MustCompile(`\d+(?:\.\d+)?`)
+	// Ratio tables (a "jvmfit / ..." or "tune / ..." column) must say where they come from.
+	ratioHeader = regexp.MustCompile(`^\|.*\b(jvmfit|tune) / `)
+	anyMarker   = regexp.MustCompile(`<!-- (result|result-earlier|example)\b`)
+	figureDocs  = []string{"README.md", "ARCHITECTURE.md"}
+)
+
+// results is one bench/results/*.json file.
+type results struct {
+	Script  string             `json:"script"`
+	Date    string             `json:"date"`
+	Machine string             `json:"machine"`
+	Figures map[string]float64 `json:"figures"`
+	Plans   map[string]string  `json:"plans"`
+}
+
+func loadResults(t *testing.T, file string) results {
+	t.Helper()
+	b, err := os.ReadFile(filepath.Join("..", "bench", "results", file))
+	if err != nil {
+		t.Fatalf("results file: %v", err)
+	}
+	var r results
+	if err := json.Unmarshal(b, &r); err != nil {
+		t.Fatalf("bench/results/%s: %v", file, err)
+	}
+	if r.Script == "" || r.Date == "" || r.Machine == "" {
+		t.Fatalf("bench/results/%s: script, date and machine are required", file)
+	}
+	return r
+}
+
+// stalePlans: the plans a results file recorded that `jvmfit flags` no
+// longer prints, as "LIMIT/CPUS/GOAL".
+func stalePlans(t *testing.T, r results) []string {
+	t.Helper()
+	var out []string
+	for _, key := range sortedKeys(r.Plans) {
+		f := strings.Split(key, "/")
+		if len(f) != 3 {
+			t.Fatalf("plan %q: want LIMIT/CPUS/GOAL", key)
+		}
+		now := strings.TrimSpace(jvmfit(t, "flags", "--memory", f[0], "--cpus", f[1], "--goal", f[2]))
+		if now != r.Plans[key] {
+			out = append(out, key)
+		}
+	}
+	return out
+}
+
+// allDocs: README.md, ARCHITECTURE.md and docs/*.md.
+func allDocs(t *testing.T) []string {
+	t.Helper()
+	pages, err := filepath.Glob(filepath.Join("..", "docs", "*.md"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	out := append([]string{}, figureDocs...)
+	for _, p := range pages {
+		out = append(out, filepath.ToSlash(strings.TrimPrefix(p, "../")))
+	}
+	return out
+}
+
+// TestMeasuredFiguresMatchResults: every marked figure is its results file's,
+// and a figure of jvmfit's plan is today's plan's unless marked earlier.
+func TestMeasuredFiguresMatchResults(t *testing.T) {
+	needJava(t)
+	cache := map[string]results{}
+	stale := map[string][]string{}
+	checked := 0
+	for _, rel := range allDocs(t) {
+		for i, line := range strings.Split(readDoc(t, rel), "\n") {
+			for _, loc := range figureMarker.FindAllStringSubmatchIndex(line, -1) {
+				kind, file, key := line[loc[2]:loc[3]], line[loc[4]:loc[5]], line[loc[6]:loc[7]]
+				r, ok := cache[file]
+				if !ok {
+					r = loadResults(t, file)
+					cache[file] = r
+					stale[file] = stalePlans(t, r)
+				}
+				where := rel + ":" + strconv.Itoa(i+1)
+				before := strings.NewReplacer("*", "", "`", "").Replace(line[:loc[0]])
+				nums := lastNumber.FindAllString(before, -1)
+				if len(nums) == 0 {
+					t.Errorf("%s: no number before the marker for %s %s", where, file, key)
+					continue
+				}
+				quoted, _ := strconv.ParseFloat(nums[len(nums)-1], 64)
+				want, ok := r.Figures[key]
+				switch {
+				case !ok:
+					t.Errorf("%s: bench/results/%s has no figure %q", where, file, key)
+				case quoted != want:
+					t.Errorf("%s: quotes %s for %s %s, and %s's run of %s measured %v: update the doc (or rerun %s)",
+						where, nums[len(nums)-1], file, key, r.Script, r.Date, want, r.Script)
+				case kind == "result" && len(stale[file]) > 0:
+					t.Errorf("%s: %s %s was measured with jvmfit's plan at %v, which `jvmfit flags` no longer prints: rerun %s, or mark it result-earlier and say it is an earlier planner's",
+						where, file, key, stale[file], r.Script)
+				case kind == "result-earlier" && len(r.Plans) > 0 && len(stale[file]) == 0:
+					t.Errorf("%s: %s %s is marked result-earlier, but its plan is what `jvmfit flags` prints today: mark it result", where, file, key)
+				}
+				checked++
+			}
+		}
+	}
+	if checked == 0 {
+		t.Fatal("no figure marked <!-- result FILE KEY --> in the docs")
+	}
+}
+
+// TestRatioTablesNameTheirSource: a table with a "jvmfit / ..." ratio column
+// carries a result, result-earlier or example marker, in it or on the line
+// above its header.
+func TestRatioTablesNameTheirSource(t *testing.T) {
+	for _, rel := range allDocs(t) {
+		lines := strings.Split(readDoc(t, rel), "\n")
+		for i := 0; i < len(lines); i++ {
+			if !ratioHeader.MatchString(lines[i]) || (i > 0 && strings.HasPrefix(lines[i-1], "|")) {
+				continue
+			}
+			marked := i > 0 && anyMarker.MatchString(lines[i-1])
+			for j := i; j < len(lines) && strings.HasPrefix(lines[j], "|"); j++ {
+				marked = marked || anyMarker.MatchString(lines[j])
+			}
+			if !marked {
+				t.Errorf("%s:%d: a ratio table with no <!-- result FILE KEY -->, result-earlier or example marker", rel, i+1)
+			}
+		}
+	}
+}
