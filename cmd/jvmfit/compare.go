@@ -66,7 +66,7 @@ func newCompare() *cobra.Command {
 			}
 			defer cleanup()
 			ef.optionSets = path
-			args := map[string]any{"app": ef.app, "sets": sets, "names": names, "memory": mems, "cpus": cpuList, "rate": rate, "fresh": ef.fresh, "soak": soak.String()}
+			args := map[string]any{"app": ef.appRef(), "sets": sets, "names": names, "memory": mems, "cpus": cpuList, "rate": rate, "fresh": ef.fresh, "soak": soak.String()}
 			sess, err := ef.open()
 			if err != nil {
 				return err

@@ -153,7 +153,7 @@ func initInput(ctx context.Context, f *initFlags) (scaffold.Input, error) {
 		return in, fmt.Errorf("--slo: %w", err)
 	}
 	var err error
-	if in.Env, err = envFlags(f.envList); err != nil {
+	if in.Env, err = scaffold.ParseEnv(f.envList); err != nil {
 		return in, err
 	}
 	switch {
@@ -241,18 +241,6 @@ func jarOf(argv []string) string {
 		}
 	}
 	return ""
-}
-
-func envFlags(kvs []string) (map[string]string, error) {
-	env := map[string]string{}
-	for _, kv := range kvs {
-		k, v, ok := strings.Cut(kv, "=")
-		if !ok || k == "" {
-			return nil, fmt.Errorf("--env %q: write NAME=value", kv)
-		}
-		env[k] = v
-	}
-	return env, nil
 }
 
 func nameOr(name, fallback string) string {

@@ -61,7 +61,7 @@ func newMinMem() *cobra.Command {
 			if soak < 0 {
 				return usagef("--soak cannot be negative (0 skips the proof)")
 			}
-			args := map[string]any{"app": ef.app, "cpus": cpuList, "jvm": modes, "min": s.Min, "max": s.Max, "step": s.Step, "repeats": s.Repeats, "rate": rate, "soak": soak.String()}
+			args := map[string]any{"app": ef.appRef(), "cpus": cpuList, "jvm": modes, "min": s.Min, "max": s.Max, "step": s.Step, "repeats": s.Repeats, "rate": rate, "soak": soak.String()}
 			sess, err := ef.open()
 			if err != nil {
 				return err

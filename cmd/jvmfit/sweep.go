@@ -53,7 +53,7 @@ ranges with a step (100..1000/100, 256Mi..1Gi/256Mi).`,
 			}
 			// --java is an axis here: every JDK is checked when the cells are prepared.
 			ax.Javas, ef.java = experiment.ParseList(ef.java), ""
-			args := map[string]any{"app": ef.app, "cpus": ax.CPUs, "memory": ax.Memory, "rate": ax.Rates, "jvm": ax.JVMs, "java": ax.Javas, "fresh": ef.fresh, "soak": soak.String()}
+			args := map[string]any{"app": ef.appRef(), "cpus": ax.CPUs, "memory": ax.Memory, "rate": ax.Rates, "jvm": ax.JVMs, "java": ax.Javas, "fresh": ef.fresh, "soak": soak.String()}
 			sess, err := ef.open()
 			if err != nil {
 				return err

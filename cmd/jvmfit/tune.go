@@ -77,7 +77,7 @@ func (f *tuneFlags) run(cmd *cobra.Command) error {
 	if err != nil {
 		return asUsage(err)
 	}
-	args := map[string]any{"app": f.ef.app, "cpus": cfg.CPUs, "goal": cfg.Goal, "budget": cfg.Budget, "rate": f.rate,
+	args := map[string]any{"app": f.ef.appRef(), "cpus": cfg.CPUs, "goal": cfg.Goal, "budget": cfg.Budget, "rate": f.rate,
 		"soak": f.soak.String(), "generous": cfg.Generous, "profile": f.ef.profile}
 	if err := sess.begin(store.KindTune, args); err != nil {
 		return err
