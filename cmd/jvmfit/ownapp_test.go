@@ -76,7 +76,7 @@ func TestRunJarGet(t *testing.T) {
 		t.Errorf("generated scenario does not GET /api/greeting:\n%s", b)
 	}
 	stdout, stderr, code = run(t, nil, append(args, "--get", "/nope")...)
-	if code != 1 || !strings.Contains(stdout, "| KO |") {
+	if code != 1 || !strings.Contains(stdout, "KO slo") || !strings.Contains(stdout, "GET http://127.0.0.1:") || !strings.Contains(stdout, "/nope: unexpected status 404") {
 		t.Errorf("a --get the app does not serve: exit %d, want 1 and KO\n%s%s", code, stdout, stderr)
 	}
 }
