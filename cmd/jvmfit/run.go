@@ -54,6 +54,7 @@ Exit status: 0 OK, 1 KO (or jvmfit failed), 2 bad input, 130 interrupted
 (an interrupted trial is not stored).`,
 		Example: `  jvmfit run --app workloads/filecache/app.yaml --memory 300Mi --cpus 1
   jvmfit run --app workloads/filecache/app.yaml --memory 200Mi --jvm jvmfit --rate 50 --json
+  jvmfit run --jar target/app.jar --get /api/items --rate 100 --memory 256Mi
   jvmfit run --jar app.jar --ready http://127.0.0.1:8080/health --scenario s.yaml --memory 512Mi`,
 		Args: cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, _ []string) error { return runTrial(cmd, &f) },
