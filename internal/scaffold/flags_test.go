@@ -149,3 +149,19 @@ func TestFlagsResolveImage(t *testing.T) {
 		t.Errorf("--get with a descriptor: %v", err)
 	}
 }
+
+// Helidon's port goes through SERVER_PORT, a free one per trial, and its
+// health answers at /observe/health.
+func TestFlagsHelidonExpands(t *testing.T) {
+	a, err := Flags{Dir: t.TempDir()}.Jar(workloadJar(t, "greet-helidon/target/greet-helidon.jar"), "")
+	if err != nil {
+		t.Fatal(err)
+	}
+	l, err := a.Expand(app.Values{Java: "java"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if a.Port != 0 || l.Port == 0 || !strings.HasSuffix(l.Ready, "/observe/health") || !strings.Contains(strings.Join(l.Env, " "), "SERVER_PORT=") {
+		t.Errorf("app %+v, launch %+v", a, l)
+	}
+}
