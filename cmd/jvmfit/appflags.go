@@ -1,7 +1,7 @@
 package main
 
 import (
-	"github.com/spf13/pflag"
+	"github.com/spf13/cobra"
 
 	"github.com/jvmfit/jvmfit/internal/app"
 	"github.com/jvmfit/jvmfit/internal/scaffold"
@@ -14,11 +14,16 @@ import (
 type ownAppFlags struct {
 	jar             string
 	args, env, gets []string
+	// cmd is the command the flags are on: its context stops an image's
+	// detection on SIGINT.
+	cmd *cobra.Command
 }
 
 // register adds the flags; withJar is false for run, which has its own
 // --jar.
-func (f *ownAppFlags) register(fl *pflag.FlagSet, withJar bool) {
+func (f *ownAppFlags) register(cmd *cobra.Command, withJar bool) {
+	f.cmd = cmd
+	fl := cmd.Flags()
 	if withJar {
 		fl.StringVar(&f.jar, "jar", "", "your app's runnable jar instead of --app: port and readiness come from its framework, as jvmfit init finds them (docs/your-service.md)")
 	}
@@ -30,6 +35,6 @@ func (f *ownAppFlags) register(fl *pflag.FlagSet, withJar bool) {
 // resolve picks the app from src and these flags; what is generated is
 // kept next to the database (DB.logs/apps/).
 func (f *ownAppFlags) resolve(src app.Source, db string) (*app.App, error) {
-	sf := scaffold.Flags{Args: f.args, Env: f.env, Gets: f.gets, Dir: db + ".logs/apps"}
+	sf := scaffold.Flags{Args: f.args, Env: f.env, Gets: f.gets, Dir: db + ".logs/apps", Ctx: f.cmd.Context()}
 	return sf.Resolve(src)
 }

@@ -59,7 +59,7 @@ func (f *experimentFlags) register(cmd *cobra.Command) {
 	fl.BoolVar(&f.fresh, "fresh", false, "run every trial again even if the database holds an identical one")
 	f.backend.register(cmd)
 	f.img.registerExperiment(fl)
-	f.own.register(fl, true)
+	f.own.register(cmd, true)
 }
 
 // session is an opened experiment: the Session that runs it and the

@@ -28,16 +28,16 @@ func TestOwnAppFlagsBadInputExit2(t *testing.T) {
 		args []string
 		want string
 	}{
-		"get without slash":   {[]string{"--jar", greetPlain, "--get", "api/greeting"}, "starts with '/'"},
-		"jar with app":        {[]string{"--jar", greetPlain, "--app", desc}, "give one of --app, --jar or --image"},
-		"directory as jar":    {[]string{"--jar", dir}, "is a directory"},
-		"missing jar":         {[]string{"--jar", filepath.Join(dir, "none.jar")}, "does not exist"},
-		"corrupt jar":         {[]string{"--jar", corrupt}, "--jar"},
-		"get with app":        {[]string{"--app", desc, "--get", "/a"}, "go with --jar or --image"},
-		"env without =":       {[]string{"--jar", greetPlain, "--env", "PORT"}, "write NAME=value"},
-		"get and scenario":    {[]string{"--jar", greetPlain, "--get", "/a", "--scenario", sc}, "not both"},
-		"image get no /":      {[]string{"--image", "example/app:1", "--ready", "http://127.0.0.1:8080/", "--get", "a"}, "starts with '/'"},
-		"image without ready": {[]string{"--image", "example/app:1", "--get", "/a"}, "--ready"},
+		"get without slash": {[]string{"--jar", greetPlain, "--get", "api/greeting"}, "starts with '/'"},
+		"jar with app":      {[]string{"--jar", greetPlain, "--app", desc}, "give one of --app, --jar or --image"},
+		"directory as jar":  {[]string{"--jar", dir}, "is a directory"},
+		"missing jar":       {[]string{"--jar", filepath.Join(dir, "none.jar")}, "does not exist"},
+		"corrupt jar":       {[]string{"--jar", corrupt}, "--jar"},
+		"get with app":      {[]string{"--app", desc, "--get", "/a"}, "go with --jar or --image"},
+		"env without =":     {[]string{"--jar", greetPlain, "--env", "PORT"}, "write NAME=value"},
+		"get and scenario":  {[]string{"--jar", greetPlain, "--get", "/a", "--scenario", sc}, "not both"},
+		"image get no /":    {[]string{"--image", "example/app:1", "--ready", "http://127.0.0.1:8080/", "--get", "a"}, "starts with '/'"},
+		"image not there":   {[]string{"--image", "jvmfit-test/none:1", "--get", "/a"}, "--image jvmfit-test/none:1"},
 	}
 	for _, command := range []string{"run", "minmem", "sweep", "compare", "tune"} {
 		for name, c := range cases {

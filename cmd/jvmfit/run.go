@@ -86,7 +86,7 @@ Exit status: 0 OK, 1 KO (or jvmfit failed), 2 bad input, 130 interrupted
 	fl.BoolVar(&f.asJSON, "json", false, "print the result as JSON on stdout")
 	fl.BoolVarP(&f.verbose, "verbose", "v", false, "first print where the trial runs (the lines of jvmfit doctor) on stderr")
 	f.img.register(fl)
-	f.own.register(fl, false)
+	f.own.register(cmd, false)
 	return cmd
 }
 

@@ -33,6 +33,9 @@ type Source struct {
 	// (internal/scaffold, the way jvmfit init does); nil leaves it to
 	// FromJar's own detection.
 	Detected func(jar, scenario string) (*App, error)
+	// DetectedImage is the same for an image given without --ready: the
+	// jar its entrypoint runs is detected.
+	DetectedImage func(image, scenario string) (*App, error)
 }
 
 // Resolve is the one way a command picks its app. Its errors are one line
@@ -56,6 +59,8 @@ func (s Source) resolve() (*App, error) {
 	switch {
 	case given > 1:
 		return nil, fmt.Errorf("give %s, not more", ways)
+	case s.Image != "" && s.Ready == "" && s.DetectedImage != nil && s.ContainerPort == 0:
+		return s.DetectedImage(s.Image, s.Scenario)
 	case s.Image != "":
 		return FromImage(s.Image, s.Ready, s.Scenario, s.ContainerPort)
 	case s.Jar != "" && s.Ready == "" && s.Detected != nil:

@@ -1,6 +1,7 @@
 package scaffold
 
 import (
+	"context"
 	"crypto/sha256"
 	"encoding/hex"
 	"errors"
@@ -8,6 +9,7 @@ import (
 	"os"
 	"path/filepath"
 	"strings"
+	"time"
 
 	"github.com/jvmfit/jvmfit/internal/app"
 	"github.com/jvmfit/jvmfit/internal/detect"
@@ -26,6 +28,11 @@ type Flags struct {
 	// its own subdirectory, the same one on every run, so a rerun finds
 	// its stored trials.
 	Dir string
+	// Ctx bounds the detection of an image's jar (it runs the engine);
+	// nil is context.Background.
+	Ctx context.Context
+	// Engine detects an image's jar: docker, podman or "" (as --engine).
+	Engine string
 }
 
 // Given says whether any of the app-shaping flags was set.
@@ -69,14 +76,41 @@ func (f Flags) Jar(jar, scenario string) (*app.App, error) {
 	if err != nil {
 		return nil, fmt.Errorf("--jar %w", err)
 	}
-	if found.Framework == detect.Unknown {
-		return nil, fmt.Errorf("--jar %s: no framework jvmfit knows, so its port and readiness are unknown: give --ready URL, or run jvmfit init --jar %s and use --app app.yaml", jar, jar)
+	return f.detected(Input{Jar: jar, Found: found, Name: jarName(jar, found)}, "--jar "+jar, scenario)
+}
+
+// Image is Jar for an image given without --ready: the jar its entrypoint
+// runs is copied out and detected, as jvmfit init --image does.
+func (f Flags) Image(image, scenario string) (*app.App, error) {
+	if err := f.Check(); err != nil {
+		return nil, err
+	}
+	if scenario != "" && len(f.Gets) > 0 {
+		return nil, errors.New("give --get or --scenario, not both: --get writes a scenario of GETs, --scenario is your own")
+	}
+	ctx := f.Ctx
+	if ctx == nil {
+		ctx = context.Background()
+	}
+	ctx, cancel := context.WithTimeout(ctx, 2*time.Minute)
+	defer cancel()
+	found, err := DetectImageOn(ctx, f.Engine, image)
+	if err != nil {
+		return nil, fmt.Errorf("--image %s: %w", image, err)
+	}
+	return f.detected(Input{Image: image, Found: found, Name: imageName(image)}, "--image "+image, scenario)
+}
+
+// detected completes an input whose framework was detected, refusing what
+// detection could not tell.
+func (f Flags) detected(in Input, what, scenario string) (*app.App, error) {
+	if in.Found.Framework == detect.Unknown {
+		return nil, fmt.Errorf("%s: no framework jvmfit knows, so its port and readiness are unknown: give --ready URL, or run jvmfit init %s and use --app app.yaml", what, what)
 	}
 	env, _ := ParseEnv(f.Env)
-	in := Input{Jar: jar, Found: found, Name: jarName(jar, found), Gets: f.Gets, Rate: DefaultRate, SLO: DefaultSLO,
-		Args: f.Args, Env: env, ReadyTimeout: app.DefaultReadyTimeout}
+	in.Gets, in.Rate, in.SLO, in.Args, in.Env, in.ReadyTimeout = f.Gets, DefaultRate, DefaultSLO, f.Args, env, app.DefaultReadyTimeout
 	if _, guessed := in.ReadyPath(); guessed {
-		return nil, fmt.Errorf("--jar %s: %s has no health endpoint jvmfit knows: give --get PATH (a URL that answers 2xx once it serves) or --ready URL", jar, FrameworkName(found.Framework))
+		return nil, fmt.Errorf("%s: %s has no health endpoint jvmfit knows: give --get PATH (a URL that answers 2xx once it serves) or --ready URL", what, FrameworkName(in.Found.Framework))
 	}
 	return f.build(in, scenario)
 }
@@ -108,6 +142,8 @@ func (f Flags) build(in Input, scenario string) (*app.App, error) {
 	// jvmfit generated lives in in.Dir.
 	if in.Jar != "" {
 		a.Dir = filepath.Dir(mustAbs(in.Jar))
+	} else if wd, err := os.Getwd(); err == nil {
+		a.Dir = wd // as for --image --ready
 	}
 	return a, nil
 }
@@ -132,6 +168,15 @@ func jarName(jar string, r *detect.Result) string {
 	return name
 }
 
+// imageName is an image's last path element without its tag.
+func imageName(image string) string {
+	n := image[strings.LastIndex(image, "/")+1:]
+	if i := strings.IndexAny(n, ":@"); i > 0 {
+		n = n[:i]
+	}
+	return n
+}
+
 func mustAbs(p string) string {
 	if p == "" {
 		return ""
@@ -154,7 +199,10 @@ func (f Flags) Resolve(s app.Source) (*app.App, error) {
 	if err := f.Check(); err != nil {
 		return nil, err
 	}
-	s.Detected = f.Jar
+	s.Detected, s.DetectedImage = f.Jar, f.Image
+	if f.Engine == "" {
+		f.Engine = s.Engine
+	}
 	byReady := s.Ready != "" && (s.Jar != "" || s.Image != "") && s.Descriptor == ""
 	if byReady && len(f.Gets) > 0 {
 		if s.Scenario != "" {
@@ -186,10 +234,7 @@ func (f Flags) Resolve(s app.Source) (*app.App, error) {
 func (f Flags) scenarioOnly(s app.Source) (string, error) {
 	name := strings.TrimSuffix(filepath.Base(s.Jar), ".jar")
 	if s.Image != "" {
-		name = s.Image[strings.LastIndex(s.Image, "/")+1:]
-		if i := strings.IndexAny(name, ":@"); i > 0 {
-			name = name[:i]
-		}
+		name = imageName(s.Image)
 	}
 	in := Input{Jar: s.Jar, Image: s.Image, Name: name, Gets: f.Gets, Rate: DefaultRate}
 	env, _ := ParseEnv(f.Env)
