@@ -34,7 +34,7 @@ func (f *ownAppFlags) register(cmd *cobra.Command, withJar bool) {
 
 // resolve picks the app from src and these flags; what is generated is
 // kept next to the database (DB.logs/apps/).
-func (f *ownAppFlags) resolve(src app.Source, db string) (*app.App, error) {
-	sf := scaffold.Flags{Args: f.args, Env: f.env, Gets: f.gets, Dir: db + ".logs/apps", Ctx: f.cmd.Context()}
+func (f *ownAppFlags) resolve(src app.Source, db, java string) (*app.App, error) {
+	sf := scaffold.Flags{Args: f.args, Env: f.env, Gets: f.gets, Dir: db + ".logs/apps", Ctx: f.cmd.Context(), Java: java}
 	return sf.Resolve(src)
 }

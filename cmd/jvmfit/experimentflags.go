@@ -74,7 +74,7 @@ type session struct {
 // anything is stored; begin then records the experiment, once the command
 // has checked everything it can.
 func (f *experimentFlags) open() (*session, error) {
-	a, err := f.img.experimentApp(f.app, &f.own, f.db)
+	a, err := f.img.experimentApp(f.app, &f.own, f.db, f.java)
 	if err != nil {
 		return nil, asUsage(err)
 	}

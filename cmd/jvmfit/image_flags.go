@@ -36,8 +36,8 @@ func (f *imageFlags) source(appFile, ready, scenario string) app.Source {
 }
 
 // experimentApp is an experiment's app: its descriptor, --jar or --image.
-func (f *imageFlags) experimentApp(appFile string, own *ownAppFlags, db string) (*app.App, error) {
+func (f *imageFlags) experimentApp(appFile string, own *ownAppFlags, db, java string) (*app.App, error) {
 	src := f.source(appFile, f.ready, f.scenario)
 	src.Jar = own.jar
-	return own.resolve(src, db)
+	return own.resolve(src, db, java)
 }

@@ -203,7 +203,7 @@ func runSpec(f *runFlags, a *app.App) (trial.Spec, error) {
 func runApp(f *runFlags) (*app.App, error) {
 	src := f.img.source(f.app, f.ready, f.scenario)
 	src.Jar, src.Run = f.jar, true
-	return f.own.resolve(src, f.db)
+	return f.own.resolve(src, f.db, f.java)
 }
 
 // runArgs keeps the flags the user gave, for the experiment's record.

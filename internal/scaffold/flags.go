@@ -33,6 +33,10 @@ type Flags struct {
 	Ctx context.Context
 	// Engine detects an image's jar: docker, podman or "" (as --engine).
 	Engine string
+	// Java is the command's --java: when it is empty and the java jvmfit
+	// would find is too old for the jar's classes, a newer installed JDK
+	// is named (PickJava), as init writes it.
+	Java string
 }
 
 // Given says whether any of the app-shaping flags was set.
@@ -111,6 +115,11 @@ func (f Flags) detected(in Input, what, scenario string) (*app.App, error) {
 	in.Gets, in.Rate, in.SLO, in.Args, in.Env, in.ReadyTimeout = f.Gets, DefaultRate, DefaultSLO, f.Args, env, app.DefaultReadyTimeout
 	if _, guessed := in.ReadyPath(); guessed {
 		return nil, fmt.Errorf("%s: %s has no health endpoint jvmfit knows: give --get PATH (a URL that answers 2xx once it serves) or --ready URL", what, FrameworkName(in.Found.Framework))
+	}
+	if in.Image == "" {
+		if err := PickJava(&in, f.Java); err != nil {
+			return nil, err
+		}
 	}
 	return f.build(in, scenario)
 }

@@ -165,3 +165,21 @@ func TestFlagsHelidonExpands(t *testing.T) {
 		t.Errorf("app %+v, launch %+v", a, l)
 	}
 }
+
+// A jar built for a newer Java than --java is refused, as init refuses it;
+// without --java a JDK new enough is named.
+func TestFlagsJavaForTheJarsClasses(t *testing.T) {
+	java17 := "/usr/lib/jvm/java-17-openjdk-amd64/bin/java"
+	prereq.Java(t, java17)
+	jar := workloadJar(t, "greet-helidon/target/greet-helidon.jar")
+	if _, err := (Flags{Java: java17, Dir: t.TempDir()}).Jar(jar, ""); err == nil || !strings.Contains(err.Error(), "need Java 21") {
+		t.Errorf("--java 17 for Helidon 4: %v", err)
+	}
+	a, err := Flags{Dir: t.TempDir()}.Jar(jar, "")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if a.Java == java17 {
+		t.Errorf("java %q for a Java 21 jar", a.Java)
+	}
+}
