@@ -29,11 +29,12 @@ func newCompare() *cobra.Command {
 		soak               time.Duration
 	)
 	cmd := &cobra.Command{
-		Use:   "compare --app app.yaml [--sets seed001|FILE] [--memory 512Mi]",
+		Use:   "compare (--app app.yaml | --jar app.jar [--get PATH]) [--sets seed001|FILE] [--memory 512Mi]",
 		Short: "Run JVM option sets side by side on one workload (seed 001's table)",
 		Long:  compareLong,
 		Example: `  jvmfit compare --app workloads/filecache/app.yaml --sets seed001 --memory 512Mi
-  jvmfit compare --app app.yaml --sets my-sets.yaml --memory 256Mi,512Mi --cpus 1`,
+  jvmfit compare --app app.yaml --sets my-sets.yaml --memory 256Mi,512Mi --cpus 1
+  jvmfit compare --jar target/app.jar --get /api/items --memory 256Mi`,
 		Args: cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, _ []string) error {
 			data, names, err := experiment.LoadSets(sets)
@@ -66,7 +67,7 @@ func newCompare() *cobra.Command {
 			}
 			defer cleanup()
 			ef.optionSets = path
-			args := map[string]any{"app": ef.app, "sets": sets, "names": names, "memory": mems, "cpus": cpuList, "rate": rate, "fresh": ef.fresh, "soak": soak.String()}
+			args := map[string]any{"app": ef.appRef(), "sets": sets, "names": names, "memory": mems, "cpus": cpuList, "rate": rate, "fresh": ef.fresh, "soak": soak.String()}
 			sess, err := ef.open()
 			if err != nil {
 				return err

@@ -27,11 +27,23 @@ type experimentFlags struct {
 	nmt, json, keepLogs, fresh           bool
 	backend                              backendFlags // backend.go
 	img                                  imageFlags
+	own                                  ownAppFlags
+}
+
+// appRef is the app as the user named it, for the experiment's record.
+func (f *experimentFlags) appRef() string {
+	switch {
+	case f.own.jar != "":
+		return f.own.jar
+	case f.img.image != "":
+		return f.img.image
+	}
+	return f.app
 }
 
 func (f *experimentFlags) register(cmd *cobra.Command) {
 	fl := cmd.Flags()
-	fl.StringVar(&f.app, "app", "", "app descriptor (app.yaml, see docs/app.md); required")
+	fl.StringVar(&f.app, "app", "", "app descriptor (app.yaml, see docs/app.md); or give --jar or --image")
 	fl.StringVar(&f.db, "db", "jvmfit.db", "results database (SQLite); created if missing")
 	fl.StringVar(&f.name, "experiment", "", "experiment name in the database (default: KIND-APP-TIME)")
 	fl.StringVar(&f.java, "java", "", "java binary (default: $JAVA_HOME/bin/java, then PATH)")
@@ -47,6 +59,7 @@ func (f *experimentFlags) register(cmd *cobra.Command) {
 	fl.BoolVar(&f.fresh, "fresh", false, "run every trial again even if the database holds an identical one")
 	f.backend.register(cmd)
 	f.img.registerExperiment(fl)
+	f.own.register(cmd, true)
 }
 
 // session is an opened experiment: the Session that runs it and the
@@ -61,7 +74,7 @@ type session struct {
 // anything is stored; begin then records the experiment, once the command
 // has checked everything it can.
 func (f *experimentFlags) open() (*session, error) {
-	a, err := f.img.experimentApp(f.app)
+	a, err := f.img.experimentApp(f.app, &f.own, f.db, f.java)
 	if err != nil {
 		return nil, asUsage(err)
 	}

@@ -25,8 +25,8 @@ func (f *imageFlags) register(fl *pflag.FlagSet) {
 // to an experiment's flags, which otherwise take only a descriptor.
 func (f *imageFlags) registerExperiment(fl *pflag.FlagSet) {
 	f.register(fl)
-	fl.StringVar(&f.ready, "ready", "", "with --image: URL whose first 2xx answer means started")
-	fl.StringVar(&f.scenario, "scenario", "", "with --image: load scenario (docs/scenario.md); without one only start and memory are judged")
+	fl.StringVar(&f.ready, "ready", "", "with --image (or a --jar whose framework has no health endpoint): URL whose first 2xx answer means started")
+	fl.StringVar(&f.scenario, "scenario", "", "with --jar or --image: load scenario (docs/scenario.md) instead of --get's")
 }
 
 // source is the app the flags name, for app.Resolve.
@@ -35,7 +35,9 @@ func (f *imageFlags) source(appFile, ready, scenario string) app.Source {
 		ContainerPort: f.containerPort, Engine: f.engine}
 }
 
-// experimentApp is an experiment's app: its descriptor, or --image.
-func (f *imageFlags) experimentApp(appFile string) (*app.App, error) {
-	return app.Resolve(f.source(appFile, f.ready, f.scenario))
+// experimentApp is an experiment's app: its descriptor, --jar or --image.
+func (f *imageFlags) experimentApp(appFile string, own *ownAppFlags, db, java string) (*app.App, error) {
+	src := f.source(appFile, f.ready, f.scenario)
+	src.Jar = own.jar
+	return own.resolve(src, db, java)
 }

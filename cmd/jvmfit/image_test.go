@@ -137,7 +137,7 @@ func TestImageBadInputExit2(t *testing.T) {
 	cases := map[string][]string{
 		"image and jar":         {"run", "--image", img, "--jar", "x.jar", "--ready", ready, "--memory", "256Mi"},
 		"image and app":         {"run", "--image", img, "--app", desc, "--memory", "256Mi"},
-		"image no ready":        {"run", "--image", img, "--memory", "256Mi"},
+		"image port no ready":   {"run", "--image", img, "--container-port", "8080", "--memory", "256Mi"},
 		"bad engine":            {"run", "--image", img, "--ready", ready, "--engine", "lxc", "--memory", "256Mi"},
 		"port without image":    {"run", "--app", desc, "--container-port", "80", "--memory", "256Mi"},
 		"engine without image":  {"run", "--app", desc, "--engine", "docker", "--memory", "256Mi"},
@@ -146,7 +146,7 @@ func TestImageBadInputExit2(t *testing.T) {
 		"missing image":         {"run", "--image", "jvmfit-test/absent:0", "--ready", ready, "--memory", "256Mi"},
 		"minmem image and app":  {"minmem", "--image", img, "--app", desc, "--ready", ready},
 		"sweep ready, no image": {"sweep", "--app", desc, "--ready", ready},
-		"compare no ready":      {"compare", "--image", img},
+		"compare bad get":       {"compare", "--image", img, "--get", "api"},
 	}
 	for name, args := range cases {
 		_, stderr, code := run(t, nil, args...)

@@ -14,7 +14,6 @@ import (
 
 	"github.com/jvmfit/jvmfit/internal/detect"
 	"github.com/jvmfit/jvmfit/internal/experiment"
-	"github.com/jvmfit/jvmfit/internal/jdk"
 	"github.com/jvmfit/jvmfit/internal/scaffold"
 	"github.com/jvmfit/jvmfit/internal/size"
 	"github.com/jvmfit/jvmfit/internal/trial"
@@ -153,7 +152,7 @@ func initInput(ctx context.Context, f *initFlags) (scaffold.Input, error) {
 		return in, fmt.Errorf("--slo: %w", err)
 	}
 	var err error
-	if in.Env, err = envFlags(f.envList); err != nil {
+	if in.Env, err = scaffold.ParseEnv(f.envList); err != nil {
 		return in, err
 	}
 	switch {
@@ -186,37 +185,9 @@ func initInput(ctx context.Context, f *initFlags) (scaffold.Input, error) {
 		return in, err
 	}
 	if in.Image == "" {
-		err = pickJava(&in, f.java)
+		err = scaffold.PickJava(&in, f.java)
 	}
 	return in, err
-}
-
-// pickJava makes sure the check's java can run the app's classes: when the
-// JDK jvmfit would use is older than they need, it names the closest
-// installed one in app.yaml (java:), or refuses a --java that is too old.
-func pickJava(in *scaffold.Input, javaFlag string) error {
-	need := in.Found.JavaVersion
-	if need == 0 {
-		return nil
-	}
-	java, err := jdk.Find(javaFlag)
-	if err != nil {
-		return err
-	}
-	j, err := jdk.Inspect(java)
-	if err != nil || j.Version >= need {
-		return err
-	}
-	if javaFlag != "" {
-		return fmt.Errorf("--java %s is Java %d; the app's classes need Java %d or later", javaFlag, j.Version, need)
-	}
-	newer, ok := jdk.AtLeast("/", need)
-	if !ok {
-		return fmt.Errorf("the app's classes need Java %d or later and the java found (%s) is %d: give --java PATH to one", need, java, j.Version)
-	}
-	in.Java = newer.Path
-	in.JavaWhy = fmt.Sprintf("the app's classes need Java %d+; %s is %d", need, java, j.Version)
-	return nil
 }
 
 // imageFound detects the jar the image runs, through its engine.
@@ -241,18 +212,6 @@ func jarOf(argv []string) string {
 		}
 	}
 	return ""
-}
-
-func envFlags(kvs []string) (map[string]string, error) {
-	env := map[string]string{}
-	for _, kv := range kvs {
-		k, v, ok := strings.Cut(kv, "=")
-		if !ok || k == "" {
-			return nil, fmt.Errorf("--env %q: write NAME=value", kv)
-		}
-		env[k] = v
-	}
-	return env, nil
 }
 
 func nameOr(name, fallback string) string {

@@ -87,6 +87,23 @@ func TestInitImageWithoutJavaHome(t *testing.T) {
 	if testing.Short() {
 		t.Skip("starts containers")
 	}
+	ref := greetPlainDistroless(t)
+	dir := t.TempDir()
+	stdout, stderr, code := run(t, nil, "init", "--image", ref, "--out", dir, "--get", "/api/greeting")
+	if code != 0 || !strings.Contains(stdout, "JDK's HTTP server") || !strings.Contains(stdout, "200×") || strings.Contains(stdout, "FAILED") {
+		t.Fatalf("init: exit %d\n%s%s", code, stdout, stderr)
+	}
+	stdout, stderr, code = run(t, nil, "run", "--app", filepath.Join(dir, "app.yaml"), "--memory", "256Mi", "--cpus", "0",
+		"--warmup", "2s", "--duration", "3s", "--slo", "success>=0.999", "--db", filepath.Join(dir, "x.db"))
+	if code != 0 || !strings.Contains(stdout, "| OK |") || !strings.Contains(stdout, "JDK 17") {
+		t.Fatalf("run at 256Mi: exit %d\n%s%s", code, stdout, stderr)
+	}
+}
+
+// greetPlainDistroless builds greet-plain on the distroless-style JDK 17
+// image (no shell, no JAVA_HOME) and returns its reference.
+func greetPlainDistroless(t *testing.T) string {
+	t.Helper()
 	prereq.Root(t)
 	prereq.Docker(t)
 	prereq.Java(t, image.JDK17+"/bin/java")
@@ -106,15 +123,21 @@ func TestInitImageWithoutJavaHome(t *testing.T) {
 	if env, _ := e.Run(ctx, nil, "image", "inspect", "--format", "{{json .Config.Env}}", ref); strings.Contains(env, "JAVA_HOME") {
 		t.Fatalf("%s sets JAVA_HOME: %s", ref, env)
 	}
-	dir := t.TempDir()
-	stdout, stderr, code := run(t, nil, "init", "--image", ref, "--out", dir, "--get", "/api/greeting")
-	if code != 0 || !strings.Contains(stdout, "JDK's HTTP server") || !strings.Contains(stdout, "200×") || strings.Contains(stdout, "FAILED") {
-		t.Fatalf("init: exit %d\n%s%s", code, stdout, stderr)
+	return ref
+}
+
+// run --image --get without --ready: the jar the image runs is detected
+// as for --jar, and --get is the load.
+func TestRunImageGet(t *testing.T) {
+	if testing.Short() {
+		t.Skip("starts containers")
 	}
-	stdout, stderr, code = run(t, nil, "run", "--app", filepath.Join(dir, "app.yaml"), "--memory", "256Mi", "--cpus", "0",
-		"--warmup", "2s", "--duration", "3s", "--slo", "success>=0.999", "--db", filepath.Join(dir, "x.db"))
-	if code != 0 || !strings.Contains(stdout, "| OK |") || !strings.Contains(stdout, "JDK 17") {
-		t.Fatalf("run at 256Mi: exit %d\n%s%s", code, stdout, stderr)
+	ref := greetPlainDistroless(t)
+	db := filepath.Join(t.TempDir(), "i.db")
+	stdout, stderr, code := run(t, nil, "run", "--image", ref, "--get", "/api/greeting", "--rate", "20", "--memory", "256Mi",
+		"--cpus", "0", "--warmup", "2s", "--duration", "3s", "--db", db)
+	if code != 0 || !strings.Contains(stdout, "| OK |") || !strings.Contains(stdout, "60 requests") {
+		t.Fatalf("exit %d\n%s%s", code, stdout, stderr)
 	}
 }
 

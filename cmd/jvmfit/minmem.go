@@ -36,11 +36,12 @@ func newMinMem() *cobra.Command {
 		soak                     time.Duration
 	)
 	cmd := &cobra.Command{
-		Use:   "minmem --app app.yaml [--cpus 1] [--jvm default,jvmfit]",
+		Use:   "minmem (--app app.yaml | --jar app.jar [--get PATH]) [--cpus 1] [--jvm default,jvmfit]",
 		Short: "Find the smallest memory limit at which the service passes its SLO",
 		Long:  minmemLong,
 		Example: `  jvmfit minmem --app workloads/filecache/app.yaml --cpus 1 --jvm default,jvmfit
-  jvmfit minmem --app app.yaml --min 96Mi --max 512Mi --step 16Mi --repeats 2 --json`,
+  jvmfit minmem --app app.yaml --min 96Mi --max 512Mi --step 16Mi --repeats 2 --json
+  jvmfit minmem --jar target/app.jar --get /api/items --rate 100 --cpus 1`,
 		Args: cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, _ []string) error {
 			cpuList, err := experiment.ParseNumbers("cpus", cpus)
@@ -61,7 +62,7 @@ func newMinMem() *cobra.Command {
 			if soak < 0 {
 				return usagef("--soak cannot be negative (0 skips the proof)")
 			}
-			args := map[string]any{"app": ef.app, "cpus": cpuList, "jvm": modes, "min": s.Min, "max": s.Max, "step": s.Step, "repeats": s.Repeats, "rate": rate, "soak": soak.String()}
+			args := map[string]any{"app": ef.appRef(), "cpus": cpuList, "jvm": modes, "min": s.Min, "max": s.Max, "step": s.Step, "repeats": s.Repeats, "rate": rate, "soak": soak.String()}
 			sess, err := ef.open()
 			if err != nil {
 				return err

@@ -38,6 +38,7 @@ type runFlags struct {
 	nmt, saturate, noLimits, asJSON bool
 	verbose                         bool
 	img                             imageFlags
+	own                             ownAppFlags
 }
 
 func newRunCmd() *cobra.Command {
@@ -53,14 +54,15 @@ Exit status: 0 OK, 1 KO (or jvmfit failed), 2 bad input, 130 interrupted
 (an interrupted trial is not stored).`,
 		Example: `  jvmfit run --app workloads/filecache/app.yaml --memory 300Mi --cpus 1
   jvmfit run --app workloads/filecache/app.yaml --memory 200Mi --jvm jvmfit --rate 50 --json
+  jvmfit run --jar target/app.jar --get /api/items --rate 100 --memory 256Mi
   jvmfit run --jar app.jar --ready http://127.0.0.1:8080/health --scenario s.yaml --memory 512Mi`,
 		Args: cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, _ []string) error { return runTrial(cmd, &f) },
 	}
 	fl := cmd.Flags()
 	fl.StringVar(&f.app, "app", "", "app descriptor (app.yaml, see docs/app.md)")
-	fl.StringVar(&f.jar, "jar", "", "a jar to run without a descriptor (with --ready, optional --scenario)")
-	fl.StringVar(&f.ready, "ready", "", "with --jar: URL whose first 2xx answer means started")
+	fl.StringVar(&f.jar, "jar", "", "your app's runnable jar instead of --app: port and readiness come from its framework, as jvmfit init finds them (docs/your-service.md)")
+	fl.StringVar(&f.ready, "ready", "", "with --image, or a --jar whose framework has no health endpoint: URL whose first 2xx answer means started")
 	fl.StringVar(&f.scenario, "scenario", "", "load scenario (docs/scenario.md); with --app it replaces the descriptor's")
 	fl.StringVar(&f.memory, "memory", "", "memory limit, swap forbidden, e.g. 300Mi (required unless --no-limits)")
 	fl.Float64Var(&f.cpus, "cpus", 1, "CPU quota in CPUs, fractions allowed; 0 = no quota")
@@ -84,6 +86,7 @@ Exit status: 0 OK, 1 KO (or jvmfit failed), 2 bad input, 130 interrupted
 	fl.BoolVar(&f.asJSON, "json", false, "print the result as JSON on stdout")
 	fl.BoolVarP(&f.verbose, "verbose", "v", false, "first print where the trial runs (the lines of jvmfit doctor) on stderr")
 	f.img.register(fl)
+	f.own.register(cmd, false)
 	return cmd
 }
 
@@ -200,7 +203,7 @@ func runSpec(f *runFlags, a *app.App) (trial.Spec, error) {
 func runApp(f *runFlags) (*app.App, error) {
 	src := f.img.source(f.app, f.ready, f.scenario)
 	src.Jar, src.Run = f.jar, true
-	return app.Resolve(src)
+	return f.own.resolve(src, f.db, f.java)
 }
 
 // runArgs keeps the flags the user gave, for the experiment's record.

@@ -20,7 +20,7 @@ func newSweep() *cobra.Command {
 		soak                      time.Duration
 	)
 	cmd := &cobra.Command{
-		Use:   "sweep --app app.yaml --cpus 1,2 --rate 100..1000/100",
+		Use:   "sweep (--app app.yaml | --jar app.jar [--get PATH]) --cpus 1,2 --rate 100..1000/100",
 		Short: "Run a matrix of trials over CPUs, memory, rate, JVM options and JDKs",
 		Long: `sweep runs one trial per cell of the matrix --cpus × --memory × --rate ×
 --jvm × --java (rate varying fastest). A cell whose identical trial is
@@ -29,7 +29,8 @@ it stopped; --fresh runs every cell again. Axes are lists (0.5,1,2) or
 ranges with a step (100..1000/100, 256Mi..1Gi/256Mi).`,
 		Example: `  jvmfit sweep --app workloads/filecache/app.yaml --cpus 1,2 --rate 100..500/100 --memory 512Mi
   jvmfit sweep --app app.yaml --memory 256Mi,512Mi --jvm default,jvmfit \
-      --java /usr/lib/jvm/java-17-openjdk-amd64/bin/java,/usr/lib/jvm/temurin-25-jdk-amd64/bin/java`,
+      --java /usr/lib/jvm/java-17-openjdk-amd64/bin/java,/usr/lib/jvm/temurin-25-jdk-amd64/bin/java
+  jvmfit sweep --jar target/app.jar --get /api/items --rate 50,100,200 --memory 256Mi`,
 		Args: cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, _ []string) error {
 			var ax experiment.Axes
@@ -53,7 +54,7 @@ ranges with a step (100..1000/100, 256Mi..1Gi/256Mi).`,
 			}
 			// --java is an axis here: every JDK is checked when the cells are prepared.
 			ax.Javas, ef.java = experiment.ParseList(ef.java), ""
-			args := map[string]any{"app": ef.app, "cpus": ax.CPUs, "memory": ax.Memory, "rate": ax.Rates, "jvm": ax.JVMs, "java": ax.Javas, "fresh": ef.fresh, "soak": soak.String()}
+			args := map[string]any{"app": ef.appRef(), "cpus": ax.CPUs, "memory": ax.Memory, "rate": ax.Rates, "jvm": ax.JVMs, "java": ax.Javas, "fresh": ef.fresh, "soak": soak.String()}
 			sess, err := ef.open()
 			if err != nil {
 				return err

@@ -28,7 +28,7 @@ type tuneFlags struct {
 func newTune() *cobra.Command {
 	var f tuneFlags
 	cmd := &cobra.Command{
-		Use:   "tune --app app.yaml --cpus N [--goal footprint|balanced|throughput] [--budget TRIALS]",
+		Use:   "tune (--app app.yaml | --jar app.jar [--get PATH]) [--cpus N] [--goal footprint|balanced|throughput] [--budget TRIALS]",
 		Short: "Search the memory limit and the JVM options together for the smallest footprint that holds the SLO",
 		Long: `tune measures the app at a generous limit (--generous) with the JDK's
 defaults, generates candidate option sets from that profile and --goal
@@ -40,11 +40,12 @@ trial counts in --budget (the profile, training runs, the search and the
 soak); one is always kept for the soak. Trials are stored in --db as they
 end, and a rerun reuses the stored ones, so an interrupted tune resumes.
 See docs/tune.md.`,
-		Example: `  jvmfit tune --app workloads/filecache/app.yaml --cpus 1 --goal footprint
+		Example: `  jvmfit tune --jar target/app.jar --get /api/items --rate 100
+  jvmfit tune --app workloads/filecache/app.yaml --cpus 1 --goal footprint
   jvmfit tune --app app.yaml --cpus 2 --rate 200 --budget 24 --soak 2m --json`,
 		Args: func(_ *cobra.Command, args []string) error {
 			if len(args) > 0 {
-				return usagef("tune takes no arguments (got %q): give the app with --app app.yaml", args[0])
+				return usagef("tune takes no arguments (got %q): give the app with --app app.yaml or --jar app.jar", args[0])
 			}
 			return nil
 		},
@@ -53,7 +54,7 @@ See docs/tune.md.`,
 	f.ef.register(cmd)
 	d := tune.Default
 	fl := cmd.Flags()
-	fl.StringVar(&f.cpus, "cpus", "", "the CPU limit to tune for, e.g. 1 or 0.5; required")
+	fl.StringVar(&f.cpus, "cpus", "1", "the CPU limit to tune for, e.g. 1 or 0.5")
 	fl.Float64Var(&f.rate, "rate", 0, "measured request rate (0 = the descriptor's or scenario's)")
 	fl.StringVar(&f.goal, "goal", d.Goal, "footprint (the smallest limit that holds the SLO), balanced or throughput (a weighted cost of memory, p99, start time and throttling)")
 	fl.IntVar(&f.budget, "budget", d.Budget, "trials in all: the profile, training runs, the search and the soak")
@@ -77,7 +78,7 @@ func (f *tuneFlags) run(cmd *cobra.Command) error {
 	if err != nil {
 		return asUsage(err)
 	}
-	args := map[string]any{"app": f.ef.app, "cpus": cfg.CPUs, "goal": cfg.Goal, "budget": cfg.Budget, "rate": f.rate,
+	args := map[string]any{"app": f.ef.appRef(), "cpus": cfg.CPUs, "goal": cfg.Goal, "budget": cfg.Budget, "rate": f.rate,
 		"soak": f.soak.String(), "generous": cfg.Generous, "profile": f.ef.profile}
 	if err := sess.begin(store.KindTune, args); err != nil {
 		return err
@@ -102,7 +103,7 @@ func (f *tuneFlags) run(cmd *cobra.Command) error {
 func tuneConfig(cpus, goal, generous string, rate float64, budget int, soak time.Duration) (tune.Config, error) {
 	cfg := tune.Default
 	if cpus == "" {
-		return cfg, usagef("--cpus is required: give the CPU limit to tune for, e.g. --cpus 1")
+		return cfg, usagef("--cpus: give the CPU limit to tune for, e.g. --cpus 1")
 	}
 	c, err := strconv.ParseFloat(cpus, 64)
 	if err != nil || c <= 0 {

@@ -18,7 +18,7 @@ func TestTuneBadInputExit2(t *testing.T) {
 	cases := map[string][]string{
 		"no app":         {"tune", "--cpus", "1", "--db", db},
 		"missing app":    {"tune", "--app", "/nonexistent/app.yaml", "--cpus", "1", "--db", db},
-		"no cpus":        with(),
+		"empty cpus":     with("--cpus", ""),
 		"zero cpus":      with("--cpus", "0"),
 		"bad cpus":       with("--cpus", "one"),
 		"too many cpus":  with("--cpus", "4096"),

@@ -1,6 +1,7 @@
 package app
 
 import (
+	"errors"
 	"fmt"
 	"net/url"
 	"os"
@@ -12,7 +13,8 @@ import (
 // FromJar builds a descriptor for a third-party jar with no app.yaml:
 // `--jar app.jar --ready URL --scenario s.yaml`. The jar keeps its own port,
 // so the port is read from the readiness URL. Without --ready, the port
-// wiring and readiness URL are its framework's (fromDetected).
+// wiring and readiness URL are its framework's: Source.Detected, which
+// internal/scaffold provides.
 func FromJar(jar, ready, scenario string) (*App, error) {
 	if jar == "" {
 		return nil, fmt.Errorf("--jar: give the application jar")
@@ -25,7 +27,7 @@ func FromJar(jar, ready, scenario string) (*App, error) {
 		return nil, fmt.Errorf("--jar: %s does not exist", jar)
 	}
 	if ready == "" {
-		return fromDetected(abs, scenario)
+		return nil, errors.New("--ready: give the URL whose first 2xx answer means the app started, e.g. http://127.0.0.1:8080/health")
 	}
 	u, err := url.Parse(ready)
 	if err != nil || (u.Scheme != "http" && u.Scheme != "https") || u.Host == "" {

@@ -26,9 +26,16 @@ type Source struct {
 	// --engine).
 	ContainerPort int
 	Engine        string
-	// Run is jvmfit run's choice: it takes --jar, and its --scenario may
-	// replace a descriptor's. The experiments take a descriptor as it is.
+	// Run is jvmfit run's choice: its --scenario may replace a
+	// descriptor's. The experiments take a descriptor as it is.
 	Run bool
+	// Detected describes a jar given without --ready from its framework
+	// (internal/scaffold, the way jvmfit init does); nil leaves it to
+	// FromJar's own detection.
+	Detected func(jar, scenario string) (*App, error)
+	// DetectedImage is the same for an image given without --ready: the
+	// jar its entrypoint runs is detected.
+	DetectedImage func(image, scenario string) (*App, error)
 }
 
 // Resolve is the one way a command picks its app. Its errors are one line
@@ -42,10 +49,7 @@ func Resolve(s Source) (*App, error) {
 }
 
 func (s Source) resolve() (*App, error) {
-	ways := "--app or --image"
-	if s.Run {
-		ways = "one of --app, --jar or --image"
-	}
+	const ways = "one of --app, --jar or --image"
 	given := 0
 	for _, v := range []string{s.Descriptor, s.Jar, s.Image} {
 		if v != "" {
@@ -55,20 +59,23 @@ func (s Source) resolve() (*App, error) {
 	switch {
 	case given > 1:
 		return nil, fmt.Errorf("give %s, not more", ways)
+	case s.Image != "" && s.Ready == "" && s.DetectedImage != nil && s.ContainerPort == 0:
+		return s.DetectedImage(s.Image, s.Scenario)
 	case s.Image != "":
 		return FromImage(s.Image, s.Ready, s.Scenario, s.ContainerPort)
+	case s.Jar != "" && s.Ready == "" && s.Detected != nil:
+		if err := isJar(s.Jar); err != nil {
+			return nil, err
+		}
+		return s.Detected(s.Jar, s.Scenario)
 	case s.Jar != "":
 		return FromJar(s.Jar, s.Ready, s.Scenario)
-	case s.Descriptor == "" && s.Run:
-		return nil, errors.New("give --app app.yaml, --jar app.jar --ready URL, or --image NAME --ready URL [--scenario s.yaml]")
 	case s.Descriptor == "":
-		return nil, errors.New("--app is required: give the service's app.yaml (see docs/app.md), or --image NAME --ready URL")
-	case s.Ready != "" && s.Run:
-		return nil, errors.New("--ready goes with --jar or --image; a descriptor has its own ready")
+		return nil, errors.New("give --app app.yaml, --jar app.jar [--get /path], or --image NAME --ready URL (docs/your-service.md)")
 	case s.Ready != "":
-		return nil, errors.New("--ready goes with --image; a descriptor has its own ready")
+		return nil, errors.New("--ready goes with --jar or --image; a descriptor has its own ready")
 	case s.Scenario != "" && !s.Run:
-		return nil, errors.New("--scenario goes with --image; a descriptor has its own")
+		return nil, errors.New("--scenario goes with --jar or --image; a descriptor has its own")
 	}
 	a, err := Load(s.Descriptor)
 	if err != nil || s.Scenario == "" {
@@ -83,6 +90,18 @@ func (s Source) resolve() (*App, error) {
 		return nil, fmt.Errorf("--scenario: %s does not exist", s.Scenario)
 	}
 	return a, nil
+}
+
+// isJar refuses a --jar that is missing or a directory, in one line.
+func isJar(jar string) error {
+	st, err := os.Stat(jar)
+	switch {
+	case err != nil:
+		return fmt.Errorf("--jar: %s does not exist", jar)
+	case st.IsDir():
+		return fmt.Errorf("--jar: %s is a directory: give the runnable jar in it (Quarkus: quarkus-app/quarkus-run.jar)", jar)
+	}
+	return nil
 }
 
 // check refuses the combinations that make no sense, before anything runs.

@@ -20,11 +20,13 @@ func TestResolve(t *testing.T) {
 		want string
 	}{
 		{Source{Descriptor: desc, Jar: "a.jar", Run: true}, "give one of --app, --jar or --image"},
-		{Source{Descriptor: desc, Image: "i"}, "give --app or --image"},
-		{Source{}, "--app is required"},
+		{Source{Descriptor: desc, Image: "i"}, "give one of --app, --jar or --image"},
+		{Source{}, "give --app app.yaml, --jar"},
 		{Source{Run: true}, "give --app app.yaml, --jar"},
-		{Source{Descriptor: desc, Ready: "http://x/"}, "--ready goes with --image"},
-		{Source{Descriptor: desc, Scenario: sc}, "--scenario goes with --image"},
+		{Source{Descriptor: desc, Ready: "http://x/"}, "--ready goes with --jar or --image"},
+		{Source{Descriptor: desc, Scenario: sc}, "--scenario goes with --jar or --image"},
+		{Source{Jar: dir, Detected: func(string, string) (*App, error) { return nil, nil }}, "is a directory"},
+		{Source{Jar: filepath.Join(dir, "none.jar"), Detected: func(string, string) (*App, error) { return nil, nil }}, "does not exist"},
 		{Source{Descriptor: desc, Scenario: filepath.Join(dir, "none.yaml"), Run: true}, "does not exist"},
 		{Source{Descriptor: desc, Engine: "lxc"}, `--engine "lxc": give docker or podman`},
 		{Source{Descriptor: desc, Engine: EnginePodman}, "--engine is for an image app"},
