@@ -65,6 +65,9 @@ func Run(ctx context.Context, cfg Config, trials Trials) (*Result, error) {
 	}
 	s.collect()
 	if err == nil {
+		err = s.hold(ctx)
+	}
+	if err == nil {
 		err = s.soak(ctx)
 	}
 	s.answer()
@@ -93,11 +96,12 @@ func (s *searcher) run(ctx context.Context, p Point) (Outcome, error) {
 	return o, nil
 }
 
-// room says whether n more trials fit, keeping one for the soak.
+// room says whether n more trials fit, keeping two for the proof: the
+// chosen edge held as long as the soak (hold.go), and the soak.
 func (s *searcher) room(n int) bool {
 	reserve := 0
 	if s.cfg.Soak > 0 {
-		reserve = 1
+		reserve = 2
 	}
 	return s.res.Used()+n+reserve <= s.cfg.Budget
 }
