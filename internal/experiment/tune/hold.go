@@ -44,12 +44,8 @@ func (s *searcher) hold(ctx context.Context) error {
 		}
 		s.note("%s passed %s in the search but not for the soak's length %s (%s): not an answer", p.Candidate, size.Format(p.MemoryBytes), s.cfg.Soak, o.Kind)
 		if c := s.cand(p.Candidate); c != nil {
-			c.ko = max(c.ko, p.MemoryBytes)
-			c.MinOKBytes = 0
-			for _, i := range c.oks {
-				if m := s.res.Trials[i].Point.MemoryBytes; m > c.ko && (c.MinOKBytes == 0 || m < c.MinOKBytes) {
-					c.MinOKBytes = m
-				}
+			if err := s.climb(ctx, c, p); err != nil {
+				return err
 			}
 		}
 		s.collect()
@@ -67,4 +63,34 @@ func (s *searcher) unheld(t Trial) bool {
 		}
 	}
 	return false
+}
+
+// climb records a failed hold of c at p as a KO and, when c has no OK a
+// step above it, holds c one step up: the edge that failed long is most
+// likely a step or two below the one that holds (as the soak raises its
+// limit a step at a time), and the bisection's next OK may be far above.
+func (s *searcher) climb(ctx context.Context, c *cand, p Point) error {
+	c.ko = max(c.ko, p.MemoryBytes)
+	c.MinOKBytes = 0
+	for _, i := range c.oks {
+		if m := s.res.Trials[i].Point.MemoryBytes; m > c.ko && (c.MinOKBytes == 0 || m < c.MinOKBytes) {
+			c.MinOKBytes = m
+		}
+	}
+	up := p.MemoryBytes + s.cfg.Step
+	if c.MinOKBytes == up || up > s.top || s.res.Used()+2 > s.cfg.Budget {
+		return nil
+	}
+	p.MemoryBytes = up
+	o, err := s.run(ctx, p)
+	if err != nil {
+		return err
+	}
+	if o.Verdict == trial.OK {
+		c.oks = append(c.oks, len(s.res.Trials)-1)
+		c.MinOKBytes = up
+		return nil
+	}
+	c.ko = up
+	return nil
 }
