@@ -60,6 +60,9 @@ func Run(ctx context.Context, cfg Config, trials Trials) (*Result, error) {
 	err := s.profile(ctx)
 	if err == nil && s.res.Profile != nil {
 		if err = s.candidates(); err == nil {
+			s.res.Cost = s.estimateCost()
+			s.scaleBudget()
+			s.note("%s", s.res.Cost.say(s.cfg.Budget))
 			err = s.search(ctx)
 		}
 	}
