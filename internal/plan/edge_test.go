@@ -1,6 +1,7 @@
 package plan
 
 import (
+	"errors"
 	"fmt"
 	"path/filepath"
 	"strings"
@@ -50,10 +51,25 @@ func TestPlannedNonHeapAtTheMeasuredPointIsWithinTheBound(t *testing.T) {
 		if pr.JDKVersion == 25 {
 			j = jdk25
 		}
-		p, err := Compute(Input{Limits: limits(pr.MemoryLimitBytes, pr.CPUs), JDK: j, Goal: goal, UserOptions: opts, Profile: pr})
+		in := Input{Limits: limits(pr.MemoryLimitBytes, pr.CPUs), JDK: j, Goal: goal, UserOptions: opts, Profile: pr}
+		p, err := Compute(in)
 		if err != nil {
 			t.Errorf("%s: %v", f, err)
 			continue
+		}
+		// The edge tune answers is below the measured point: at the
+		// smallest limit the planner accepts, the non-heap is the same
+		// measurement, and the heap what is left.
+		var ref *RefusedError
+		if _, err := Compute(withMem(in, 32*mib)); !errors.As(err, &ref) || ref.MinBytes == 0 {
+			t.Fatalf("%s: 32Mi not refused with a smallest limit: %v", f, err)
+		}
+		edge, err := Compute(withMem(in, ref.MinBytes))
+		if err != nil {
+			t.Fatal(err)
+		}
+		if a, b := edge.Total()-edge.HeapBytes()-edge.Region(RegGC).Bytes, p.Total()-p.HeapBytes()-p.Region(RegGC).Bytes; a != b {
+			t.Errorf("%s: non-heap (less GC) %d at the edge %d MiB, %d at the measured point", f, a, ref.MinBytes>>20, b)
 		}
 		measured := MeasuredNonHeap(pr)
 		planned := p.Total() - p.HeapBytes()
