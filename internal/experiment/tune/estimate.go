@@ -52,6 +52,11 @@ func estimate(cfg Config, n, training int, floor, top int64, perTrial time.Durat
 func (c Cost) say(budget int) string {
 	s := fmt.Sprintf("estimated cost: %d trials (%d per round over %d rounds, the proof included), about %s per trial, %.0f minutes",
 		c.Trials, c.PerRound, c.Rounds, c.PerTrial.Round(time.Second), c.Minutes)
+	if c.PerTrial <= 0 {
+		// --profile: no profile trial ran to time.
+		s = fmt.Sprintf("estimated cost: %d trials (%d per round over %d rounds, the proof included); minutes unknown (no profile trial ran to time one)",
+			c.Trials, c.PerRound, c.Rounds)
+	}
 	if budget < c.Trials {
 		return s + fmt.Sprintf("; the budget of %d may not cover a proof: give --budget %d", budget, c.Trials)
 	}

@@ -29,6 +29,10 @@ func TestEstimateCountsRoundsAndTheProof(t *testing.T) {
 	if s := c.say(40); !strings.Contains(s, "covers") {
 		t.Errorf("a budget of 40: %q", s)
 	}
+	c.PerTrial = 0
+	if s := c.say(40); !strings.Contains(s, "minutes unknown") {
+		t.Errorf("no profile trial timed: %q", s)
+	}
 	// Without a soak there is no proof to price.
 	cfg.Soak = 0
 	if d := estimate(cfg, 8, 2, 64*tmib, 1024*tmib, time.Minute); d.Trials != 35 {
