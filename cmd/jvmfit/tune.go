@@ -35,9 +35,12 @@ defaults, generates candidate option sets from that profile and --goal
 (GC, C1 or tiered, heap from the live set, metaspace, code cache, stacks,
 free ratios, CDS and on JDK 25 an AOT cache), bisects the limit of the most
 promising ones on an 8 MiB grid while dropping the dominated and the worse
-half after each round, and proves the chosen point with a --soak. Every
-trial counts in --budget (the profile, training runs, the search and the
-soak); one is always kept for the soak. Trials are stored in --db as they
+half after each round, and proves the chosen point: the edge is held for
+the --soak's length, then soaked as recommended. Every trial counts in
+--budget (the profile, training runs, the search and the proof); two are
+always kept for the proof. Before the search tune estimates its own cost
+and says whether the budget covers a proof; without --budget, the budget
+scales to that estimate. Trials are stored in --db as they
 end, and a rerun reuses the stored ones, so an interrupted tune resumes.
 See docs/tune.md.`,
 		Example: `  jvmfit tune --jar target/app.jar --get /api/items --rate 100
@@ -57,7 +60,7 @@ See docs/tune.md.`,
 	fl.StringVar(&f.cpus, "cpus", "1", "the CPU limit to tune for, e.g. 1 or 0.5")
 	fl.Float64Var(&f.rate, "rate", 0, "measured request rate (0 = the descriptor's or scenario's)")
 	fl.StringVar(&f.goal, "goal", d.Goal, "footprint (the smallest limit that holds the SLO), balanced or throughput (a weighted cost of memory, p99, start time and throttling)")
-	fl.IntVar(&f.budget, "budget", d.Budget, "trials in all: the profile, training runs, the search and the soak")
+	fl.IntVar(&f.budget, "budget", d.Budget, "trials in all: the profile, training runs, the search and the proof (unset: at least this many, more when tune estimates the app needs them)")
 	fl.DurationVar(&f.soak, "soak", d.Soak, "measured length of the proof at the chosen point (0 = no proof: the answer is then not proven)")
 	fl.StringVar(&f.top, "generous", size.Format(d.Generous), "the profile trial's limit and the top of the search")
 	return cmd
@@ -68,6 +71,7 @@ func (f *tuneFlags) run(cmd *cobra.Command) error {
 	if err != nil {
 		return err
 	}
+	cfg.ScaleBudget = !cmd.Flags().Changed("budget")
 	sess, err := f.ef.open()
 	if err != nil {
 		return err

@@ -103,6 +103,9 @@ func compute(in Input, u userSet, limit int64) (*Plan, error) {
 		Threads:    s.threads,
 	}
 	p.regions(s, gc)
+	if s.measuredNative && !s.jdkHeap {
+		p.Regions[0].Why += p.nonHeapAgainstMeasured(profileOf(in))
+	}
 	e := &emitter{p: p, u: u, j: in.JDK}
 	e.memory(s, in)
 	e.gc(gc, in.Goal, n)

@@ -191,3 +191,36 @@ func (s *sizing) gcFor(gc string, heap int64, pr *Profile) int64 {
 	model := mib/2 + int64(float64(heap)*gcPct(gc))
 	return roundUp(max(0, model-pr.NMTPeakBytes["GC"]), grain)
 }
+
+// MeasuredNonHeap is the non-heap the profile's trial held at its peak:
+// metaspace and class space used, code cache used, direct and mapped
+// buffers, the mapped CDS archive or AOT cache, and the uncapped native
+// (NMT's other categories with the allocator's slack and the stacks
+// touched). Kernel memory is not in a profile: the plan's kernel region
+// is the one estimate on top. 0 without a measured native.
+func MeasuredNonHeap(pr *Profile) int64 {
+	if pr == nil || pr.PeakUncappedNativeBytes <= 0 {
+		return 0
+	}
+	return pr.MetaspaceUsedBytes + pr.CodeCacheUsedBytes + pr.DirectMemoryBytes + pr.MappedBufferBytes +
+		pr.CDSArchiveBytes + pr.PeakUncappedNativeBytes
+}
+
+// nonHeapAgainstMeasured says, for --explain, how far the planned
+// non-heap is from the measured one and which margin makes the gap: the
+// margins are what one trial cannot see (the spread between runs, classes
+// and code loaded later, NIO's bursts between readings, the kernel).
+func (p *Plan) nonHeapAgainstMeasured(pr *Profile) string {
+	m := MeasuredNonHeap(pr)
+	if m == 0 {
+		return ""
+	}
+	planned := p.Total() - p.HeapBytes()
+	meta := p.Region(RegMetaspace).Bytes + p.Region(RegClass).Bytes
+	return fmt.Sprintf("; non-heap planned %s against %s measured in the profile's trial: metaspace +%s, code cache +%s, direct +%s, native +%s over their peaks, kernel %s (not measured)",
+		size.Format(planned), size.Format(m),
+		size.Format(max(0, meta-pr.MetaspaceUsedBytes)), size.Format(max(0, p.Region(RegCode).Bytes-pr.CodeCacheUsedBytes)),
+		size.Format(max(0, p.Region(RegDirect).Bytes-pr.DirectMemoryBytes)),
+		size.Format(max(0, p.Region(RegNative).Bytes+p.Region(RegCompiler).Bytes+p.Region(RegGC).Bytes-pr.PeakUncappedNativeBytes-pr.MappedBufferBytes)),
+		size.Format(p.Region(RegKernel).Bytes))
+}

@@ -99,8 +99,14 @@ func (s *sizing) sizeCode(u userSet, pr *Profile, c1 bool, goal string) {
 		if c1 {
 			floor = 8 * mib
 		}
-		s.code = max(floor, roundUp(pr.CodeCacheUsedBytes*(100+codeMarginPct)/100+codeMarginAdd, grain))
+		s.code = roundUp(pr.CodeCacheUsedBytes*(100+codeMarginPct)/100+codeMarginAdd, grain)
 		s.set(RegCode, "profile", fmt.Sprintf("measured %s used × 1.05 + 1 MiB (a full code cache stops the JIT, it kills nothing)", size.Format(pr.CodeCacheUsedBytes)))
+		if s.code < floor {
+			// Not seen by the measurement: what the JIT compiles after
+			// the trial (C2 keeps compiling for minutes on a large app).
+			s.set(RegCode, "jvmfit", s.why[RegCode]+fmt.Sprintf(", raised to the %s floor of %s: code compiled after the trial", size.Format(floor), map[bool]string{true: "C1 only", false: "C1+C2"}[c1]))
+			s.code = floor
+		}
 	case c1 && goal == Footprint:
 		s.code = clamp(4*mib+frac(L, 0.04), 12*mib, 32*mib)
 		s.set(RegCode, "jvmfit", "footprint, C1 only: 4 MiB + 4% of the limit (12 to 32 MiB); filecache, sort and inventory use 11-13 MiB")

@@ -39,6 +39,9 @@ type Config struct {
 	// and plans the candidate from the profile that trial measured under
 	// its own options (docs/tune.md, "Closing the loop").
 	Remeasure bool
+	// ScaleBudget lets tune raise Budget to what its own estimate needs
+	// (estimate.go): the user gave no --budget.
+	ScaleBudget bool
 }
 
 // Default holds the defaults of `jvmfit tune`.

@@ -32,7 +32,8 @@ type Point struct {
 	// Profile is the measured profile the planner sizes the other regions
 	// with (nil for the profile trial itself).
 	Profile *plan.Profile `json:"-"`
-	// Soak is the measured length of a soak; 0 for other trials.
+	// Soak is the measured length of a soak, and of a search trial held
+	// as long as the soak (hold.go); 0 for other trials.
 	Soak time.Duration
 	// Measure runs a search trial as the profile trial is run (NMT, a full
 	// GC at the end), so that its outcome carries the profile measured
@@ -75,6 +76,9 @@ type Outcome struct {
 	// search trial's run with Measure.
 	Profile *plan.Profile
 	TrialID int64 // the stored trial, when the session stores them
+	// Wall is how long the trial took, start to stop: tune's cost
+	// estimate is made from the profile trial's (estimate.go).
+	Wall time.Duration
 	// Notes are caveats about the outcome (a profile without a full GC).
 	Notes []string
 }

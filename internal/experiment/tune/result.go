@@ -65,7 +65,10 @@ type Result struct {
 	// BudgetSpent is set when the search stopped for the budget rather
 	// than because every candidate converged or was dropped.
 	BudgetSpent bool
-	Notes       []string
+	// Cost is tune's estimate of its own cost, made before the search
+	// from the profile trial (estimate.go).
+	Cost  Cost
+	Notes []string
 }
 
 // Used is the number of trials tune asked for.

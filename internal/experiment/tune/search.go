@@ -60,10 +60,16 @@ func Run(ctx context.Context, cfg Config, trials Trials) (*Result, error) {
 	err := s.profile(ctx)
 	if err == nil && s.res.Profile != nil {
 		if err = s.candidates(); err == nil {
+			s.res.Cost = s.estimateCost()
+			s.scaleBudget()
+			s.note("%s", s.res.Cost.say(s.cfg.Budget))
 			err = s.search(ctx)
 		}
 	}
 	s.collect()
+	if err == nil {
+		err = s.hold(ctx)
+	}
 	if err == nil {
 		err = s.soak(ctx)
 	}
@@ -93,11 +99,12 @@ func (s *searcher) run(ctx context.Context, p Point) (Outcome, error) {
 	return o, nil
 }
 
-// room says whether n more trials fit, keeping one for the soak.
+// room says whether n more trials fit, keeping two for the proof: the
+// chosen edge held as long as the soak (hold.go), and the soak.
 func (s *searcher) room(n int) bool {
 	reserve := 0
 	if s.cfg.Soak > 0 {
-		reserve = 1
+		reserve = 2
 	}
 	return s.res.Used()+n+reserve <= s.cfg.Budget
 }

@@ -84,8 +84,9 @@ func TestTuneBudgetExact(t *testing.T) {
 		if r.Used() > budget || len(a.runs) != r.Used() {
 			t.Fatalf("budget %d: used %d, ran %d", budget, r.Used(), len(a.runs))
 		}
-		// One trial is always kept for the soak: a search that ran out of
-		// budget leaves exactly that one, and the soak spends it when there
+		// Two trials are always kept for the proof (the chosen edge held
+		// as long as the soak, and the soak): a search that ran out of
+		// budget leaves exactly those, and the proof spends them when there
 		// is a point to prove.
 		switch {
 		case r.Chosen >= 0 && r.Verdict != Proven:
@@ -96,7 +97,7 @@ func TestTuneBudgetExact(t *testing.T) {
 			t.Errorf("budget %d: no OK point, verdict %q, %d soaks", budget, r.Verdict, len(r.Soaks))
 		case r.BudgetSpent && r.Chosen >= 0 && r.Used() != budget:
 			t.Errorf("budget %d: the search stopped for the budget after %d trials", budget, r.Used())
-		case r.BudgetSpent && r.Chosen < 0 && r.Used() != budget-1:
+		case r.BudgetSpent && r.Chosen < 0 && r.Used() != budget-2:
 			t.Errorf("budget %d: the search stopped for the budget after %d trials, none OK", budget, r.Used())
 		}
 		if budget >= 12 && r.Chosen < 0 {

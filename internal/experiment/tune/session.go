@@ -87,6 +87,9 @@ func (t *SessionTrials) spec(p Point) (trial.Spec, error) {
 		}
 		s.UserOptions = join(pl.Options, p.Options)
 		s.NMT = p.Measure && p.Purpose == PurposeSearch
+		if p.Soak > 0 {
+			s.Duration = p.Soak // a search point held as long as the soak (hold.go)
+		}
 	}
 	if p.Purpose == PurposeSoak {
 		s.Duration, s.Soak = p.Soak, true
@@ -142,6 +145,7 @@ func archiveOf(opts []string) string {
 
 func outcomeOf(p Point, r *trial.Result) Outcome {
 	o := Outcome{Verdict: r.Verdict, Kind: r.Kind, StartSeconds: r.StartSeconds, PeakBytes: r.MemoryPeakBytes, TrialID: r.ID}
+	o.Wall = r.EndedAt.Sub(r.StartedAt)
 	if r.Load != nil {
 		o.P99 = r.Load.Latencies.P99
 	}

@@ -66,7 +66,7 @@ func TestTuneSessionTrials(t *testing.T) {
 	if prof.Profile != nil || len(prof.Notes) == 0 {
 		t.Errorf("a profile trial without samples gave profile %+v, notes %v; want none and a note why", prof.Profile, prof.Notes)
 	}
-	if prof.P99 != 7*time.Millisecond || prof.Throttling != 0.1 || prof.TrialID == 0 {
+	if prof.P99 != 7*time.Millisecond || prof.Throttling != 0.1 || prof.TrialID == 0 || prof.Wall != 20*time.Second {
 		t.Errorf("outcome %+v", prof)
 	}
 	search := Point{Purpose: PurposeSearch, MemoryBytes: 96 * tmib, CPUs: 1, Candidate: "c", Options: []string{"-XX:+UseSerialGC"}}
@@ -103,6 +103,18 @@ func TestTuneSessionTrials(t *testing.T) {
 		t.Errorf("the profile trial's full GC %v (want it), a search trial's %v (want none), its stop grace %v (want the runner's)",
 			ran[0].FullGCAtEnd, ran[1].FullGCAtEnd, ran[0].StopGrace)
 	}
+	// A search point held as long as the soak (hold.go) runs for the
+	// soak's length with the search's options, not as a soak, and is
+	// stored as a repeat.
+	held := search
+	held.Soak, held.Repeat = time.Minute, 1
+	n := len(ran)
+	if _, err := ts.Run(ctx, held); err != nil || len(ran) != n+1 {
+		t.Fatalf("held point: %v, %d trials", err, len(ran)-n)
+	}
+	if h := ran[n]; h.Duration != time.Minute || h.Soak || !slices.Equal(h.JVMOptions, ran[1].JVMOptions) {
+		t.Errorf("held point's spec: duration %v, soak %v, options %v; want 1m, no soak, the search's options", h.Duration, h.Soak, h.JVMOptions)
+	}
 	// The store keeps each trial's role and candidate, and the options as
 	// a list: the reused search trial is stored again as a search.
 	rs, err := st.Trials(store.Filter{ExperimentID: sess.ID, Light: true})
@@ -113,7 +125,7 @@ func TestTuneSessionTrials(t *testing.T) {
 	for _, r := range rs {
 		roles = append(roles, r.Spec.Purpose+"/"+r.Spec.Candidate)
 	}
-	want := []string{"profile/", "search/c", "search/c", "soak/c", "training/", "training/"}
+	want := []string{"profile/", "search/c", "search/c", "soak/c", "training/", "training/", "repeat/c"}
 	if !slices.Equal(roles, want) {
 		t.Errorf("stored roles %v, want %v", roles, want)
 	}

@@ -33,6 +33,10 @@ type simApp struct {
 	cands     map[string]simCand
 	def       simCand
 	soakExtra int64 // a soak needs this much more than a search trial
+	// longExtra is what any trial as long as the soak (a held search
+	// point or the soak) needs more than a short one: an edge that passes
+	// short trials and fails long ones.
+	longExtra int64
 	runs      []Point
 	stopAfter int // the run after this many fails as interrupted (0 = never)
 	// ownBelow, when set, is how far below a candidate's true minimum the
@@ -61,7 +65,14 @@ func (a *simApp) Run(ctx context.Context, p Point) (Outcome, error) {
 	case PurposeTraining:
 		return Outcome{Verdict: trial.OK, StartSeconds: 3}, nil
 	}
-	return a.judge(p, 0), nil
+	return a.judge(p, a.long(p)), nil
+}
+
+func (a *simApp) long(p Point) int64 {
+	if p.Soak > 0 {
+		return a.longExtra
+	}
+	return 0
 }
 
 func (a *simApp) Soak(ctx context.Context, p Point) (Outcome, error) {
@@ -72,7 +83,7 @@ func (a *simApp) Soak(ctx context.Context, p Point) (Outcome, error) {
 		return Outcome{}, context.Canceled
 	}
 	a.runs = append(a.runs, p)
-	return a.judge(p, a.soakExtra), nil
+	return a.judge(p, a.soakExtra+a.long(p)), nil
 }
 
 func (a *simApp) judge(p Point, extra int64) Outcome {

@@ -15,7 +15,7 @@ import (
 func (s *searcher) choose() int {
 	best := -1
 	for i, t := range s.res.Trials {
-		if t.Point.Purpose != PurposeSearch || t.Outcome.Verdict != trial.OK {
+		if t.Point.Purpose != PurposeSearch || t.Outcome.Verdict != trial.OK || s.unheld(t) {
 			continue
 		}
 		if best < 0 || s.better(t, s.res.Trials[best]) {
@@ -42,7 +42,7 @@ func (s *searcher) soak(ctx context.Context) error {
 		return nil
 	}
 	p := s.res.Trials[s.res.Chosen].Point
-	p.Purpose, p.Soak, p.Measure = PurposeSoak, s.cfg.Soak, false
+	p.Purpose, p.Soak, p.Measure, p.Repeat = PurposeSoak, s.cfg.Soak, false, 0
 	// The soak runs with the profile measured under the chosen options,
 	// when the candidate has one and the launcher plans the point with it:
 	// that is the profile the answer recommends.

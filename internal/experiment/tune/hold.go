@@ -1,0 +1,96 @@
+package tune
+
+import (
+	"context"
+
+	"github.com/jvmfit/jvmfit/internal/size"
+	"github.com/jvmfit/jvmfit/internal/trial"
+)
+
+// hold makes the chosen point earn its place: a search trial is 15-60 s,
+// and an edge found that way can pass it and fail the soak (a Spring Boot
+// 4 service passed 280Mi for 15 s and died of Java heap space in the 30 s
+// soak, with the budget then spent: "288Mi, not proven"). Before a search
+// point can be the answer, the same trial runs again as long as the soak
+// (stored as a repeat). A KO there is a KO of the candidate at that
+// limit: its OK trials at or below it are not held, and the next best
+// point is held in turn. When the budget has no room for the long trial
+// and the soak, tune answers nothing rather than an edge it did not hold.
+func (s *searcher) hold(ctx context.Context) error {
+	if s.cfg.Soak <= 0 {
+		return nil
+	}
+	for s.res.Chosen >= 0 {
+		t := s.res.Trials[s.res.Chosen]
+		if t.Point.Soak >= s.cfg.Soak {
+			return nil // held already
+		}
+		if s.res.Used()+2 > s.cfg.Budget {
+			s.note("the edge at %s (%s) was not held for the soak's length %s: the budget has no room for that trial and the soak, so tune answers no point (raise --budget)",
+				size.Format(t.Point.MemoryBytes), t.Point.Candidate, s.cfg.Soak)
+			s.res.BudgetSpent = true
+			s.res.Chosen = -1
+			return nil
+		}
+		p := t.Point
+		p.Soak, p.Repeat, p.Measure = s.cfg.Soak, 1, false
+		o, err := s.run(ctx, p)
+		if err != nil {
+			return err
+		}
+		if o.Verdict == trial.OK {
+			s.res.Chosen = len(s.res.Trials) - 1
+			return nil
+		}
+		s.note("%s passed %s in the search but not for the soak's length %s (%s): not an answer", p.Candidate, size.Format(p.MemoryBytes), s.cfg.Soak, o.Kind)
+		if c := s.cand(p.Candidate); c != nil {
+			if err := s.climb(ctx, c, p); err != nil {
+				return err
+			}
+		}
+		s.collect()
+	}
+	return nil
+}
+
+// unheld says whether an OK search trial is known not to hold: a trial
+// of its candidate as long as the soak failed at its limit or above.
+func (s *searcher) unheld(t Trial) bool {
+	for _, u := range s.res.Trials {
+		if u.Point.Purpose == PurposeSearch && u.Point.Soak > 0 && u.Outcome.Verdict != trial.OK &&
+			u.Point.Candidate == t.Point.Candidate && u.Point.MemoryBytes >= t.Point.MemoryBytes {
+			return true
+		}
+	}
+	return false
+}
+
+// climb records a failed hold of c at p as a KO and, when c has no OK a
+// step above it, holds c one step up: the edge that failed long is most
+// likely a step or two below the one that holds (as the soak raises its
+// limit a step at a time), and the bisection's next OK may be far above.
+func (s *searcher) climb(ctx context.Context, c *cand, p Point) error {
+	c.ko = max(c.ko, p.MemoryBytes)
+	c.MinOKBytes = 0
+	for _, i := range c.oks {
+		if m := s.res.Trials[i].Point.MemoryBytes; m > c.ko && (c.MinOKBytes == 0 || m < c.MinOKBytes) {
+			c.MinOKBytes = m
+		}
+	}
+	up := p.MemoryBytes + s.cfg.Step
+	if c.MinOKBytes == up || up > s.top || s.res.Used()+2 > s.cfg.Budget {
+		return nil
+	}
+	p.MemoryBytes = up
+	o, err := s.run(ctx, p)
+	if err != nil {
+		return err
+	}
+	if o.Verdict == trial.OK {
+		c.oks = append(c.oks, len(s.res.Trials)-1)
+		c.MinOKBytes = up
+		return nil
+	}
+	c.ko = up
+	return nil
+}

@@ -1,0 +1,66 @@
+package tune
+
+import (
+	"context"
+	"testing"
+
+	"github.com/jvmfit/jvmfit/internal/plan"
+	"github.com/jvmfit/jvmfit/internal/trial"
+)
+
+// Issue 24, item 2: a simulated app whose edge passes short trials and
+// fails long ones (every candidate needs 12 MiB more for the soak's
+// length). Whatever the budget, tune never answers a limit that no trial
+// as long as the soak passed at, and with a roomy budget it answers the
+// held edge, proven.
+func TestTuneNeverAnswersAnEdgeNotHeldForTheSoak(t *testing.T) {
+	for budget := 3; budget <= 60; budget++ {
+		a := footprintApp()
+		a.longExtra = 12 * tmib
+		r, err := Run(context.Background(), simConfig(a, plan.Footprint, budget), a)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if r.Used() > budget {
+			t.Fatalf("budget %d: used %d", budget, r.Used())
+		}
+		if r.Verdict == None {
+			if r.MemoryBytes != 0 {
+				t.Errorf("budget %d: no verdict but an answer of %d MiB", budget, r.MemoryBytes/tmib)
+			}
+			continue
+		}
+		held := false
+		for _, tr := range r.Trials {
+			if tr.Point.Soak >= r.Trials[0].Point.Soak && tr.Point.Soak > 0 && tr.Outcome.Verdict == trial.OK &&
+				tr.Point.Candidate == r.Candidate && tr.Point.MemoryBytes == r.MemoryBytes {
+				held = true
+			}
+		}
+		if !held {
+			t.Errorf("budget %d: answered %s at %d MiB (%s), which no trial as long as the soak passed\n%s",
+				budget, r.Candidate, r.MemoryBytes/tmib, r.Verdict, searchLog(r))
+		}
+		if min := a.cand(r.Candidate).min + a.longExtra; r.MemoryBytes < min {
+			t.Errorf("budget %d: answered %d MiB, below the %d MiB the app holds for the soak's length", budget, r.MemoryBytes/tmib, min/tmib)
+		}
+		if budget >= 40 && r.Verdict != Proven {
+			t.Errorf("budget %d: %q, want proven", budget, r.Verdict)
+		}
+	}
+	// The held edge is one of the search's points, rerun long and stored
+	// as a repeat (the store's role), not a soak.
+	a := footprintApp()
+	a.longExtra = 12 * tmib
+	r, err := Run(context.Background(), simConfig(a, plan.Footprint, 60), a)
+	if err != nil {
+		t.Fatal(err)
+	}
+	c := r.Trials[r.Chosen].Point
+	if c.Purpose != PurposeSearch || c.Repeat != 1 || c.Soak != simConfig(a, plan.Footprint, 60).Soak {
+		t.Errorf("the chosen point %s is not a search point held as long as the soak", c)
+	}
+	if r.MemoryBytes != 112*tmib {
+		t.Errorf("answer %d MiB; want 112 (serial-c1-noshare needs 93 + 12 for the soak's length, on the 8 MiB grid)\n%s", r.MemoryBytes/tmib, searchLog(r))
+	}
+}
