@@ -15,16 +15,17 @@ import (
 //     and metaspace and direct memory keep the JDK's own choice (no cap).
 //     The app then has the heap and the non-heap room it has under the
 //     defaults, less what C1, fewer compiler threads, a smaller code cache
-//     and two malloc arenas save: never worse than the defaults.
+//     and two malloc arenas save (C1 can cost stack memory: an app with
+//     hundreds of deep stacks, threads on the panel, lost to the defaults).
 //   - the budget's regime (large containers): the non-heap gets a budget
-//     grounded in the largest non-heap measured across the panel, every
-//     cap in it counted whole (so an app within the caps is never killed
-//     by the kernel), and the heap all the budget leaves.
+//     of the largest non-heap measured across the panel plus a margin,
+//     the caps in it each above what any panel app used but not all
+//     counted whole, and the heap all the budget leaves.
 //
 // The panel's measured non-heap (cgroup peak less the committed heap,
 // JDK 17, 1 CPU, the JDK's defaults; docs/launcher.md has the table): the
 // largest is catalog, 19k classes: metaspace 97 MiB used (105 committed
-// with class space), code cache 38 MiB, symbols 22 MiB, 221 MiB of
+// with class space), code cache 38 MiB, symbols 22 MiB, 220 MiB of
 // non-heap in all at 1 GiB. The caps below hold it with a margin.
 
 // Metaspace cap without a profile in the budget's regime: at least
