@@ -1,9 +1,10 @@
 #!/usr/bin/env bash
 # Large containers without a profile (issue 21): at 1 GiB and 4 GiB a
 # heap-hungry panel app, filecache holding a working set of ~30% of the
-# limit in its heap (FILES files of SIZE bytes, up to 10 versions each),
+# limit in its heap (FILES files of SIZE bytes, up to 2 versions each),
 # runs under jvmfit's plan, UBI's script (MaxRAMPercentage=80) and
-# run-java.sh (50%): p99 at a fixed rate, then the throughput at saturation
+# run-java.sh (no -Xmx on JDK 10+: the JDK's 25%; docs/anchors.md): p99 at
+# a fixed rate, then the throughput at saturation
 # (16 closed workers for 10 s), and whether the kernel OOM-killed it.
 # REPEATS runs of each cell; prints a table (docs/launcher.md has the
 # measured one) and writes it as JSON to bench/results/large-DATE.json.

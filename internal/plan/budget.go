@@ -15,16 +15,17 @@ import (
 //     and metaspace and direct memory keep the JDK's own choice (no cap).
 //     The app then has the heap and the non-heap room it has under the
 //     defaults, less what C1, fewer compiler threads, a smaller code cache
-//     and two malloc arenas save: never worse than the defaults.
+//     and two malloc arenas save (C1 can cost stack memory: an app with
+//     hundreds of deep stacks, threads on the panel, lost to the defaults).
 //   - the budget's regime (large containers): the non-heap gets a budget
-//     grounded in the largest non-heap measured across the panel, every
-//     cap in it counted whole (so an app within the caps is never killed
-//     by the kernel), and the heap all the budget leaves.
+//     of the largest non-heap measured across the panel plus a margin,
+//     the caps in it each above what any panel app used but not all
+//     counted whole, and the heap all the budget leaves.
 //
 // The panel's measured non-heap (cgroup peak less the committed heap,
 // JDK 17, 1 CPU, the JDK's defaults; docs/launcher.md has the table): the
 // largest is catalog, 19k classes: metaspace 97 MiB used (105 committed
-// with class space), code cache 38 MiB, symbols 22 MiB, 221 MiB of
+// with class space), code cache 38 MiB, symbols 22 MiB, 220 MiB of
 // non-heap in all at 1 GiB. The caps below hold it with a margin.
 
 // Metaspace cap without a profile in the budget's regime: at least
@@ -76,12 +77,36 @@ func (s *sizing) noProfCaps(goal string) {
 	}
 }
 
+// panelNonHeap is the largest non-heap measured across the panel:
+// catalog's 219.9 MiB under the JDK's defaults at 1 GiB, tiered with two
+// compiler threads (docs/launcher.md, "The panel's measured non-heap").
+const panelNonHeap = 220 * mib
+
+// budgetMargin is the margin on it: catalog's metaspace with 25% more
+// classes, or threads' 337 stacks beside directbuf's 68 MiB of buffers.
+const budgetMargin = 0.25
+
+// nonHeapBudget is what the budget's regime sets aside for everything
+// but the heap and the headroom: the panel's largest non-heap plus the
+// margin, the compiler threads beyond catalog's two (a tiered burst
+// each), and 5% of the limit above 1 GiB (bigger containers hold bigger
+// apps). The caps inside it (metaspace, direct, code cache) are each
+// above what any panel app used, but they are not all counted whole: no
+// panel app comes near two of them at once. A user's or a profile's
+// sizes are counted whole.
+func (s *sizing) nonHeapBudget() int64 {
+	b := int64(float64(panelNonHeap)*(1+budgetMargin)) + max(0, s.compiler-20*mib) + max(0, (s.limit-size.GiB)/20)
+	if s.src[RegMetaspace] != "jvmfit" || s.src[RegDirect] != "jvmfit" || s.measuredNative {
+		b = max(b, s.fixed()+s.meta+s.direct+s.native)
+	}
+	return roundUp(b, mib)
+}
+
 // budgetHeap is the heap the non-heap budget leaves at this limit for gc
-// (0 when it leaves none): the limit less headroom, the fixed regions,
-// the caps and the native that grows with metaspace, and the collector's
-// share of the heap itself.
+// (0 when it leaves none): the limit less headroom, the budget, and the
+// collector's share of the heap itself.
 func (s *sizing) budgetHeap(gc string) int64 {
-	free := s.limit - s.headroom - s.fixed() - s.meta - s.direct - s.native - mib
+	free := s.limit - s.headroom - s.nonHeapBudget() - mib
 	if free <= 0 {
 		return 0
 	}
@@ -101,7 +126,8 @@ func (s *sizing) noProfileHeap(in Input, n int, gc string) (int64, bool) {
 		h = alignHeap(int64(float64(h) * footprintHeapShare))
 	}
 	if h > def {
-		why := "no profile: all that the non-heap budget leaves (grounded in the panel's largest non-heap, docs/launcher.md)"
+		s.budget = true
+		why := fmt.Sprintf("no profile: all that a %s non-heap budget leaves (the panel's largest non-heap, catalog's 220 MiB, + 25%%: docs/launcher.md)", size.Format(s.nonHeapBudget()))
 		if in.Goal == Footprint {
 			why = fmt.Sprintf("footprint, no profile: %.0f%% of what the non-heap budget leaves (the rest unassigned, so RSS stays lower)", footprintHeapShare*100)
 		}
@@ -135,21 +161,22 @@ func (s *sizing) jdkRegime() {
 	}
 }
 
-// clipToLimit shows a JDK-regime plan's estimates as far as the limit
+// clipToLimit shows a plan's estimates as far as the limit less reserve
 // holds them: the heap, the GC and what the user or a profile sized come
-// first, whole; then jvmfit's estimates in order, each at most what the
-// limit still leaves. The metaspace region (when not capped) is the rest
-// less the headroom the limit still holds.
-func clipToLimit(rs []Region, limit int64, metaUncapped bool) {
+// first, whole; then jvmfit's estimates in order, each at most what is
+// still left. The metaspace region (when not capped) is the rest less the
+// headroom the limit still holds. In the JDK's regime the estimates are
+// not reservations; in the budget's the caps are not all counted whole.
+func clipToLimit(rs []Region, limit, reserve int64, metaUncapped bool, note string) {
 	order := []string{RegHeap, RegGC, RegCDS, RegKernel, RegCode, RegCompiler, RegStacks, RegAlloc, RegClass, RegDirect, RegNative, RegMetaspace}
-	left := limit
+	left := limit - reserve
 	clip := func(r *Region) {
 		if r.Name == RegMetaspace && metaUncapped {
 			r.Bytes = max(0, left-headroomFor(limit))
 		}
-		if r.Bytes > left {
+		if r.Bytes > left && r.Name != RegHeap && r.Name != RegGC {
 			r.Bytes = max(0, left)
-			r.Why += " (estimate clipped: the limit holds no more after the JDK's heap)"
+			r.Why += note
 		}
 		left -= r.Bytes
 	}

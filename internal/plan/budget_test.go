@@ -44,11 +44,11 @@ func TestLargeContainerTable(t *testing.T) {
 					t.Errorf("%s: heap %s is not above the JDK's %s", at, size.Format(heap), size.Format(def))
 				}
 				// Footprint keeps 30% of what the budget leaves unassigned.
-				if gib >= 4 && goal != Footprint && heap*10 < mem*6 || gib >= 4 && heap*2 < mem {
-					t.Errorf("%s: heap %s is under 60%% of the limit (50%% for footprint)", at, size.Format(heap))
+				if gib >= 4 && heap*100 < mem*55 {
+					t.Errorf("%s: heap %s is under 55%% of the limit at 4 GiB and above", at, size.Format(heap))
 				}
-				if gib == 1 && goal != Footprint && heap*100 < mem*45 {
-					t.Errorf("%s: heap %s is under 45%% (run-java.sh gives 50%%)", at, size.Format(heap))
+				if goal != Footprint && heap*100 < mem*60 {
+					t.Errorf("%s: heap %s is under 60%% (run-java.sh gives 50%%, UBI 80%%)", at, size.Format(heap))
 				}
 				// What the heap and the headroom leave holds catalog's
 				// whole non-heap (no kernel kill for any panel app).
@@ -111,7 +111,7 @@ func TestGoalsDifferInLargeContainers(t *testing.T) {
 // heap-bound service (24 MiB live set, 1 CPU) passed at 64Mi under the
 // defaults with a 32 MiB heap; the plan gave it 26 MiB at 112Mi.
 func TestNoProfileSmallLimitsKeepTheJDKsRegions(t *testing.T) {
-	for _, m := range []int64{64, 112, 200, 256, 384, 448} {
+	for _, m := range []int64{64, 112, 200, 256, 384, 416} {
 		for _, goal := range []string{Footprint, Balanced, Throughput} {
 			p := mustPlan(t, Input{Limits: limits(m*mib, 1), JDK: jdk17, Goal: goal})
 			if p.HeapBytes() != jdkDefaultHeap(m*mib, 1) {

@@ -165,9 +165,12 @@ func (p *Plan) regions(s *sizing, gc string) {
 	p.Regions = append(p.Regions,
 		Region{RegNative, s.native, "", s.src[RegNative], s.why[RegNative]},
 		Region{RegKernel, s.kernel, "", s.src[RegKernel], s.why[RegKernel]})
-	if s.jdkHeap {
-		clipToLimit(p.Regions, s.limit, s.metaCap == 0)
+	switch {
+	case s.jdkHeap:
+		clipToLimit(p.Regions, s.limit, 0, s.metaCap == 0, " (estimate clipped: the limit holds no more after the JDK's heap)")
 		s.set(RegHeadroom, "jvmfit", "no profile, the JDK's heap: what the estimates leave")
+	case s.budget:
+		clipToLimit(p.Regions, s.limit, s.headroom, false, " (shown as far as the non-heap budget holds it; the cap is larger: no panel app fills two caps at once)")
 	}
 	head := s.limit - p.Total()
 	why := s.why[RegHeadroom]

@@ -117,9 +117,7 @@ func (s *sizing) sizeHeapNoProfile(in Input, pr *Profile, n int, gc string) (str
 	}
 	s.gcOverhead = s.gcFor(gc, s.heap, pr)
 	if budget {
-		if !s.fillRoom() {
-			return "", fmt.Errorf("internal: heap %s leaves less than the budget at %s", size.Format(s.heap), size.Format(s.limit))
-		}
+		s.metaCap, s.directCap = s.meta, s.direct
 		return gc, nil
 	}
 	s.jdkRegime()

@@ -41,7 +41,10 @@ type sizing struct {
 	archiveGone int64
 	// jdkHeap is the JDK's regime of a plan without a profile (budget.go):
 	// the JDK's heap, metaspace and direct memory uncapped unless sized.
-	jdkHeap  bool
+	jdkHeap bool
+	// budget is the budget's regime (budget.go): caps above what any panel
+	// app used, not all counted whole.
+	budget   bool
 	src, why map[string]string
 }
 

@@ -25,7 +25,7 @@ func TestUserHeapWinsAndRestShrinks(t *testing.T) {
 	if has(p, "-Xmx") || p.HeapBytes() != 340*mib {
 		t.Fatalf("user -Xmx not kept: %v heap %s", p.Options, size.Format(p.HeapBytes()))
 	}
-	if p.Region(RegMetaspace).Bytes >= base.Region(RegMetaspace).Bytes {
+	if optionBytes(t, p, "MaxMetaspaceSize") >= optionBytes(t, base, "MaxMetaspaceSize") {
 		t.Errorf("metaspace did not shrink around the user's heap: %s", size.Format(p.Region(RegMetaspace).Bytes))
 	}
 	checkFits(t, withHeapOpt(p), 512*mib)
