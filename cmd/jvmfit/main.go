@@ -11,6 +11,7 @@ import (
 	"os/signal"
 	"syscall"
 
+	"github.com/jvmfit/jvmfit/internal/cgroup"
 	"github.com/jvmfit/jvmfit/internal/sandbox"
 	"github.com/jvmfit/jvmfit/internal/service"
 	"github.com/jvmfit/jvmfit/internal/trial"
@@ -45,13 +46,19 @@ func main() {
 		return
 	}
 	fmt.Fprintln(os.Stderr, "jvmfit: "+err.Error())
+	os.Exit(exitStatus(err, interrupted))
+}
+
+// exitStatus: 2 for what the user fixes (bad input, a cgroup layout or
+// fault that gives trials no limits), 130 after a signal, else 1.
+func exitStatus(err error, interrupted bool) int {
 	var ue usageError
+	var pe *cgroup.PlaceError
 	switch {
-	case errors.As(err, &ue):
-		os.Exit(2)
+	case errors.As(err, &ue), errors.As(err, &pe):
+		return 2
 	case interrupted:
-		os.Exit(130)
-	default:
-		os.Exit(1)
+		return 130
 	}
+	return 1
 }

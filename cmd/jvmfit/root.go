@@ -18,7 +18,8 @@ func newRoot() *cobra.Command {
   sweep         CPUs x rates x option sets x JDKs
   compare       option sets side by side
   tune          memory limit and JVM options together, proven by a soak
-  report        Markdown, HTML, CSV, JSON from the results database`,
+  report        Markdown, HTML, CSV, JSON from the results database
+  doctor        where trials would run here: cgroup place, controllers, engines`,
 		Version:       version,
 		SilenceUsage:  true,
 		SilenceErrors: true,

@@ -37,6 +37,7 @@ type runFlags struct {
 	warmup, duration                time.Duration
 	vars                            []string
 	nmt, saturate, noLimits, asJSON bool
+	verbose                         bool
 	img                             imageFlags
 }
 
@@ -82,6 +83,7 @@ Exit status: 0 OK, 1 KO (or jvmfit failed), 2 bad input, 130 interrupted
 	fl.StringVar(&f.db, "db", "jvmfit.db", "results database (SQLite); created if missing")
 	fl.StringVar(&f.experiment, "experiment", "", "experiment name in the database (default: run-APP-TIME)")
 	fl.BoolVar(&f.asJSON, "json", false, "print the result as JSON on stdout")
+	fl.BoolVarP(&f.verbose, "verbose", "v", false, "first print where the trial runs (the lines of jvmfit doctor) on stderr")
 	f.img.register(fl)
 	return cmd
 }
@@ -90,6 +92,10 @@ Exit status: 0 OK, 1 KO (or jvmfit failed), 2 bad input, 130 interrupted
 var errKO = errors.New("KO")
 
 func runTrial(cmd *cobra.Command, f *runFlags) error {
+	if f.verbose {
+		// Where the trial will run is said before anything can fail on it.
+		_ = printDoctor(cmd, cmd.ErrOrStderr())
+	}
 	a, err := runApp(f)
 	if err != nil {
 		return asUsage(err)

@@ -44,17 +44,19 @@ type Group interface {
 // grpNotWritableAdvice ends every error that means "limits cannot be set here".
 const grpNotWritableAdvice = "jvmfit needs root or a delegated cgroup to set limits; use --no-limits for a baseline"
 
-// Manager creates trial groups below this process's own cgroups, in a
-// sub-tree named jvmfit-<pid> so that concurrent jvmfit processes never
-// collide and a crashed one's leftovers can be recognised (Sweep).
+// Manager creates trial groups in a sub-tree named jvmfit-<pid>, so that
+// concurrent jvmfit processes never collide and a crashed one's leftovers
+// can be recognised (Sweep): on v1 below this process's own cgroups, on v2
+// where placement finds the kernel lets it (place.go).
 type Manager struct {
 	root    string
 	h       Hierarchy
 	pid     int
 	version int
-	// grpPopulate lets fixture tests play the kernel: it fills a freshly
-	// made directory with the interface files the kernel would create.
-	grpPopulate func(dir string) error
+	// k is cgroupfs; fixture tests replace it with a kernel of their own.
+	k kernel
+	// place is where the v2 trial groups go, found on first use.
+	place *Place
 }
 
 // grpControllersV1 are the v1 hierarchies a trial group joins. cpuacct is
@@ -72,7 +74,13 @@ func NewManager(root string) (*Manager, error) {
 	if err != nil {
 		return nil, fmt.Errorf("%s (%v)", grpNotWritableAdvice, err)
 	}
-	m := &Manager{root: root, h: h, pid: os.Getpid(), version: h.Version}
+	m := &Manager{root: root, h: h, pid: os.Getpid(), version: h.Version, k: osKernel{}}
+	if h.Version == 2 {
+		// Where the groups go, and whether the kernel lets jvmfit make
+		// them there, is placement's to say (place.go).
+		m.place = cachedPlace(root)
+		return m, nil
+	}
 	dir := h.Dir("memory")
 	if dir == "" {
 		return nil, fmt.Errorf("no memory controller is available to this process; %s", grpNotWritableAdvice)
@@ -91,8 +99,14 @@ func NewManager(root string) (*Manager, error) {
 // Version is the cgroup version the groups are made on (1 or 2).
 func (m *Manager) Version() int { return m.version }
 
-// Base returns the jvmfit-<pid> directory on the memory hierarchy.
-func (m *Manager) Base() string { return filepath.Join(m.h.Dir("memory"), m.baseName()) }
+// Base returns the jvmfit-<pid> directory on the memory hierarchy (on v2,
+// once the first group placed it; before, below the own cgroup).
+func (m *Manager) Base() string {
+	if m.place != nil {
+		return filepath.Join(m.place.Parent, m.baseName())
+	}
+	return filepath.Join(m.h.Dir("memory"), m.baseName())
+}
 
 func (m *Manager) baseName() string { return "jvmfit-" + strconv.Itoa(m.pid) }
 
@@ -145,15 +159,7 @@ func grpQuota(cpus float64) int64 { return int64(cpus*grpPeriod + 0.5) }
 
 // grpMkdir makes dir (a directory that must not exist yet) and lets a
 // fixture populate it.
-func (m *Manager) grpMkdir(dir string) error {
-	if err := os.Mkdir(dir, 0o755); err != nil {
-		return err
-	}
-	if m.grpPopulate != nil {
-		return m.grpPopulate(dir)
-	}
-	return nil
-}
+func (m *Manager) grpMkdir(dir string) error { return m.k.Mkdir(dir) }
 
 // grpEnsureDir makes dir if missing (the shared jvmfit-<pid> base).
 func (m *Manager) grpEnsureDir(dir string) (created bool, err error) {

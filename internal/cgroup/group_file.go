@@ -20,14 +20,14 @@ func grpWrite(dir, file, value string) error {
 	p := filepath.Join(dir, file)
 	f, err := os.OpenFile(p, os.O_WRONLY|os.O_TRUNC, 0)
 	if err != nil {
-		return fmt.Errorf("cannot open %s: %v", p, err)
+		return fmt.Errorf("cannot open %s: %w", p, err)
 	}
 	_, err = f.WriteString(value)
 	if cerr := f.Close(); err == nil {
 		err = cerr
 	}
 	if err != nil {
-		return fmt.Errorf("cannot write %q to %s: %v", value, p, err)
+		return fmt.Errorf("cannot write %q to %s: %w", value, p, err)
 	}
 	return nil
 }

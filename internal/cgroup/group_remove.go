@@ -3,41 +3,45 @@
 package cgroup
 
 import (
+	"errors"
+	"fmt"
 	"os"
 	"path/filepath"
+	"syscall"
 	"time"
 )
 
-// grpRemove deletes one trial directory. On a fixture tree the files the
-// fixture "kernel" made must go first; a real cgroupfs removes them itself.
+// grpRemove deletes one trial directory, retrying while the kernel still
+// counts exiting tasks (EBUSY). A missing dir is success.
 func (m *Manager) grpRemove(dir string, timeout time.Duration) error {
-	if m.grpPopulate != nil {
-		grpRemoveFixtureFiles(dir)
+	deadline := time.Now().Add(timeout)
+	for {
+		err := m.k.Rmdir(dir)
+		if err == nil || errors.Is(err, syscall.ENOENT) {
+			return nil
+		}
+		if !errors.Is(err, syscall.EBUSY) || time.Now().After(deadline) {
+			return fmt.Errorf("cannot remove cgroup %s: %v", dir, err)
+		}
+		time.Sleep(20 * time.Millisecond)
 	}
-	return grpRmdir(dir, timeout)
 }
 
 // grpRemoveBase removes jvmfit-<pid> once its last trial group is gone;
 // while another trial still lives there the rmdir fails and that is fine.
+// A shared parent that jvmfit made (jvmfit.slice) goes too once empty.
 func (m *Manager) grpRemoveBase(base string) {
-	if m.grpPopulate != nil {
-		if ents, err := os.ReadDir(base); err == nil {
-			for _, e := range ents {
-				if e.IsDir() {
-					return
-				}
+	if ents, err := os.ReadDir(base); err == nil {
+		for _, e := range ents {
+			if e.IsDir() {
+				return
 			}
-			grpRemoveFixtureFiles(base)
 		}
 	}
-	_ = os.Remove(base)
-}
-
-func grpRemoveFixtureFiles(dir string) {
-	ents, _ := os.ReadDir(dir)
-	for _, e := range ents {
-		if !e.IsDir() {
-			_ = os.Remove(filepath.Join(dir, e.Name()))
-		}
+	if m.k.Rmdir(base) != nil {
+		return
+	}
+	if m.place != nil && m.place.Shared != "" && filepath.Dir(base) == m.place.Shared {
+		_ = m.k.Rmdir(m.place.Shared) // EBUSY while another jvmfit lives there
 	}
 }

@@ -15,22 +15,19 @@ import (
 )
 
 // Compiled on first use: jvmfit flags must start in a few ms.
-var grpBaseRE = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`^jvmfit-([0-9]+)$`) })
+var grpBaseRE = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`^jvmfit-([0-9]+)(\.scope|\.slice)?$`) })
 
-// Sweep removes trial groups that a crashed jvmfit left behind: only below
-// this process's own cgroups, only in jvmfit-<pid> trees whose pid is dead,
-// and only groups with no process left (a live process is never touched).
-// It returns the directories it removed.
+// Sweep removes trial groups that a crashed jvmfit left behind: only in
+// the places a jvmfit here makes them (SweepDirs), only in jvmfit-<pid>
+// trees (or systemd's jvmfit-<pid>.scope) whose pid is dead, and only
+// groups with no process left (a live process is never touched). It
+// returns the directories it removed.
 func (m *Manager) Sweep() ([]string, error) {
 	grpBaseMu.Lock()
 	defer grpBaseMu.Unlock()
-	owns := map[string]bool{}
-	for _, d := range m.h.Dirs {
-		owns[d] = true
-	}
 	var removed []string
 	var first error
-	for own := range owns {
+	for _, own := range m.SweepDirs() {
 		ents, err := os.ReadDir(own)
 		if err != nil {
 			continue
@@ -50,9 +47,39 @@ func (m *Manager) Sweep() ([]string, error) {
 				first = err
 			}
 		}
+		if filepath.Base(own) == sliceName && m.k.Rmdir(own) == nil {
+			removed = append(removed, own) // empty now: whoever empties it removes it
+		}
 	}
 	sort.Strings(removed)
 	return removed, first
+}
+
+// SweepDirs are the directories whose jvmfit-<pid> children Sweep looks
+// at: on v1 the own cgroups; on v2 the own cgroup and each ancestor, and
+// the jvmfit.slice in each, which covers every placement (place.go).
+func (m *Manager) SweepDirs() []string {
+	set := map[string]bool{}
+	for _, d := range m.h.Dirs {
+		set[d] = true
+	}
+	if m.version == 2 {
+		mount := m.h.Mounts[""]
+		for dir := m.h.Dir(""); dir != "" && len(dir) >= len(mount); dir = filepath.Dir(dir) {
+			set[dir] = true
+			set[filepath.Join(dir, sliceName)] = true
+			if dir == mount {
+				break
+			}
+		}
+	}
+	out := make([]string, 0, len(set))
+	for d := range set {
+		out = append(out, d)
+	}
+	// Slices last: their own jvmfit-<pid> trees go before the slice is tried.
+	sort.Slice(out, func(i, j int) bool { return out[i] < out[j] })
+	return out
 }
 
 // grpSweepTree removes empty groups leaves first; a group that still holds

@@ -51,7 +51,7 @@ func TestGroupV1FixtureJoinedCPU(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	m.grpPopulate = grpV1Kernel
+	m.k = popKernel{grpV1Kernel}
 	g, err := m.Create("t", Spec{MemoryBytes: 100 << 20, CPUs: 2.25})
 	if err != nil {
 		t.Fatal(err)

@@ -3,14 +3,11 @@
 package cgroup
 
 import (
-	"errors"
 	"fmt"
 	"os"
 	"path/filepath"
 	"strconv"
-	"strings"
 	"sync"
-	"syscall"
 	"time"
 )
 
@@ -30,69 +27,25 @@ type grpV2 struct {
 var grpWantedV2 = []string{"cpu", "cpuset", "memory", "pids"}
 
 func (m *Manager) createV2(name string, s Spec) (Group, error) {
-	own := m.h.Dir("")
-	if own == "" {
-		own = m.h.Dir("memory")
+	// A missing controller or right is refused before anything is made
+	// or moved.
+	if err := m.Check(s); err != nil {
+		return nil, err
 	}
-	base := filepath.Join(own, m.baseName())
+	base, err := m.prepareBase()
+	if err != nil {
+		return nil, err
+	}
 	g := &grpV2{m: m, dir: filepath.Join(base, name), base: base, spec: s}
-	// Controllers flow down: our own cgroup enables them for jvmfit-<pid>,
-	// which enables them for the trial groups.
-	if err := grpEnableV2(own); err != nil {
-		return nil, err
-	}
-	if _, err := m.grpEnsureDir(base); err != nil {
-		return nil, fmt.Errorf("cannot create %s (%v): %s", base, err, grpNotWritableAdvice)
-	}
-	if err := grpEnableV2(base); err != nil {
-		m.grpRemoveBase(base)
-		return nil, err
-	}
 	if err := m.grpMkdir(g.dir); err != nil {
 		m.grpRemoveBase(base)
-		return nil, fmt.Errorf("cannot create cgroup %s: %v", g.dir, err)
+		return nil, placeFault("create", g.dir, err)
 	}
 	if err := g.apply(); err != nil {
 		g.removeLocked()
 		return nil, err
 	}
 	return g, nil
-}
-
-// grpEnableV2 turns on, for dir's children, the wanted controllers dir has.
-func grpEnableV2(dir string) error {
-	have, err := grpReadString(dir, "cgroup.controllers")
-	if err != nil {
-		return fmt.Errorf("cannot read %s: %v", filepath.Join(dir, "cgroup.controllers"), err)
-	}
-	avail := map[string]bool{}
-	for _, c := range strings.Fields(have) {
-		avail[c] = true
-	}
-	on, _ := grpReadString(dir, "cgroup.subtree_control")
-	enabled := map[string]bool{}
-	for _, c := range strings.Fields(on) {
-		enabled[c] = true
-	}
-	var add []string
-	for _, c := range grpWantedV2 {
-		if avail[c] && !enabled[c] {
-			add = append(add, "+"+c)
-		}
-	}
-	if !avail["memory"] || !avail["cpu"] {
-		return fmt.Errorf("cgroup %s does not offer the memory and cpu controllers (has %q): %s", dir, have, grpNotWritableAdvice)
-	}
-	if len(add) == 0 {
-		return nil
-	}
-	err = grpWrite(dir, "cgroup.subtree_control", strings.Join(add, " "))
-	if err != nil && errors.Is(err, syscall.EBUSY) {
-		// cgroup v2's "no internal processes" rule: a cgroup holding
-		// processes cannot hand controllers to children.
-		return fmt.Errorf("cgroup %s holds processes, so it cannot delegate controllers: run jvmfit in a cgroup of its own with a delegated sub-tree, or use --no-limits", dir)
-	}
-	return err
 }
 
 func (g *grpV2) apply() error {
@@ -160,4 +113,57 @@ func (g *grpV2) removeLocked() error {
 	g.m.grpRemoveBase(g.base)
 	g.gone = true
 	return nil
+}
+
+// PrepareBase makes, on v2, this jvmfit's sub-tree jvmfit-<pid> in its
+// place, with the controllers handed down to its children, and returns its
+// directory: where a container engine's cgroupfs driver puts jvmfit's
+// containers (internal/docker). The caller removes it with RemoveBase.
+func (m *Manager) PrepareBase() (string, error) {
+	if m.version != 2 {
+		return "", fmt.Errorf("PrepareBase is for cgroup v2; on v1 the sub-tree is below the own cgroups (Base)")
+	}
+	if err := m.Check(Spec{}); err != nil {
+		return "", err
+	}
+	grpBaseMu.Lock()
+	defer grpBaseMu.Unlock()
+	return m.prepareBase()
+}
+
+// RemoveBase removes jvmfit-<pid> (and an emptied jvmfit.slice) once
+// nothing is left below it; while something is, it stays.
+func (m *Manager) RemoveBase() {
+	grpBaseMu.Lock()
+	defer grpBaseMu.Unlock()
+	m.grpRemoveBase(m.Base())
+}
+
+func (m *Manager) prepareBase() (string, error) {
+	p, err := m.prepared()
+	if err != nil {
+		return "", err
+	}
+	m.place = p
+	base := filepath.Join(p.Parent, m.baseName())
+	for try := 0; ; try++ {
+		if err := m.ensureShared(p); err != nil {
+			return "", err
+		}
+		_, err := m.grpEnsureDir(base)
+		if err == nil {
+			break
+		}
+		// Another jvmfit removed the empty jvmfit.slice meanwhile.
+		if !os.IsNotExist(err) || try == 3 {
+			return "", placeFault("create", base, err)
+		}
+	}
+	// Controllers flow down: the place enabled them for jvmfit-<pid>,
+	// which enables them for the trial groups.
+	if _, err := m.enable(base, p.Controllers); err != nil {
+		m.grpRemoveBase(base)
+		return "", err
+	}
+	return base, nil
 }

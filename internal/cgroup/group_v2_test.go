@@ -12,11 +12,16 @@ import (
 
 // grpV2Fixture is a pure v2 host where this process sits in /app.
 func grpV2Fixture(t *testing.T, ownControllers string) (root, own string) {
+	return grpV2FixtureRoot(t, "cpuset cpu io memory pids", ownControllers)
+}
+
+func grpV2FixtureRoot(t *testing.T, rootControllers, ownControllers string) (root, own string) {
 	t.Helper()
 	root = writeFixture(t, map[string]string{
 		"proc/self/cgroup":                         "0::/app\n",
 		"proc/self/mountinfo":                      "40 31 0:37 / /sys/fs/cgroup rw - cgroup2 cgroup2 rw\n",
-		"sys/fs/cgroup/cgroup.controllers":         "cpuset cpu io memory pids\n",
+		"sys/fs/cgroup/cgroup.controllers":         rootControllers + "\n",
+		"sys/fs/cgroup/app/cgroup.type":            "domain\n",
 		"sys/fs/cgroup/app/cgroup.controllers":     ownControllers + "\n",
 		"sys/fs/cgroup/app/cgroup.subtree_control": "",
 		"sys/fs/cgroup/app/cgroup.procs":           "4242\n",
@@ -69,9 +74,18 @@ func grpV2Kernel(swap bool) func(dir string) error {
 	}
 }
 
+// grpV2Manager is a Manager on grpV2Fixture: /app holds a process, so the
+// groups go to the root's jvmfit.slice (the returned directory).
 func grpV2Manager(t *testing.T, swap bool) (*Manager, string) {
 	t.Helper()
 	root, own := grpV2Fixture(t, "cpuset cpu io memory pids")
+	m := fixtureManager(t, root, &fakeKernel{swap: swap})
+	return m, filepath.Join(filepath.Dir(own), sliceName)
+}
+
+// fixtureManager is NewManager on a fixture root with a fixture kernel.
+func fixtureManager(t *testing.T, root string, k *fakeKernel) *Manager {
+	t.Helper()
 	m, err := NewManager(root)
 	if err != nil {
 		t.Fatal(err)
@@ -79,8 +93,9 @@ func grpV2Manager(t *testing.T, swap bool) (*Manager, string) {
 	if m.Version() != 2 {
 		t.Fatalf("fixture read as v%d", m.Version())
 	}
-	m.grpPopulate = grpV2Kernel(swap)
-	return m, own
+	k.mount = m.h.Mounts[""]
+	m.k = k
+	return m
 }
 
 func TestGroupV2WritesLimits(t *testing.T) {
@@ -105,10 +120,10 @@ func TestGroupV2WritesLimits(t *testing.T) {
 			t.Errorf("%s = %q, want %q", f, got, w)
 		}
 	}
-	// Controllers must be handed down at both levels.
-	for _, d := range []string{own, filepath.Join(own, m.baseName())} {
+	// Controllers must be handed down at every level.
+	for _, d := range []string{filepath.Dir(own), own, filepath.Join(own, m.baseName())} {
 		got := grpRead(t, d, "cgroup.subtree_control")
-		for _, c := range []string{"+memory", "+cpu", "+cpuset", "+pids"} {
+		for _, c := range []string{"memory", "cpu", "cpuset", "pids"} {
 			if !strings.Contains(got, c) {
 				t.Errorf("%s/cgroup.subtree_control = %q, lacks %s", d, got, c)
 			}
@@ -128,8 +143,8 @@ func TestGroupV2WritesLimits(t *testing.T) {
 	if err := g.Remove(); err != nil {
 		t.Fatal(err)
 	}
-	if _, err := os.Stat(filepath.Join(own, m.baseName())); !os.IsNotExist(err) {
-		t.Errorf("base left behind: %v", err)
+	if _, err := os.Stat(own); !os.IsNotExist(err) {
+		t.Errorf("%s left behind: %v", own, err)
 	}
 }
 
@@ -194,15 +209,15 @@ func TestGroupV2Stats(t *testing.T) {
 
 func TestGroupV2MissingControllers(t *testing.T) {
 	// Like this machine's hybrid v2 mount: the tree exists, no controllers.
-	root, _ := grpV2Fixture(t, "io pids")
-	m, err := NewManager(root)
-	if err != nil {
-		t.Fatal(err) // the memory dir exists: found as a location
-	}
-	m.grpPopulate = grpV2Kernel(true)
-	_, err = m.Create("t", Spec{MemoryBytes: 64 << 20})
-	if err == nil || !strings.Contains(err.Error(), "memory and cpu controllers") || !strings.Contains(err.Error(), "--no-limits") {
+	root, _ := grpV2FixtureRoot(t, "io pids", "io pids")
+	m := fixtureManager(t, root, &fakeKernel{})
+	before := snapshot(t, root)
+	_, err := m.Create("t", Spec{MemoryBytes: 64 << 20})
+	if err == nil || !strings.Contains(err.Error(), "offers \"io pids\"") || !strings.Contains(err.Error(), "--no-limits") {
 		t.Fatalf("got %v", err)
+	}
+	if after := snapshot(t, root); after != before {
+		t.Errorf("a refusal changed the tree:\n%s", after)
 	}
 }
 

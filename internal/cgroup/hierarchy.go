@@ -10,6 +10,7 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"strconv"
 	"strings"
 )
 
@@ -73,17 +74,60 @@ func ReadHierarchyOf(root, pid string) (Hierarchy, error) {
 		}
 		h.Version = 2
 		dir := filepath.Join(root, m.point, relTo(p, m.root))
-		ctrls, _ := os.ReadFile(filepath.Join(root, m.point, "cgroup.controllers"))
+		top := filepath.Join(root, m.point)
+		if strings.HasPrefix(m.root, "/..") {
+			// A cgroup namespace entered without mounting cgroup2 anew:
+			// the mount's root lies above the namespace's, which no path
+			// names, so the process is found by its pid, and what it sees
+			// of the hierarchy starts at the namespace's root.
+			if d := findProcDir(top, pidNumber(pid), 8); d != "" {
+				dir, top = d, strings.TrimSuffix(d, strings.TrimSuffix(filepath.Clean(p), "/"))
+			}
+		}
+		ctrls, _ := os.ReadFile(filepath.Join(top, "cgroup.controllers"))
 		for _, c := range append(strings.Fields(string(ctrls)), "cpuacct") {
 			h.Dirs[c] = dir
-			h.Mounts[c] = filepath.Join(root, m.point)
+			h.Mounts[c] = top
 		}
 		// A v2 tree without controllers still locates the process.
 		h.Dirs[""] = dir
-		h.Mounts[""] = filepath.Join(root, m.point)
+		h.Mounts[""] = top
 		return h, nil
 	}
 	return Hierarchy{}, fmt.Errorf("no cgroup filesystem found in %s", filepath.Join(root, "proc", pid, "mountinfo"))
+}
+
+// pidNumber is the pid ReadHierarchyOf was asked about ("self" is this
+// process), as cgroup.procs lists it.
+func pidNumber(pid string) string {
+	if pid == "self" {
+		return strconv.Itoa(os.Getpid())
+	}
+	return pid
+}
+
+// findProcDir is the directory below top, depth levels at most, whose
+// cgroup.procs lists pid, or "".
+func findProcDir(top, pid string, depth int) string {
+	if b, err := os.ReadFile(filepath.Join(top, "cgroup.procs")); err == nil {
+		for _, f := range strings.Fields(string(b)) {
+			if f == pid {
+				return top
+			}
+		}
+	}
+	if depth == 0 {
+		return ""
+	}
+	ents, _ := os.ReadDir(top)
+	for _, e := range ents {
+		if e.IsDir() {
+			if d := findProcDir(filepath.Join(top, e.Name()), pid, depth-1); d != "" {
+				return d
+			}
+		}
+	}
+	return ""
 }
 
 // relTo makes a /proc/self/cgroup path relative to the mount's root, which

@@ -10,31 +10,43 @@ import (
 // Stats reads the unified hierarchy's files. memory.peak is recent (5.19);
 // without it the peak is the highest usage jvmfit saw.
 func (g *grpV2) Stats() (Stats, error) {
-	var s Stats
-	var err error
-	if s.Usage, err = ReadInt(g.dir, "memory.current"); err != nil {
-		return s, fmt.Errorf("cannot read memory usage of %s: %v", g.dir, err)
-	}
-	s.Peak, _ = ReadInt(g.dir, "memory.peak")
-	if s.Limit, err = ReadInt(g.dir, "memory.max"); err != nil {
-		s.Limit = -1
-	}
-	s.Swap, _ = ReadInt(g.dir, "memory.swap.current")
-	if st, err := ReadKeyed(g.dir, "memory.stat"); err == nil {
-		s.RSS, s.Cache = st["anon"], st["file"]
-	}
-	s.OOMKills, _ = g.OOMKills()
-	if pids, err := grpReadProcs(g.dir); err == nil {
-		s.Procs = len(pids)
-	}
-	if st, err := ReadKeyed(g.dir, "cpu.stat"); err == nil {
-		s.CPUUsage = time.Duration(st["usage_usec"]) * time.Microsecond
-		s.NrPeriods, s.NrThrottled = st["nr_periods"], st["nr_throttled"]
-		s.Throttled = time.Duration(st["throttled_usec"]) * time.Microsecond
+	s, err := ReadStatsV2(g.dir)
+	if err != nil {
+		return s, err
 	}
 	g.mu.Lock()
 	grpTrackPeak(&g.peak, &s)
 	g.mu.Unlock()
+	return s, nil
+}
+
+// ReadStatsV2 reads one v2 group's figures from its directory: a trial
+// group's, or a group jvmfit did not make, such as a container's.
+func ReadStatsV2(dir string) (Stats, error) {
+	var s Stats
+	var err error
+	if s.Usage, err = ReadInt(dir, "memory.current"); err != nil {
+		return s, fmt.Errorf("cannot read memory usage of %s: %v", dir, err)
+	}
+	s.Peak, _ = ReadInt(dir, "memory.peak")
+	if s.Limit, err = ReadInt(dir, "memory.max"); err != nil {
+		s.Limit = -1
+	}
+	s.Swap, _ = ReadInt(dir, "memory.swap.current")
+	if st, err := ReadKeyed(dir, "memory.stat"); err == nil {
+		s.RSS, s.Cache = st["anon"], st["file"]
+	}
+	if st, err := ReadKeyed(dir, "memory.events"); err == nil {
+		s.OOMKills = st["oom_kill"]
+	}
+	if pids, err := grpReadProcs(dir); err == nil {
+		s.Procs = len(pids)
+	}
+	if st, err := ReadKeyed(dir, "cpu.stat"); err == nil {
+		s.CPUUsage = time.Duration(st["usage_usec"]) * time.Microsecond
+		s.NrPeriods, s.NrThrottled = st["nr_periods"], st["nr_throttled"]
+		s.Throttled = time.Duration(st["throttled_usec"]) * time.Microsecond
+	}
 	return s, nil
 }
 

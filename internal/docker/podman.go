@@ -58,11 +58,17 @@ func (e Engine) withCreateFlags(args []string) []string {
 // cgroupName is the name the engine gives a container's cgroup below the
 // cgroup parent: the sandbox's guess until the container's process says
 // where it is (and if that process is already gone, e.g. OOM-killed).
-func (e Engine) cgroupName(id string) string {
+func (e Engine) cgroupName(id, driver string) string {
+	name := id
 	if e.IsPodman() {
-		return "libpod-" + id
+		name = "libpod-" + id
+	} else if driver == DriverSystemd {
+		name = "docker-" + id
 	}
-	return id
+	if driver == DriverSystemd {
+		name += ".scope"
+	}
+	return name
 }
 
 // psLabel is the `ps --format` field holding a container's label key.

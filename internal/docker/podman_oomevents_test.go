@@ -19,7 +19,7 @@ import (
 func oomGroup(t *testing.T, name string) string {
 	t.Helper()
 	prereq.Root(t)
-	tree, err := OwnTree(os.Getpid())
+	tree, err := OwnTree(os.Getpid(), DriverCgroupfs)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -59,13 +59,13 @@ func TestOOMEventsOutliveTheCgroup(t *testing.T) {
 	if ee, ok := err.(*exec.ExitError); !ok || ee.Sys().(syscall.WaitStatus).Signal() != syscall.SIGKILL {
 		t.Fatalf("dd in 16 MiB ended with %v, want SIGKILL", err)
 	}
-	if n, ok := oomKillCount(dir); !ok || n != 1 {
+	if n, ok := oomKillCount(dir, false); !ok || n != 1 {
 		t.Fatalf("oom_kill counter %d (%v), want 1", n, ok)
 	}
 	if err := syscall.Rmdir(dir); err != nil {
 		t.Fatal(err)
 	}
-	if _, ok := oomKillCount(dir); ok {
+	if _, ok := oomKillCount(dir, false); ok {
 		t.Fatal("the counter is still readable after the rmdir")
 	}
 	if n := w.ooms(time.Second); n != 1 {

@@ -72,10 +72,10 @@ func TestPodmanCheckHints(t *testing.T) {
 // TestPodmanCgroupName: podman's container cgroups are libpod-<id>,
 // docker's <id>.
 func TestPodmanCgroupName(t *testing.T) {
-	if got := (Engine{Bin: "podman"}).cgroupName("abc"); got != "libpod-abc" {
+	if got := (Engine{Bin: "podman"}).cgroupName("abc", DriverCgroupfs); got != "libpod-abc" {
 		t.Errorf("podman: %s", got)
 	}
-	if got := Default().cgroupName("abc"); got != "abc" {
+	if got := Default().cgroupName("abc", DriverCgroupfs); got != "abc" {
 		t.Errorf("docker: %s", got)
 	}
 }

@@ -22,6 +22,7 @@ type Process struct {
 	id    string
 	pid   int    // the container's init process, seen from the host
 	cgDir string // its memory cgroup directory
+	v2    bool   // cgDir is on the unified hierarchy
 	limit int64  // its memory limit in bytes (Launch.MemoryBytes)
 	logs  *exec.Cmd
 
@@ -150,11 +151,11 @@ const sampleEvery = 20 * time.Millisecond
 // sample keeps the cgroup's peak and OOM-kill count; a vanished cgroup
 // (the container exited) leaves them as they were.
 func (p *Process) sample() {
-	if v, err := readInt(p.cgDir + "/memory.max_usage_in_bytes"); err == nil {
+	if v, err := readPeak(p.cgDir, p.v2); err == nil {
 		p.sampled.Store(true)
 		storeMax(&p.peak, v)
 	}
-	if v, ok := oomKillCount(p.cgDir); ok {
+	if v, ok := oomKillCount(p.cgDir, p.v2); ok {
 		storeMax(&p.oomKills, v)
 	}
 }

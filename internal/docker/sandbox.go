@@ -34,7 +34,11 @@ func New(ctx context.Context, e Engine) (*Sandbox, error) {
 	if err := e.Check(ctx); err != nil {
 		return nil, err
 	}
-	t, err := OwnTree(os.Getpid())
+	driver, err := e.CgroupDriver(ctx)
+	if err != nil {
+		return nil, fmt.Errorf("cannot learn the %s cgroup driver: %w", e.Bin, err)
+	}
+	t, err := OwnTree(os.Getpid(), driver)
 	if err != nil {
 		return nil, err
 	}
@@ -103,12 +107,13 @@ func (p *Process) begin(ctx context.Context, t Tree, l Launch) error {
 		return fmt.Errorf("cannot inspect the container of %s: %w", l.Image, err)
 	}
 	p.pid, _ = strconv.Atoi(out)
-	p.cgDir = t.Dir(p.eng.cgroupName(p.id))
+	p.cgDir = t.Dir(p.eng.cgroupName(p.id, t.Driver))
+	p.v2 = t.Version == 2
 	// The engine names the cgroup (Podman: libpod-<id>); the process's
 	// own /proc/<pid>/cgroup, read from the host's side, says where it is,
 	// if it is below the parent: an exited process's (a JVM OOM-killed at
 	// once) says "/" on cgroup v1.
-	if rel := memoryCgroupOf(p.pid); strings.HasPrefix(rel, t.Parent+"/") {
+	if rel := memoryCgroupOf(p.pid); strings.HasPrefix(rel, t.path()+"/") {
 		p.cgDir = filepath.Join(t.Mount, rel)
 	}
 	p.sample()

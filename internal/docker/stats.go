@@ -55,6 +55,16 @@ func cgroupDirs(pid int) (map[string]string, error) {
 func (p *Process) Stats() (cgroup.Stats, error) {
 	p.statsMu.Lock()
 	defer p.statsMu.Unlock()
+	if p.v2 {
+		s, err := cgroup.ReadStatsV2(p.cgDir)
+		if err != nil {
+			return p.last, fmt.Errorf("cannot read the memory of container %.12s: %w", p.id, err)
+		}
+		storeMax(&p.peak, s.Peak)
+		s.Peak = max(s.Peak, p.peak.Load())
+		p.last = s
+		return s, nil
+	}
 	if p.dirs == nil {
 		d, err := cgroupDirs(p.pid)
 		if err != nil {

@@ -68,23 +68,25 @@ func (s *Sandbox) Sweep(ctx context.Context) ([]string, error) {
 	return removed, first
 }
 
-// deadPids are the pids of the jvmfit-<pid> directories below the own
-// cgroup, in any hierarchy, whose process is gone.
+// deadPids are the pids of the jvmfit-<pid> sub-trees beside this one, in
+// any hierarchy, whose process is gone.
 func (t Tree) deadPids(self int) []int {
-	base := filepath.Dir(filepath.Dir(t.Parent))
-	dirs, _ := filepath.Glob(filepath.Join(filepath.Dir(t.Mount), "*", base, "jvmfit-*"))
 	var pids []int
-	for _, d := range dirs {
-		pid, err := strconv.Atoi(strings.TrimPrefix(filepath.Base(d), "jvmfit-"))
-		if err == nil && pid != self && !cgroup.PidAlive(pid) {
-			pids = append(pids, pid)
+	for _, root := range t.roots() {
+		dirs, _ := filepath.Glob(filepath.Join(root, t.holder(), "jvmfit-*"))
+		for _, d := range dirs {
+			name := strings.TrimSuffix(filepath.Base(d), ".slice")
+			pid, err := strconv.Atoi(strings.TrimPrefix(name, "jvmfit-"))
+			if err == nil && pid != self && !cgroup.PidAlive(pid) {
+				pids = append(pids, pid)
+			}
 		}
 	}
 	return pids
 }
 
-// Close removes this jvmfit's container sub-tree (jvmfit-<pid>/docker) in
-// every cgroup hierarchy, once its containers are gone.
+// Close removes this jvmfit's container sub-tree in every cgroup
+// hierarchy, once its containers are gone.
 func (s *Sandbox) Close() {
 	s.Tree.removeDirs(s.pid)
 	if s.Engine.Dir != "" {
@@ -92,19 +94,23 @@ func (s *Sandbox) Close() {
 	}
 }
 
-// removeDirs removes pid's jvmfit-<pid>/docker directories, and then
-// jvmfit-<pid> itself, in every hierarchy the engine made them in. rmdir
-// fails on a cgroup that still has children or processes, so a live
-// group is never touched.
+// removeDirs removes pid's sub-tree (jvmfit-<pid>/docker and jvmfit-<pid>,
+// or the slice jvmfit-<pid>.slice) in every hierarchy the engine made it
+// in, and then jvmfit.slice if that is left empty. rmdir fails on a cgroup
+// that still has children or processes, so a live group is never touched.
 func (t Tree) removeDirs(pid int) {
-	base := filepath.Dir(filepath.Dir(t.Parent)) // the own cgroup, above jvmfit-<pid>
-	rel := filepath.Join(base, "jvmfit-"+strconv.Itoa(pid))
-	roots, _ := filepath.Glob(filepath.Join(filepath.Dir(t.Mount), "*"))
-	for _, root := range roots {
-		rmdirSoon(filepath.Join(root, rel, "docker"))
+	if t.systemd() {
+		stopSlice(t.entry(pid))
+	}
+	for _, root := range t.roots() {
+		dir := filepath.Join(root, t.holder(), t.entry(pid))
+		if !t.systemd() {
+			rmdirSoon(filepath.Join(dir, "docker"))
+		}
 		// No wait here: EBUSY is also what a cgroup with children (the
 		// plain trials' groups of internal/cgroup) answers.
-		_ = syscall.Rmdir(filepath.Join(root, rel))
+		_ = syscall.Rmdir(dir)
+		t.removeOwn(root)
 	}
 }
 

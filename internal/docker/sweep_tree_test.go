@@ -24,7 +24,7 @@ import (
 // pid's tree before this test looks, which failed CI once.
 func TestSweepTreesWithoutContainers(t *testing.T) {
 	prereq.Root(t)
-	own, err := OwnTree(os.Getpid())
+	own, err := OwnTree(os.Getpid(), DriverCgroupfs)
 	if err != nil {
 		t.Fatal(err)
 	}

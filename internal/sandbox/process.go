@@ -145,6 +145,17 @@ func (p *Process) enterGroup() (entered *os.File, extra []*os.File, err error) {
 
 var sweepOnce sync.Once
 
+// CheckLimits says, changing nothing, whether a group with these limits
+// can be made here; a host whose cgroup layout or rights give trials no
+// limits is refused with a *cgroup.PlaceError (one line, the CLI's exit 2).
+func CheckLimits(l cgroup.Spec) error {
+	m, err := cgroup.NewManager(cgroupRoot)
+	if err != nil {
+		return err
+	}
+	return m.Check(l)
+}
+
 // Pid is the main process's id, also its process group id.
 func (p *Process) Pid() int { return p.pid }
 
