@@ -17,10 +17,12 @@ type guestRun struct {
 	Steps   []*guestStep
 	Layouts map[string]time.Duration // wall time inside the guest, per ended layout
 	Left    map[string]string        // "none", or the jvmfit* directories left
+	Output  map[string][]string      // each layout's console lines, markers included
 	Done    bool                     // init reached its end
 	Lines   []string                 // every console line, for failure messages
 	cur     *guestStep
 	inOut   bool
+	layout  string // the layout running, "" between layouts
 }
 
 // guestStep is one step of one layout.
@@ -34,12 +36,15 @@ type guestStep struct {
 }
 
 func newGuestRun() *guestRun {
-	return &guestRun{Layouts: map[string]time.Duration{}, Left: map[string]string{}}
+	return &guestRun{Layouts: map[string]time.Duration{}, Left: map[string]string{}, Output: map[string][]string{}}
 }
 
 // line takes one console line (CR already removed).
 func (g *guestRun) line(l string) {
 	g.Lines = append(g.Lines, l)
+	if g.layout != "" {
+		g.Output[g.layout] = append(g.Output[g.layout], l)
+	}
 	if !strings.HasPrefix(l, "@@") {
 		if g.cur != nil {
 			if g.inOut {
@@ -68,8 +73,12 @@ func (g *guestRun) line(l string) {
 		g.cur.Took = millis(f[4])
 		g.cur.Ended = true
 		g.cur, g.inOut = nil, false
+	case f[0] == "@@LAYOUT" && len(f) == 3 && f[2] == "BEGIN":
+		g.layout = f[1]
+		g.Output[f[1]] = []string{l}
 	case f[0] == "@@LAYOUT" && len(f) == 4 && f[2] == "END":
 		g.Layouts[f[1]] = millis(f[3])
+		g.layout = ""
 	case f[0] == "@@LEFT" && len(f) >= 3:
 		g.Left[f[1]] = strings.Join(f[2:], " ")
 	case f[0] == "@@DONE":

@@ -15,6 +15,17 @@ func checkLayout(t *testing.T, g *guestRun, layout string) {
 		if took, ok := g.Layouts[layout]; ok {
 			t.Logf("layout %s: %v inside the guest", layout, took.Round(100*time.Millisecond))
 		}
+		stepRun(t, g, layout, "doctor", func(t *testing.T, s *guestStep) {
+			out := strings.Join(s.Stdout, "\n")
+			if s.RC != 0 || !strings.Contains(out, "cgroup:      v2") || !strings.Contains(out, "place:") || strings.Contains(out, "place:       none") {
+				t.Errorf("rc %d: want v2 and a place found", s.RC)
+			}
+			for _, l := range s.Stdout {
+				if strings.HasPrefix(l, "place:") {
+					t.Log(l)
+				}
+			}
+		})
 		testsStep(t, g, layout, "cgroup", cgroupTests)
 		testsStep(t, g, layout, "sandbox", sandboxTests)
 		testsStep(t, g, layout, "probe", probeTests)
@@ -62,7 +73,7 @@ func stepRun(t *testing.T, g *guestRun, layout, name string, check func(*testing
 		s := g.step(layout, name)
 		switch {
 		case s == nil:
-			t.Fatalf("the guest never began step %s of layout %s", name, layout)
+			t.Fatalf("the guest never began step %s of layout %s, which said:\n%s", name, layout, tail(g.Output[layout], 30))
 		case !s.Ended:
 			t.Fatalf("step %s of layout %s never ended:\n%s", name, layout, tail(append(s.Log, s.Stdout...), 40))
 		}

@@ -35,7 +35,7 @@ container)
 	mkdir -p $cg/docker-4e1f.scope
 	# A new cgroup and mount namespace: /proc/self/cgroup reads 0::/ and the
 	# fresh mount shows docker-4e1f.scope as the root, as in a container.
-	sh -c "echo \$\$ >$cg/docker-4e1f.scope/cgroup.procs && exec unshare --cgroup --mount sh -c 'umount $cg && mount -t cgroup2 cgroup2 $cg && exec sh /guest/steps.sh $name'"
+	sh -c "echo \$\$ >$cg/docker-4e1f.scope/cgroup.procs && exec /usr/bin/unshare --cgroup --mount sh -c 'umount $cg && mount -t cgroup2 cgroup2 $cg && exec sh /guest/steps.sh $name'"
 	;;
 host)
 	dirs="$cg/agent/7f3e $cg/agent"
@@ -47,6 +47,8 @@ host)
 	echo "@@INFO unknown layout $name"
 	;;
 esac
+rc=$?
+[ $rc = 0 ] || echo "@@INFO the $name layout's shell ended with status $rc"
 # The layout's shell has exited. Anything named jvmfit* in the whole
 # hierarchy now is a leftover.
 left=$(find $cg -name 'jvmfit*' -type d | tr '\n' ' ')
