@@ -66,6 +66,23 @@ func checkLayout(t *testing.T, g *guestRun, layout string) {
 	})
 }
 
+// checkMinmem checks the minmem pseudo-layout (JVMFIT_V2GUEST_LAYOUTS=
+// minmem): it found a lowest OK limit, which it logs.
+func checkMinmem(t *testing.T, g *guestRun) {
+	stepRun(t, g, "minmem", "minmem", func(t *testing.T, s *guestStep) {
+		found := false
+		for _, l := range s.Stdout {
+			if strings.HasPrefix(l, "Lowest OK limit") || strings.Contains(l, "| tiny |") {
+				t.Log(l)
+				found = found || strings.HasPrefix(l, "Lowest OK limit")
+			}
+		}
+		if s.RC != 0 || !found {
+			t.Errorf("rc %d: want a minmem answer", s.RC)
+		}
+	})
+}
+
 // stepRun runs check as the subtest of a step that ended; a step the guest
 // never began or never ended fails with the end of its output.
 func stepRun(t *testing.T, g *guestRun, layout, name string, check func(*testing.T, *guestStep)) {

@@ -12,13 +12,14 @@
 #              fresh cgroup2 mount of that view (Docker, a Kubernetes pod).
 #   host       the measured host: /agent/<id> holds the shell, /agent
 #              enables only memory, the root enables everything.
+#   minmem     not a layout: one jvmfit minmem from the root cgroup.
 cg=/sys/fs/cgroup
 name=$1
 ms() { awk '{printf "%d", $1 * 1000}' /proc/uptime; }
 t0=$(ms)
 echo "@@LAYOUT $name BEGIN"
 case $name in
-root)
+root | minmem)
 	dirs=""
 	sh /guest/steps.sh "$name"
 	;;

@@ -79,6 +79,14 @@ if [ -n "$2" ]; then
 	exit
 fi
 
+# Not a layout: one minmem of the service with the JDK's defaults, from the
+# root cgroup, for the figure docs/cgroupv2.md compares with a v1 host.
+if [ "$layout" = minmem ]; then
+	step minmem jvmfit minmem --app /app/app.yaml --jvm default --min 32Mi --max 256Mi --step 8Mi \
+		--repeats 0 --soak 0 --db $work/minmem.db
+	exit
+fi
+
 echo "@@INFO $layout cgroup $(cat /proc/self/cgroup) controllers $(cat $cg$(cut -d: -f3 /proc/self/cgroup)/cgroup.controllers 2>/dev/null)"
 step doctor jvmfit doctor
 step cgroup /guest/bin/cgroup.test -test.v -test.timeout 120s -test.run "$CGROUP_RUN"
