@@ -5,10 +5,11 @@ import java.nio.charset.StandardCharsets;
 
 /**
  * The cgroup v2 guest's service: the JDK's own HTTP server on loopback, so it
- * starts in a second or two under QEMU's emulation. Before it listens it keeps
- * KEEP_MIB MiB of heap alive (24 in app.yaml): at 256Mi the JDK's default heap (a quarter of
- * the limit) holds it; at a small limit the heap cannot, and the JVM throws
- * OutOfMemoryError (or the kernel kills it first), so the trial is KO.
+ * starts in seconds under QEMU's emulation. Before it listens it keeps
+ * KEEP_MIB MiB of heap alive (24 in app.yaml). At 256Mi the JDK's default
+ * heap (a quarter of the limit) holds it. At 40Mi the heap (half of a limit
+ * that small) cannot, and the JVM throws OutOfMemoryError, or the kernel
+ * kills it first: the trial is KO.
  *
  *   java Tiny PORT KEEP_MIB
  */
