@@ -30,18 +30,27 @@ func (m *Manager) grpRemove(dir string, timeout time.Duration) error {
 // grpRemoveBase removes jvmfit-<pid> once its last trial group is gone;
 // while another trial still lives there the rmdir fails and that is fine.
 // A shared parent that jvmfit made (jvmfit.slice) goes too once empty.
+// The kernel answers EBUSY for a moment after a child's rmdir (the child
+// is still going offline), so an empty directory is retried briefly.
 func (m *Manager) grpRemoveBase(base string) {
-	if ents, err := os.ReadDir(base); err == nil {
-		for _, e := range ents {
-			if e.IsDir() {
-				return
-			}
-		}
-	}
-	if m.k.Rmdir(base) != nil {
+	if !hasChildDir(base) && m.grpRemove(base, time.Second) != nil {
 		return
 	}
-	if m.place != nil && m.place.Shared != "" && filepath.Dir(base) == m.place.Shared {
-		_ = m.k.Rmdir(m.place.Shared) // EBUSY while another jvmfit lives there
+	if m.place != nil && m.place.Shared != "" && filepath.Dir(base) == m.place.Shared && !hasChildDir(m.place.Shared) {
+		_ = m.grpRemove(m.place.Shared, 200*time.Millisecond) // another jvmfit may be making its own there
 	}
+}
+
+// hasChildDir says whether dir has a child cgroup (a subdirectory).
+func hasChildDir(dir string) bool {
+	ents, err := os.ReadDir(dir)
+	if err != nil {
+		return false
+	}
+	for _, e := range ents {
+		if e.IsDir() {
+			return true
+		}
+	}
+	return false
 }

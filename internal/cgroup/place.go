@@ -8,15 +8,15 @@ import (
 	"path/filepath"
 	"strconv"
 	"strings"
-	"sync"
 )
 
 // On cgroup v2 a cgroup that holds a process cannot hand controllers to
 // its children ("no internal processes"); only the hierarchy's root is
 // exempt. jvmfit itself sits in its own cgroup, so below anything but the
 // root it cannot make limited groups there. A Place is where it makes them
-// instead; FindPlace only reads, Prepare makes the changes (once per
-// process), and each way of finding a place has its own file:
+// instead. FindPlace and Manager.Check only read (place_check.go); the
+// Manager prepares the place once per process (place_prepare.go); each way
+// of finding a place has its own file:
 //
 //	place_root.go       jvmfit at the hierarchy's root: as on v1, below itself
 //	place_nsroot.go     at a cgroup namespace's root holding processes (a
@@ -113,9 +113,11 @@ func findPlace(root string, h Hierarchy, pid int) (Place, error) {
 	return Place{}, layoutError(own, mount)
 }
 
+// v1Controllers are the hierarchies a v1 trial group joins
+// (grpControllersV1) that are mounted here.
 func v1Controllers(h Hierarchy) []string {
 	var out []string
-	for _, c := range []string{"cpu", "cpuset", "memory", "pids"} {
+	for _, c := range []string{"cpu", "cpuacct", "cpuset", "memory"} {
 		if h.Dir(c) != "" {
 			out = append(out, c)
 		}
@@ -128,163 +130,5 @@ func v1Controllers(h Hierarchy) []string {
 type PlaceError struct{ Msg string }
 
 func (e *PlaceError) Error() string { return e.Msg }
-
-// placed is the one Place of this process for a filesystem root: moving
-// processes or asking systemd twice would be wrong.
-var placed struct {
-	sync.Mutex
-	by map[string]*Place
-}
-
-// PlaceNotice says, once per process, what jvmfit changed outside its own
-// sub-tree. Tests replace it.
-var PlaceNotice = func(msg string) { fmt.Fprintln(os.Stderr, "jvmfit: "+msg) }
-
-// cachedPlace is the place this process prepared under root, or nil.
-func cachedPlace(root string) *Place {
-	placed.Lock()
-	defer placed.Unlock()
-	return placed.by[root]
-}
-
-// prepared finds and prepares this process's place under m's root once.
-func (m *Manager) prepared() (*Place, error) {
-	placed.Lock()
-	defer placed.Unlock()
-	if p := placed.by[m.root]; p != nil {
-		return p, nil
-	}
-	p, err := findPlace(m.root, m.h, m.pid)
-	if err != nil {
-		return nil, err
-	}
-	changes, err := m.prepare(&p)
-	if err != nil && p.Kind == PlaceSystemd {
-		// systemd answered but would not give a delegated scope (polkit,
-		// an old version): the ancestor's sub-tree still works.
-		own, mount := m.h.Dir(""), m.h.Mounts[""]
-		if alt, ok, aerr := placeAtAncestor(m.root, own, mount, m.pid); aerr == nil && ok {
-			alt.Mount, alt.pid = mount, m.pid
-			note := fmt.Sprintf("%v; using %s instead", err, alt.Parent)
-			p = alt
-			changes, err = m.prepare(&p)
-			changes = append([]string{note}, changes...)
-		}
-	}
-	if err != nil {
-		return nil, err
-	}
-	if len(changes) > 0 {
-		PlaceNotice("cgroup v2: " + strings.Join(changes, "; "))
-	}
-	if placed.by == nil {
-		placed.by = map[string]*Place{}
-	}
-	placed.by[m.root] = &p
-	return &p, nil
-}
-
-// writable checks, before anything changes, that jvmfit may write every
-// directory p changes: a read-only cgroupfs or an unwritable parent is
-// then refused with nothing made or moved.
-func (m *Manager) writable(p *Place) error {
-	var paths []string
-	for _, d := range p.enable {
-		paths = append(paths, filepath.Join(d, "cgroup.subtree_control"))
-	}
-	if p.leafFrom != "" {
-		paths = append(paths, p.leafFrom)
-	}
-	if p.Shared != "" {
-		paths = append(paths, filepath.Dir(p.Shared))
-	} else if p.scope == "" {
-		paths = append(paths, p.Parent)
-	}
-	for _, path := range paths {
-		if err := m.k.Writable(path); err != nil {
-			return placeFault("write in", path, err)
-		}
-	}
-	return nil
-}
-
-// Check says, changing nothing, whether a group with spec s can be made:
-// the place, the controllers s needs, and the right to write there. Every
-// refusal is a *PlaceError.
-func (m *Manager) Check(s Spec) error {
-	if err := s.grpValidate(); err != nil {
-		return &PlaceError{Msg: err.Error()}
-	}
-	if m.version != 2 {
-		return nil // NewManager checked v1
-	}
-	p := m.place
-	if p == nil {
-		p = cachedPlace(m.root)
-	}
-	if p == nil {
-		found, err := findPlace(m.root, m.h, m.pid)
-		if err != nil {
-			return err
-		}
-		if err := m.writable(&found); err != nil {
-			return err
-		}
-		p = &found
-	}
-	if s.CPUSet != "" && !p.Has("cpuset") {
-		return &PlaceError{Msg: fmt.Sprintf("cpuset %q asked, but the kernel offers no cpuset controller at %s (controllers %q); drop --cpuset", s.CPUSet, p.Parent, strings.Join(p.Controllers, " "))}
-	}
-	return nil
-}
-
-// prepare makes the changes p needs outside jvmfit-<pid>, returning what it
-// changed in words.
-func (m *Manager) prepare(p *Place) ([]string, error) {
-	if err := m.writable(p); err != nil {
-		return nil, err
-	}
-	var changes []string
-	switch {
-	case p.leafFrom != "":
-		moved, err := m.moveToLeaf(p.leafFrom)
-		if err != nil {
-			return nil, err
-		}
-		changes = append(changes, fmt.Sprintf("moved %d process(es) of %s into %s", moved, p.leafFrom, leafName))
-	case p.scope != "":
-		c, err := m.startScope(p)
-		if err != nil {
-			return nil, err
-		}
-		changes = append(changes, c...)
-	}
-	for _, d := range p.enable {
-		added, err := m.enable(d, p.Controllers)
-		if err != nil {
-			return nil, err
-		}
-		if len(added) > 0 {
-			changes = append(changes, fmt.Sprintf("enabled %s in %s", strings.Join(added, " "), filepath.Join(d, "cgroup.subtree_control")))
-		}
-	}
-	return changes, nil
-}
-
-// ensureShared makes the shared directory (jvmfit.slice) and delegates to
-// its children; another jvmfit may be removing it at the same moment, so
-// the caller retries on ENOENT.
-func (m *Manager) ensureShared(p *Place) error {
-	if p.Shared == "" {
-		return nil
-	}
-	if _, err := os.Stat(p.Shared); err != nil {
-		if err := m.k.Mkdir(p.Shared); err != nil && !os.IsExist(err) {
-			return placeFault("create", p.Shared, err)
-		}
-	}
-	_, err := m.enable(p.Shared, p.Controllers)
-	return err
-}
 
 func pidName(pid int) string { return "jvmfit-" + strconv.Itoa(pid) }

@@ -4,7 +4,10 @@ package cgroup
 
 import (
 	"strings"
+	"syscall"
 	"testing"
+
+	"github.com/jvmfit/jvmfit/internal/prereq"
 )
 
 // The faults of issue 20: each is one line naming it, a *PlaceError (the
@@ -78,5 +81,36 @@ func TestPlaceNoCpusetWithoutAsking(t *testing.T) {
 	defer g.Remove()
 	if m.place.Has("cpuset") || !m.place.Has("pids") {
 		t.Errorf("controllers %v", m.place.Controllers)
+	}
+}
+
+// A really read-only filesystem under the real kernel interface (a
+// fixture tree bind-mounted read-only): the same one line, nothing made.
+func TestPlaceReadOnlyMountReal(t *testing.T) {
+	prereq.Root(t)
+	src := layout(t, "/agent/a1", "/", map[string]cgFix{
+		"/":         {allControllers, "cpuset cpu io memory hugetlb pids", "", true},
+		"/agent":    {allControllers, "memory", "", false},
+		"/agent/a1": {"memory", "", "500 " + self, false},
+	})
+	root := t.TempDir()
+	if err := syscall.Mount(src, root, "", syscall.MS_BIND|syscall.MS_REC, ""); err != nil {
+		t.Fatalf("bind mount: %v", err)
+	}
+	t.Cleanup(func() { syscall.Unmount(root, syscall.MNT_DETACH) })
+	if err := syscall.Mount("", root, "", syscall.MS_REMOUNT|syscall.MS_BIND|syscall.MS_RDONLY, ""); err != nil {
+		t.Fatalf("remount read-only: %v", err)
+	}
+	m, err := NewManager(root)
+	if err != nil {
+		t.Fatal(err)
+	}
+	before := snapshot(t, root)
+	_, err = m.Create("t", Spec{MemoryBytes: 64 << 20})
+	if _, ok := err.(*PlaceError); !ok || !strings.Contains(err.Error(), "read-only") || !strings.Contains(err.Error(), "agent/cgroup.subtree_control") {
+		t.Fatalf("got %T %v", err, err)
+	}
+	if snapshot(t, root) != before {
+		t.Error("the tree changed")
 	}
 }

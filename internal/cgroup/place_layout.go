@@ -87,8 +87,13 @@ func layoutError(own, mount string) error {
 	}
 	top := readCgDir(mount, mount)
 	fix := "run jvmfit from a cgroup of its own whose parent offers memory and cpu, e.g. systemd-run --scope -p Delegate=yes jvmfit ..., or use --no-limits"
-	if !top.OffersAll(placeRequired...) {
-		fix = fmt.Sprintf("this cgroup tree offers only %q: start the container with the memory and cpu controllers delegated (docker run --cgroupns=private ...), or use --no-limits", strings.Join(top.Offers, " "))
+	switch {
+	case top.Root && !contains(top.Offers, "memory"):
+		fix = "the kernel offers no memory controller: boot with cgroup_enable=memory, or use --no-limits"
+	case top.Root && !contains(top.Offers, "cpu"):
+		fix = "the kernel offers no cpu controller: use a kernel built with CONFIG_CGROUP_SCHED, or use --no-limits"
+	case !top.OffersAll(placeRequired...):
+		fix = fmt.Sprintf("this container's cgroup is handed only %q: start it with the memory and cpu controllers delegated (docker run --cgroupns=private ...), or use --no-limits", strings.Join(top.Offers, " "))
 	}
 	return &PlaceError{Msg: fmt.Sprintf("no place for trial cgroups: %s offers %q, its parent enables %s, it holds %d process(es), and no ancestor without processes offers memory and cpu; fix: %s",
 		own, strings.Join(d.Offers, " "), parent, d.Procs, fix)}

@@ -345,3 +345,13 @@ func TestPlaceNamespaceWithoutRemount(t *testing.T) {
 		t.Error("jvmfit made groups above its namespace")
 	}
 }
+
+// The kernel itself lacks the memory controller (a board booted without
+// cgroup_enable=memory): the fix is the boot option.
+func TestPlaceKernelWithoutMemory(t *testing.T) {
+	root := layout(t, "/", "/", map[string]cgFix{"/": {"cpu io pids", "", self, true}})
+	_, err := FindPlace(root)
+	if err == nil || !strings.Contains(err.Error(), `offers "cpu io pids"`) || !strings.Contains(err.Error(), "cgroup_enable=memory") {
+		t.Fatalf("got %v", err)
+	}
+}

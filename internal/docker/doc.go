@@ -16,8 +16,11 @@
 //
 // Limits and the cgroup: the container gets --memory and --memory-swap
 // equal (Docker's default for memory+swap is twice the limit), --cpus,
-// --cpuset-cpus, and --cgroup-parent below jvmfit's own memory cgroup
-// (jvmfit-<pid>/docker), so jvmfit still touches only its own sub-tree.
+// --cpuset-cpus, and --cgroup-parent in jvmfit's own sub-tree, spelled for
+// the engine's cgroup driver (parent.go: jvmfit-<pid>/docker below jvmfit's
+// own memory cgroup or, on v2, its place, for cgroupfs; the slice
+// jvmfit-<pid>.slice for systemd), so jvmfit still touches only its own
+// sub-tree.
 // Every container carries the label jvmfit.pid=<pid>, which is how Sweep
 // finds those of a dead jvmfit.
 package docker
