@@ -47,7 +47,7 @@ var defaultLayouts = []string{"systemd", "container", "host"}
 // the guest does not have (TestJVMOOMKilled, the stall tests), and the
 // other JDKs of TestJVMSeesLimits.
 var (
-	cgroupTests = []string{"TestGroupSweepRealV1", "TestGroupV1OOMKillCounted", "TestGroupV1CPUUsageAndThrottling",
+	cgroupTests = []string{"TestGroupRealPlaced", "TestGroupSweepRealV1", "TestGroupV1OOMKillCounted", "TestGroupV1CPUUsageAndThrottling",
 		"TestGroupV1RefusedCpusetLeavesNothing", "TestReadHierarchyThisMachine", "TestDetectLiveHost"}
 	sandboxTests = []string{"TestExitCodeAndSignalPassThrough", "TestStartsInsideItsGroup", "TestStopKillsTreeThatIgnoresSIGTERM",
 		"TestStopGivesGraceToSIGTERM", "TestContextCancelCleansUp", "TestStopAll", "TestBadLimitsLeaveNothing",
