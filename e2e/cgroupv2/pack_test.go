@@ -93,7 +93,7 @@ func packGuest(t *testing.T, initrd string, parts guestParts) int64 {
 
 // runConf tells steps.sh which tests to run and at which limits.
 func runConf() string {
-	return fmt.Sprintf("CGROUP_RUN='%s'\nSANDBOX_RUN='%s'\nSANDBOX_SKIP='%s'\nPROBE_RUN='%s'\nOK_MEMORY=%s\nSMALL_MEMORY=%s\nSTEP_TIMEOUT=150\n",
+	return fmt.Sprintf("CGROUP_RUN='%s'\nSANDBOX_RUN='%s'\nSANDBOX_SKIP='%s'\nPROBE_RUN='%s'\nOK_MEMORY=%s\nSMALL_MEMORY=%s\nSTEP_TIMEOUT=300\n",
 		anchored(cgroupTests), anchored(sandboxTests), sandboxSkip, anchored(probeTests), okMemory, smallMemory)
 }
 
