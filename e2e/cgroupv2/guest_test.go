@@ -98,6 +98,14 @@ func TestCgroupV2Guest(t *testing.T) {
 	t.Logf("prepared in %v (initramfs %d MiB); guest: booted after %v (uptime at init %v, kernel %s), ran %v in all; test %v",
 		prepared.Round(100*time.Millisecond), size>>20, times.Booted.Round(100*time.Millisecond),
 		g.Booted.Round(100*time.Millisecond), g.Kernel, times.Total.Round(100*time.Millisecond), time.Since(t0).Round(100*time.Millisecond))
+	// What went wrong in the guest's own set-up (init's modules and scratch
+	// disk, a layout's shell) says so in an @@INFO line.
+	for _, i := range g.Info {
+		if strings.Contains(i, "failed") || strings.Contains(i, "no scratch") || strings.Contains(i, "ended with status") ||
+			strings.Contains(i, "unknown layout") {
+			t.Errorf("the guest: %s", i)
+		}
+	}
 	for _, l := range layouts {
 		if l == "minmem" {
 			checkMinmem(t, g)
