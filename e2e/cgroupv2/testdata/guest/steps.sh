@@ -89,9 +89,9 @@ fi
 
 echo "@@INFO $layout cgroup $(cat /proc/self/cgroup) controllers $(cat $cg$(cut -d: -f3 /proc/self/cgroup)/cgroup.controllers 2>/dev/null)"
 step doctor jvmfit doctor
-step cgroup /guest/bin/cgroup.test -test.v -test.timeout 120s -test.run "$CGROUP_RUN"
-step sandbox /guest/bin/sandbox.test -test.v -test.timeout 120s -test.run "$SANDBOX_RUN" -test.skip "$SANDBOX_SKIP"
-step probe /guest/bin/probe.test -test.v -test.timeout 120s -test.run "$PROBE_RUN"
+step cgroup /guest/bin/cgroup.test -test.v -test.timeout 240s -test.run "$CGROUP_RUN"
+step sandbox /guest/bin/sandbox.test -test.v -test.timeout 240s -test.run "$SANDBOX_RUN" -test.skip "$SANDBOX_SKIP"
+step probe /guest/bin/probe.test -test.v -test.timeout 240s -test.run "$PROBE_RUN"
 step killed sh /guest/steps.sh "$layout" killed
 step ok sh /guest/steps.sh "$layout" trial "$OK_MEMORY"
 step leftover sh /guest/steps.sh "$layout" leftover
