@@ -84,9 +84,16 @@ func TestStopKillsTreeThatIgnoresSIGTERM(t *testing.T) {
 
 func TestStopGivesGraceToSIGTERM(t *testing.T) {
 	needCgroups(t)
-	p := start(t, context.Background(), Spec{Name: "grace", Argv: []string{"sh", "-c", `trap "exit 3" TERM; while :; do sleep 0.05; done`},
-		Limits: cgroup.Spec{MemoryBytes: 64 << 20}})
-	time.Sleep(200 * time.Millisecond) // let the trap be installed
+	// The shell says when its trap is installed: a fixed wait was too short
+	// on a slow machine (the cgroup v2 guest under emulation).
+	var out syncBuffer
+	p := start(t, context.Background(), Spec{Name: "grace", Argv: []string{"sh", "-c", `trap "exit 3" TERM; echo trapped; while :; do sleep 0.05; done`},
+		Stdout: &out, Limits: cgroup.Spec{MemoryBytes: 64 << 20}})
+	for deadline := time.Now().Add(10 * time.Second); !strings.Contains(out.String(), "trapped"); time.Sleep(10 * time.Millisecond) {
+		if time.Now().After(deadline) {
+			t.Fatal("the shell did not install its TERM trap within 10s")
+		}
+	}
 	e := p.Stop(10 * time.Second)
 	if e.Code != 3 || !e.Stopped {
 		t.Errorf("exit %+v, want code 3 from the TERM trap", e)

@@ -1,0 +1,99 @@
+package cgroupv2
+
+import (
+	"bufio"
+	"context"
+	"fmt"
+	"io"
+	"os/exec"
+	"strings"
+	"syscall"
+	"testing"
+	"time"
+)
+
+// guestConfig is one boot of the guest.
+type guestConfig struct {
+	qemu    string // qemu-system-x86_64
+	kernel  string // an uncompressed vmlinux (PVH entry) or a bzImage
+	initrd  string
+	memMiB  int
+	cpus    int
+	layouts []string
+	// progress gets every console line as it comes (t.Log under -v).
+	progress func(string)
+}
+
+// guestTimes are the host's view of a boot.
+type guestTimes struct {
+	Booted time.Duration // qemu start to init's first line
+	Total  time.Duration // qemu start to its exit
+}
+
+// bootGuest boots the guest under QEMU's TCG (KVM hangs on this kind of
+// machine: never -enable-kvm), reads its console until it powers off or ctx
+// ends, and returns what it said. QEMU is killed on every path: ctx's end,
+// the test's end (t.Cleanup) and, through Pdeathsig, the test binary's death
+// (go test's -timeout).
+func bootGuest(ctx context.Context, t *testing.T, c guestConfig) (*guestRun, guestTimes, error) {
+	args := []string{
+		"-accel", "tcg", "-cpu", "max", "-m", fmt.Sprint(c.memMiB), "-smp", fmt.Sprint(c.cpus),
+		"-nodefaults", "-no-user-config", "-display", "none", "-serial", "stdio", "-no-reboot",
+		"-kernel", c.kernel, "-initrd", c.initrd,
+		// quiet console (markers only), PSI on (Debian builds it off by
+		// default), the TSC as clock (HPET reads trap to QEMU: slow for the
+		// JVM), no speculation mitigations (emulated CPUs need none), and a
+		// panic that ends QEMU at once (-no-reboot).
+		"-append", "console=ttyS0 quiet loglevel=1 panic=-1 psi=1 tsc=reliable clocksource=tsc mitigations=off " +
+			"jvmfit.layouts=" + strings.Join(c.layouts, ","),
+	}
+	cmd := exec.Command(c.qemu, args...)
+	cmd.SysProcAttr = &syscall.SysProcAttr{Setpgid: true, Pdeathsig: syscall.SIGKILL}
+	out, err := cmd.StdoutPipe()
+	if err != nil {
+		return nil, guestTimes{}, err
+	}
+	var stderr strings.Builder
+	cmd.Stderr = &stderr
+	start := time.Now()
+	if err := cmd.Start(); err != nil {
+		return nil, guestTimes{}, fmt.Errorf("%s: %v", c.qemu, err)
+	}
+	kill := func() { _ = syscall.Kill(-cmd.Process.Pid, syscall.SIGKILL) }
+	t.Cleanup(kill)
+	stop := context.AfterFunc(ctx, kill)
+	defer stop()
+
+	g := newGuestRun()
+	var times guestTimes
+	readConsole(out, func(l string) {
+		if strings.HasPrefix(l, "@@BOOTED") {
+			times.Booted = time.Since(start)
+		}
+		if c.progress != nil {
+			c.progress(l)
+		}
+		g.line(l)
+	})
+	err = cmd.Wait()
+	times.Total = time.Since(start)
+	switch {
+	case ctx.Err() != nil:
+		return g, times, fmt.Errorf("the guest was still running after %v: killed", times.Total.Round(time.Second))
+	case err != nil:
+		return g, times, fmt.Errorf("qemu: %v: %s", err, strings.TrimSpace(stderr.String()))
+	}
+	return g, times, nil
+}
+
+// readConsole calls line for each line of the serial console, without the
+// CR the guest's tty adds.
+func readConsole(r io.Reader, line func(string)) {
+	sc := bufio.NewScanner(r)
+	sc.Buffer(make([]byte, 64<<10), 4<<20)
+	for sc.Scan() {
+		line(strings.TrimRight(sc.Text(), "\r"))
+	}
+	// Drain what is left (a line past the buffer): QEMU must not block.
+	_, _ = io.Copy(io.Discard, r)
+}
