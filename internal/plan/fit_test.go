@@ -29,9 +29,11 @@ func TestFitTable(t *testing.T) {
 		{name: "-Xmx350m at 512Mi", mem: 512 * mib, user: []string{"-Xmx350m"}, doubt: true, heap: 350 * mib, inDoubt: "leaves 162Mi"},
 		{name: "-Xmx300m at 512Mi: metaspace would get 35Mi", mem: 512 * mib, user: []string{"-Xmx300m"}, doubt: true, heap: 300 * mib, inDoubt: "leave metaspace a cap of "},
 		{name: "-Xmx256m at 512Mi fits", mem: 512 * mib, user: []string{"-Xmx256m"}, metaCap: true, heap: 256 * mib},
-		// Without a profile metaspace is the JDK's own choice (budget.go), and
-		// 64Mi holds the JDK's own heap without doubt.
-		{name: "no options at 512Mi", mem: 512 * mib, metaCap: false},
+		// Without a profile metaspace is the JDK's own choice below ~420 MiB
+		// and the budget's cap above (budget.go); 64Mi holds the JDK's own
+		// heap without doubt.
+		{name: "no options at 512Mi", mem: 512 * mib, metaCap: true},
+		{name: "no options at 256Mi", mem: 256 * mib, metaCap: false, heap: 126 * mib},
 		{name: "no options at 64Mi: the JDK's heap", mem: 64 * mib, heap: 32 * mib},
 		{name: "-Xms400m at 512Mi: the heap is the user's start", mem: 512 * mib, user: []string{"-Xms400m"}, doubt: true, heap: 400 * mib},
 		{name: "-Xmx2g at 1Gi: above the limit, java still starts", mem: size.GiB, user: []string{"-Xmx2g"}, doubt: true, heap: 2 * size.GiB, inDoubt: "exceed that by"},

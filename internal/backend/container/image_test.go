@@ -78,9 +78,6 @@ func TestImagePlanIsTheImagesJDK(t *testing.T) {
 		t.Fatalf("the host's default java is %s (%v): this test wants 17", host, err)
 	}
 	a := imageDescriptor(t, "image: "+image.JDK25Ref+"\nready: http://127.0.0.1:${port}/\n")
-	// 1Gi: below it, without a profile, the plan is the JDK's own heap and
-	// both JDKs get the same options; from 1Gi the heap is what the non-heap
-	// budget leaves, and the budget counts each JDK's CDS archive.
 	base := trial.Spec{JVM: "jvmfit", MemoryBytes: size.GiB, CPUs: 1}
 	got, err := trial.Prepare(base, a, "")
 	if err != nil {
@@ -106,7 +103,10 @@ func TestImagePlanIsTheImagesJDK(t *testing.T) {
 	if !slices.Equal(got.JVMOptions, host25.JVMOptions) {
 		t.Errorf("the image's plan %q differs from JDK 25's on the host %q", got.JVMOptions, host25.JVMOptions)
 	}
-	if slices.Equal(got.JVMOptions, host17.JVMOptions) {
+	// Without a profile the planner may give JDK 17 and 25 the same options
+	// (the JDK's own heap below ~420 MiB, the panel's budget above); where
+	// they differ, the image's must be 25's.
+	if !slices.Equal(host17.JVMOptions, host25.JVMOptions) && slices.Equal(got.JVMOptions, host17.JVMOptions) {
 		t.Errorf("the image's plan is the host JDK 17's %q: want JDK 25's", host17.JVMOptions)
 	}
 	if got.Key() == host25.Key() {
