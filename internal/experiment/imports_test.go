@@ -13,7 +13,7 @@ const module = "github.com/jvmfit/jvmfit/"
 // table fails the test: place it (and in ARCHITECTURE.md) first.
 var floors = map[string]int{
 	// commands: jvmfit, and the helper programs of benchmarks and tests.
-	"cmd/jvmfit": 7, "docs": 7, "bench/loadtarget": 7, "e2e/k8s/testimage": 7,
+	"cmd/jvmfit": 7, "docs": 7, "bench/loadtarget": 7, "e2e/k8s/testimage": 7, "e2e/cgroupv2": 7,
 	// output: renders values and the store; only the command imports it.
 	"internal/report": 6,
 	// experiments: tune's search over a Session, the Session and strategies.
