@@ -43,6 +43,9 @@ type Result struct {
 	// JavaVersion is the Java feature version the app's main class is
 	// compiled for (21 for class file 65); 0 when unknown.
 	JavaVersion int
+	// Server is a Spring Boot jar's embedded web server (Tomcat, Jetty,
+	// Undertow, Reactor Netty), "" for other frameworks (pools.go).
+	Server string
 	Wiring
 }
 
@@ -135,6 +138,7 @@ func detectIn(j *jar) (*Result, error) {
 			r.Framework, r.Evidence = rule.framework, ev
 			r.Version = rule.version(j)
 			r.Wiring = rule.wiring(j)
+			r.Server = serverOf(j, rule.framework)
 			return r, nil
 		}
 	}
