@@ -17,4 +17,9 @@ type Answer struct {
 	UserOptions []string
 	// Profile is the measured profile file jvmfit exec is given.
 	Profile string
+	// AppEnv are the framework's thread-pool knobs that Options set as
+	// system properties, in the environment form the framework reads
+	// (QUARKUS_THREAD_POOL_MAX_THREADS=4): for a container that starts
+	// the app its own way. A knob without such a form is not here.
+	AppEnv map[string]string
 }

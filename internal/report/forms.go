@@ -18,10 +18,11 @@ import (
 // Kubernetes is the container's resources block: the memory request
 // equals the limit (memory cannot be taken back without an OOM kill) and
 // the CPU request equals the quota the trials ran under. A size is
-// written as Kubernetes reads it, rounded up to whole MiB.
+// written as Kubernetes reads it, rounded up to whole MiB. The
+// framework's thread-pool knobs follow as the container's env (forms_env.go).
 func Kubernetes(a judge.Answer) string {
 	m, c := k8sQuantity(a.MemoryBytes), k8sCPU(a.CPUs)
-	return fmt.Sprintf("resources:\n  requests:\n    memory: %s\n    cpu: %q\n  limits:\n    memory: %s\n    cpu: %q\n", m, c, m, c)
+	return fmt.Sprintf("resources:\n  requests:\n    memory: %s\n    cpu: %q\n  limits:\n    memory: %s\n    cpu: %q\n", m, c, m, c) + k8sEnv(a.AppEnv)
 }
 
 // JavaToolOptions fixes every option of the answer in the environment;

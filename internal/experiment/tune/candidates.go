@@ -21,6 +21,9 @@ type Candidate struct {
 	// (a CDS archive or an AOT cache): it runs once, at the generous limit,
 	// before the candidate's first search trial, and counts in the budget.
 	Training []string `json:"training,omitempty"`
+	// Pools are the framework's thread-pool knobs it sets, as system
+	// properties in Options (knobs.go).
+	Pools []PoolSetting `json:"pools,omitempty"`
 }
 
 // knobs are the goal's choices for the knobs that do not depend on

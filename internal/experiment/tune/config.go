@@ -7,6 +7,7 @@ import (
 	"time"
 
 	"github.com/jvmfit/jvmfit/internal/cgroup"
+	"github.com/jvmfit/jvmfit/internal/detect"
 	"github.com/jvmfit/jvmfit/internal/jdk"
 	"github.com/jvmfit/jvmfit/internal/plan"
 	"github.com/jvmfit/jvmfit/internal/size"
@@ -42,6 +43,9 @@ type Config struct {
 	// ScaleBudget lets tune raise Budget to what its own estimate needs
 	// (estimate.go): the user gave no --budget.
 	ScaleBudget bool
+	// Pools are the app's framework thread-pool knobs (detect), which one
+	// candidate caps (knobs.go); nil when the framework has none.
+	Pools []detect.Knob
 }
 
 // Default holds the defaults of `jvmfit tune`.

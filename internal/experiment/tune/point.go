@@ -72,6 +72,9 @@ type Outcome struct {
 	// Throttling is CPU throttled seconds per second of the trial.
 	Throttling float64
 	PeakBytes  int64 // the cgroup's peak memory
+	// InFlight is the requests the load kept in flight (achieved rate ×
+	// p99, Little's law): the pool candidate's size (knobs.go).
+	InFlight float64
 	// Profile is the measured profile: the profile trial's, and an OK
 	// search trial's run with Measure.
 	Profile *plan.Profile

@@ -160,6 +160,7 @@ func (s *searcher) candidates() error {
 	if err != nil {
 		return err
 	}
+	cs = s.pools(cs)
 	low := s.gridUp(s.cfg.Min)
 	for _, c := range cs {
 		tc := &cand{CandidateResult: &CandidateResult{Candidate: c, FloorBytes: low}}

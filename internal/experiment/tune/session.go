@@ -148,6 +148,7 @@ func outcomeOf(p Point, r *trial.Result) Outcome {
 	o.Wall = r.EndedAt.Sub(r.StartedAt)
 	if r.Load != nil {
 		o.P99 = r.Load.Latencies.P99
+		o.InFlight = r.Load.Rate * r.Load.Latencies.P99.Seconds()
 	}
 	if wall := r.EndedAt.Sub(r.StartedAt); wall > 0 {
 		o.Throttling = r.Summary.Throttled.Seconds() / wall.Seconds()
