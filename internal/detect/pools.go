@@ -129,13 +129,19 @@ var micronautPools = []Knob{
 }
 
 // helidonPools: Helidon 4 runs each request on a virtual thread, so its
-// executor is the JDK's virtual-thread scheduler: its carriers are the
-// platform threads. (server.max-concurrent-requests and
-// server.concurrency-limit bound the virtual threads, not platform ones,
-// and turn excess requests away: tune does not set them.)
+// executor is the JDK's virtual-thread scheduler (JEP 444's system
+// properties): its carriers are the platform threads. The scheduler adds
+// carriers beyond its parallelism while a virtual thread blocks its
+// carrier (file I/O, a pinned wait): capped at the parallelism, such a
+// block delays the others instead, which the SLO judges.
+// (server.max-concurrent-requests and server.concurrency-limit bound the
+// virtual threads, not platform ones, and turn excess requests away with
+// 503: tune does not set them.)
 var helidonPools = []Knob{
 	{Property: "jdk.virtualThreadScheduler.parallelism", Pool: Loops,
 		Bounds: "the carrier threads that run Helidon's virtual threads", Default: "CPUs"},
+	{Property: "jdk.virtualThreadScheduler.maxPoolSize", Pool: Loops,
+		Bounds: "the carriers, those added while a virtual thread blocks its carrier included", Default: "max(CPUs, 256)"},
 }
 
 // serverOf is the embedded web server a Spring Boot jar carries, as

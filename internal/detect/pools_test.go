@@ -73,7 +73,7 @@ func TestPoolValuesPerFramework(t *testing.T) {
 		{Result{Framework: SpringBoot, Server: Undertow}, 6, 1, []string{"-Dserver.undertow.threads.worker=6", "-Dserver.undertow.threads.io=1"}},
 		{Result{Framework: Quarkus}, 6, 1, []string{"-Dquarkus.thread-pool.max-threads=6", "-Dquarkus.vertx.event-loops-pool-size=1"}},
 		{Result{Framework: Micronaut}, 6, 1, []string{"-Dmicronaut.netty.event-loops.default.num-threads=1"}},
-		{Result{Framework: Helidon}, 6, 2, []string{"-Djdk.virtualThreadScheduler.parallelism=2"}},
+		{Result{Framework: Helidon}, 6, 2, []string{"-Djdk.virtualThreadScheduler.parallelism=2", "-Djdk.virtualThreadScheduler.maxPoolSize=2"}},
 		{Result{Framework: Plain}, 6, 1, nil},
 		{Result{Framework: Unknown}, 6, 1, nil},
 	} {
@@ -124,7 +124,7 @@ func TestWorkloadJarsPools(t *testing.T) {
 		{"greet-spring/target/greet-spring.jar", Tomcat, 2},
 		{"greet-quarkus/target/quarkus-app/quarkus-run.jar", "", 2},
 		{"greet-micronaut/target/greet-micronaut.jar", "", 1},
-		{"greet-helidon/target/greet-helidon.jar", "", 1},
+		{"greet-helidon/target/greet-helidon.jar", "", 2},
 		{"greet-plain/target/greet-plain.jar", "", 0},
 	} {
 		jar := filepath.Join("..", "..", "workloads", c.jar)

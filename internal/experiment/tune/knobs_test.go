@@ -47,7 +47,7 @@ func TestWithPoolsPerFramework(t *testing.T) {
 		{detect.Result{Framework: detect.SpringBoot, Server: detect.Undertow}, []string{"-Dserver.undertow.threads.worker=4", "-Dserver.undertow.threads.io=1"}},
 		{detect.Result{Framework: detect.Quarkus}, []string{"-Dquarkus.thread-pool.max-threads=4", "-Dquarkus.vertx.event-loops-pool-size=1"}},
 		{detect.Result{Framework: detect.Micronaut}, []string{"-Dmicronaut.netty.event-loops.default.num-threads=1"}},
-		{detect.Result{Framework: detect.Helidon}, []string{"-Djdk.virtualThreadScheduler.parallelism=1"}},
+		{detect.Result{Framework: detect.Helidon}, []string{"-Djdk.virtualThreadScheduler.parallelism=1", "-Djdk.virtualThreadScheduler.maxPoolSize=1"}},
 	} {
 		got := withPools(cs, c.r.Pools(), 1, 0.5)
 		if len(got) != len(cs)+1 || got[0].Name != cs[0].Name || got[1].Name != cs[0].Name+"-pool4" ||

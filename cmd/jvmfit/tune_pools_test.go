@@ -1,0 +1,34 @@
+package main
+
+import (
+	"path/filepath"
+	"testing"
+
+	"github.com/jvmfit/jvmfit/internal/app"
+	"github.com/jvmfit/jvmfit/internal/prereq"
+)
+
+// tune reads the knobs from the jar the descriptor runs: its jar:, or the
+// -jar of its command (relative to its directory); none for an image or
+// a command whose jar is a placeholder.
+func TestAppPools(t *testing.T) {
+	root, _ := filepath.Abs(filepath.Join("..", "..", "workloads"))
+	spring := filepath.Join(root, "greet-spring", "target", "greet-spring.jar")
+	prereq.Built(t, spring)
+	for _, c := range []struct {
+		name  string
+		a     *app.App
+		first string
+	}{
+		{"jar", &app.App{Jar: spring}, "server.tomcat.threads.max"},
+		{"command", &app.App{Dir: root, Command: []string{"${java}", "${jvm_options}", "-jar", "greet-spring/target/greet-spring.jar"}}, "server.tomcat.threads.max"},
+		{"placeholder", &app.App{Command: []string{"${java}", "-jar", "${jar}"}}, ""},
+		{"image", &app.App{Image: "greet:1", Jar: spring}, ""},
+		{"no jar", &app.App{Command: []string{"java", "-cp", "x", "a.Main"}}, ""},
+	} {
+		got := appPools(c.a)
+		if c.first == "" && got != nil || c.first != "" && (len(got) == 0 || got[0].Property != c.first) {
+			t.Errorf("%s: %+v; want first %q", c.name, got, c.first)
+		}
+	}
+}
