@@ -12,7 +12,9 @@ import (
 // built on (its descriptor's jar:, or the -jar its command runs), for
 // tune's pool candidate. nil when there is no jar on this machine to read
 // (an image, a command without -jar or with a placeholder for it) or its
-// framework has no knobs jvmfit knows: tune then caps no pools.
+// framework has no knobs jvmfit knows: tune then caps no pools. A knob
+// the descriptor sets itself (a -D in jvm_options or its command, an
+// --name= argument, its environment form) is the user's and left alone.
 func appPools(a *app.App) []detect.Knob {
 	if a == nil || a.Image != "" {
 		return nil
@@ -31,5 +33,25 @@ func appPools(a *app.App) []detect.Knob {
 	if err != nil {
 		return nil
 	}
-	return r.Pools()
+	var out []detect.Knob
+	for _, k := range r.Pools() {
+		if !setsKnob(a, k) {
+			out = append(out, k)
+		}
+	}
+	return out
+}
+
+func setsKnob(a *app.App, k detect.Knob) bool {
+	if _, ok := a.Env[k.Env]; ok && k.Env != "" {
+		return true
+	}
+	for _, list := range [][]string{a.JVMOptions, a.Command, a.Args} {
+		for _, o := range list {
+			if strings.HasPrefix(o, "-D"+k.Property+"=") || strings.HasPrefix(o, "--"+k.Property+"=") {
+				return true
+			}
+		}
+	}
+	return false
 }

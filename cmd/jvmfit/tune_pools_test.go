@@ -25,6 +25,10 @@ func TestAppPools(t *testing.T) {
 		{"placeholder", &app.App{Command: []string{"${java}", "-jar", "${jar}"}}, ""},
 		{"image", &app.App{Image: "greet:1", Jar: spring}, ""},
 		{"no jar", &app.App{Command: []string{"java", "-cp", "x", "a.Main"}}, ""},
+		// The user's own settings stay theirs.
+		{"own -D", &app.App{Jar: spring, JVMOptions: []string{"-Dserver.tomcat.threads.max=50"}}, "server.tomcat.threads.min-spare"},
+		{"own arg", &app.App{Jar: spring, Args: []string{"--server.port=${port}", "--server.tomcat.threads.max=50"}}, "server.tomcat.threads.min-spare"},
+		{"own env", &app.App{Jar: spring, Env: map[string]string{"SERVER_TOMCAT_THREADS_MAX": "50", "SERVER_TOMCAT_THREADS_MINSPARE": "5"}}, ""},
 	} {
 		got := appPools(c.a)
 		if c.first == "" && got != nil || c.first != "" && (len(got) == 0 || got[0].Property != c.first) {
