@@ -177,15 +177,8 @@ func (p dockerProcess) Stall() string { return "" }
 func (p dockerProcess) NMT(ctx context.Context) (map[string]trial.NMT, error) {
 	ctx, cancel := context.WithTimeout(ctx, 30*time.Second)
 	defer cancel()
-	jcmd := p.jcmd
-	if jcmd == "" {
-		jcmd = "jcmd"
-	}
-	out, err := p.Exec(ctx, jcmd, strconv.Itoa(docker.NSPid(p.java)), "VM.native_memory", "summary")
+	out, err := p.jcmd1(ctx, "VM.native_memory", "summary")
 	if err != nil {
-		if strings.Contains(err.Error(), "executable file not found") || strings.Contains(err.Error(), "no such file") {
-			return nil, fmt.Errorf("the image has no %s: NMT is read with the image's own jcmd, in the container", jcmd)
-		}
 		return nil, err
 	}
 	return probe.ParseNMT(out)
@@ -195,9 +188,10 @@ func (p dockerProcess) NMT(ctx context.Context) (map[string]trial.NMT, error) {
 // working set, CPU and throttling, its java process's /proc for RSS, PSS,
 // threads and fds, and its hsperfdata through /proc/<pid>/root. NMT over
 // time is not sampled (the attach socket is in the container's
-// namespace): the summary at the end is read with jcmd.
+// namespace): the summary at the end is read with jcmd, and so is the
+// full GC a profile's trial asks for at its end (fullGCAtEnd).
 func (p dockerProcess) Sample(ctx context.Context, fullGCAtEnd bool) trial.Sampling {
-	t := probe.Target{Pid: p.java, PerfData: docker.PerfDataPath(p.java), CgroupDir: p.CgroupDir(), FullGCAtEnd: fullGCAtEnd}
+	t := probe.Target{Pid: p.java, PerfData: docker.PerfDataPath(p.java), CgroupDir: p.CgroupDir()}
 	t.CgroupStats = func() (probe.CgroupStats, error) {
 		st, err := p.Stats()
 		return probe.CgroupStats{
@@ -205,5 +199,41 @@ func (p dockerProcess) Sample(ctx context.Context, fullGCAtEnd bool) trial.Sampl
 			CPUUsage: st.CPUUsage, NrThrottled: st.NrThrottled, Throttled: st.Throttled,
 		}, err
 	}
-	return trial.ProbeSampling(ctx, t)
+	s := trial.ProbeSampling(ctx, t)
+	if !fullGCAtEnd {
+		return s
+	}
+	return fullGCFirst{Sampling: s, ctx: ctx, p: p}
+}
+
+// fullGCFirst runs a full GC in the container before the sampler's last
+// sample, so that the live set is measured: the probe's own GC.run attaches
+// by the host's pid, which a JVM in another pid namespace does not answer.
+type fullGCFirst struct {
+	trial.Sampling
+	ctx context.Context
+	p   dockerProcess
+}
+
+func (f fullGCFirst) Stop(wall time.Duration) ([]probe.Sample, trial.Summary) {
+	if f.ctx.Err() == nil {
+		ctx, cancel := context.WithTimeout(f.ctx, 20*time.Second)
+		f.p.jcmd1(ctx, "GC.run") // an app already dead has no GC to run
+		cancel()
+	}
+	return f.Sampling.Stop(wall)
+}
+
+// jcmd1 runs the image's jcmd in the container against its JVM (numbered
+// in the container's pid namespace).
+func (p dockerProcess) jcmd1(ctx context.Context, command ...string) (string, error) {
+	jcmd := p.jcmd
+	if jcmd == "" {
+		jcmd = "jcmd"
+	}
+	out, err := p.Exec(ctx, append([]string{jcmd, strconv.Itoa(docker.NSPid(p.java))}, command...)...)
+	if err != nil && (strings.Contains(err.Error(), "executable file not found") || strings.Contains(err.Error(), "no such file")) {
+		return "", fmt.Errorf("the image has no %s: NMT is read with the image's own jcmd, in the container", jcmd)
+	}
+	return out, err
 }
