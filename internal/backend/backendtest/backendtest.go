@@ -181,4 +181,3 @@ func (l logWriter) Write(b []byte) (int, error) {
 	l.t.Log(strings.TrimRight(string(b), "\n"))
 	return len(b), nil
 }
-
