@@ -143,6 +143,7 @@ func nothingLeft(t *testing.T, h Harness) {
 // limitsWatch polls the harness's Limits while a trial runs and keeps the
 // last limits seen.
 type limitsWatch struct {
+	poll  func() (int64, float64, bool)
 	stopc chan struct{}
 	wg    sync.WaitGroup
 	mem   int64
@@ -151,14 +152,12 @@ type limitsWatch struct {
 }
 
 func watchLimits(t *testing.T, h Harness) *limitsWatch {
-	w := &limitsWatch{stopc: make(chan struct{})}
+	w := &limitsWatch{poll: func() (int64, float64, bool) { return h.Limits(t) }, stopc: make(chan struct{})}
 	w.wg.Add(1)
 	go func() {
 		defer w.wg.Done()
 		for {
-			if m, c, ok := h.Limits(t); ok {
-				w.mem, w.cpus, w.seen = m, c, true
-			}
+			w.once()
 			select {
 			case <-w.stopc:
 				return
@@ -169,9 +168,18 @@ func watchLimits(t *testing.T, h Harness) *limitsWatch {
 	return w
 }
 
+func (w *limitsWatch) once() {
+	if m, c, ok := w.poll(); ok {
+		w.mem, w.cpus, w.seen = m, c, true
+	}
+}
+
+// stop ends the polling after a last look (a harness that records what it
+// saw may have recorded it after the last poll).
 func (w *limitsWatch) stop() (int64, float64, bool) {
 	close(w.stopc)
 	w.wg.Wait()
+	w.once()
 	return w.mem, w.cpus, w.seen
 }
 
