@@ -1,11 +1,11 @@
 package main
 
 import (
-	"os"
+	"errors"
 
 	"github.com/spf13/cobra"
 
-	"github.com/jvmfit/jvmfit/internal/kube"
+	"github.com/jvmfit/jvmfit/internal/experiment"
 )
 
 func init() { commands = append(commands, newAgent) }
@@ -20,13 +20,14 @@ func newAgent() *cobra.Command {
 		Hidden: true,
 		Args:   cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, _ []string) error {
-			task, err := kube.DecodeTask(os.Getenv(kube.TaskEnv))
-			if err != nil {
+			err := experiment.RunAgent(cmd.Context(), cmd.OutOrStdout(), cmd.ErrOrStderr(), msg)
+			var be *experiment.BackendError
+			if errors.As(err, &be) {
 				return asUsage(err)
 			}
-			return kube.Agent(cmd.Context(), task, cmd.OutOrStdout(), cmd.ErrOrStderr(), msg)
+			return err
 		},
 	}
-	cmd.Flags().StringVar(&msg, "termination-message", kube.TerminationPath, "where the result's summary goes (the pod's terminationMessagePath)")
+	cmd.Flags().StringVar(&msg, "termination-message", experiment.AgentTerminationPath, "where the result's summary goes (the pod's terminationMessagePath)")
 	return cmd
 }

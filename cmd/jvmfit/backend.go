@@ -10,7 +10,6 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/jvmfit/jvmfit/internal/experiment"
-	"github.com/jvmfit/jvmfit/internal/kube"
 )
 
 // backendFlags choose where an experiment's trials run (docs/kubernetes.md):
@@ -43,7 +42,7 @@ func (b *backendFlags) register(cmd *cobra.Command) {
 		if b.dryDB != "" {
 			os.RemoveAll(filepath.Dir(b.dryDB))
 		}
-		if b.dryRun != "" && errors.Is(err, kube.ErrDryRun) {
+		if b.dryRun != "" && errors.Is(err, experiment.ErrDryRun) {
 			where := "stdout"
 			if b.dryRun != "-" {
 				where = b.dryRun
@@ -55,47 +54,17 @@ func (b *backendFlags) register(cmd *cobra.Command) {
 	}
 }
 
-// apply points s at the chosen backend; db is the results database (a
-// dry run swaps in a throwaway one, since it stores nothing).
+// apply points s at the chosen backend (experiment.UseBackend); db is the
+// results database (a dry run swaps in a throwaway one, since it stores
+// nothing).
 func (b *backendFlags) apply(s *experiment.Session, db *string) error {
 	cmd := b.cmd
-	if b.parallel < 1 {
-		return usagef("--parallel %d: give 1 or more", b.parallel)
-	}
-	s.Parallel = b.parallel
-	switch b.backend {
-	case "local":
-		if b.dryRun != "" || b.namespace != "" || b.kubeconfig != "" {
-			return usagef("--dry-run, --namespace and --kubeconfig are for --backend k8s")
-		}
-		if b.parallel > 1 {
-			// Trials sharing this machine's CPUs and memory bandwidth would
-			// measure each other.
-			return usagef("--parallel %d is for --backend k8s: trials on one machine would disturb each other's figures", b.parallel)
-		}
-		return nil
-	case "k8s":
-	default:
-		return usagef("--backend %q: give local or k8s", b.backend)
-	}
-	// The app's image is the descriptor's image: or --image (image_flags.go).
-	if s.App == nil || s.App.Image == "" {
-		return usagef("--backend k8s needs the app's image: give --image NAME[:TAG] or image: in the descriptor")
-	}
-	o := kube.Options{Namespace: b.namespace, Kubeconfig: b.kubeconfig, AgentImage: b.agentImage, Pending: b.pending,
-		DryRun: b.dryRun, Manifests: cmd.OutOrStdout(), Progress: s.Progress}
-	if b.dryRun != "" {
-		// A dry run stores nothing: a throwaway database.
-		dir, err := os.MkdirTemp("", "jvmfit-dry-run-")
-		if err != nil {
-			return err
-		}
-		b.dryDB = filepath.Join(dir, "dry-run.db")
-	}
-	k, err := kube.Open(cmd.Context(), s.App, *db, o)
-	var ce *kube.ConfigError
+	cfg := experiment.BackendConfig{Name: b.backend, Parallel: b.parallel, Namespace: b.namespace, Kubeconfig: b.kubeconfig,
+		AgentImage: b.agentImage, Pending: b.pending, DryRun: b.dryRun, Manifests: cmd.OutOrStdout()}
+	k, err := s.UseBackend(cmd.Context(), cfg, *db)
+	var be *experiment.BackendError
 	switch {
-	case errors.As(err, &ce):
+	case errors.As(err, &be):
 		return asUsage(err)
 	case err != nil:
 		return err
@@ -103,12 +72,8 @@ func (b *backendFlags) apply(s *experiment.Session, db *string) error {
 	if k.Swept > 0 {
 		fmt.Fprintf(cmd.ErrOrStderr(), "removed %d Job(s) an earlier run on %s left in namespace %s\n", k.Swept, *db, k.Namespace)
 	}
-	if b.dryDB != "" {
-		*db = b.dryDB
-	}
-	s.Run = k.Run
-	if k.Batch > 0 {
-		s.Parallel = k.Batch
+	if k.DB != *db {
+		b.dryDB, *db = k.DB, k.DB
 	}
 	return nil
 }

@@ -85,7 +85,6 @@ func (f *experimentFlags) open() (*session, error) {
 	s := &experiment.Session{App: a, OptionSets: f.optionSets, Name: f.name, Fresh: f.fresh, KeepLogs: f.keepLogs,
 		Base: trial.Spec{Java: f.java, Warmup: f.warmup, Duration: f.duration, Vars: vars, SLO: f.slo, NMT: f.nmt, JVM: "default",
 			Profile: f.profile, Engine: f.img.engine},
-		Deps:      trial.DefaultDeps(),
 		Progress:  experiment.ProgressWriter(os.Stderr),
 		Summarize: report.Summarize}
 	if f.profile != "" {

@@ -9,6 +9,7 @@ import (
 	"fmt"
 	"os"
 	"os/signal"
+	"sync/atomic"
 	"syscall"
 
 	"github.com/jvmfit/jvmfit/internal/cleanup"
@@ -21,6 +22,7 @@ func main() {
 	// SIGINT and SIGTERM cancel the context; every command cleans up its
 	// processes and cgroups through deferred calls as the context ends.
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
+	ctx, brokenPipe := onBrokenPipe(ctx)
 	go func() {
 		// The first signal cancels ctx and deferred calls stop everything
 		// with a grace period. A second one means "now": kill what is
@@ -34,6 +36,9 @@ func main() {
 	}()
 	err := newRoot().ExecuteContext(ctx)
 	cleanup.Now() // what a failed path left (containers, the engines' cgroup sub-tree)
+	if brokenPipe() {
+		os.Exit(exitBrokenPipe) // quiet, as a reader that stopped reading expects
+	}
 	// stop() cancels ctx too, so read whether a signal came first.
 	interrupted := ctx.Err() != nil
 	stop()
@@ -42,6 +47,28 @@ func main() {
 	}
 	fmt.Fprintln(os.Stderr, "jvmfit: "+err.Error())
 	os.Exit(exitStatus(err, interrupted))
+}
+
+// exitBrokenPipe is a shell's status for a process that SIGPIPE ended.
+const exitBrokenPipe = 128 + int(syscall.SIGPIPE)
+
+// onBrokenPipe ends ctx when jvmfit's output is closed (jvmfit ... | head):
+// without this, Go's runtime dies of SIGPIPE at the first write to a closed
+// stdout or stderr, before any deferred call, and leaves the trial's
+// processes and its jvmfit-<pid> cgroups for the next run's sweep. Notified,
+// that write fails with EPIPE instead and the command stops as after
+// SIGTERM, cleaning up on its way out. brokenPipe says whether it came.
+func onBrokenPipe(parent context.Context) (ctx context.Context, brokenPipe func() bool) {
+	ctx, cancel := context.WithCancel(parent)
+	pipe := make(chan os.Signal, 1)
+	signal.Notify(pipe, syscall.SIGPIPE) // for the process's life: later writes fail, never kill
+	var got atomic.Bool
+	go func() {
+		<-pipe
+		got.Store(true)
+		cancel()
+	}()
+	return ctx, got.Load
 }
 
 // exitStatus: 2 for what the user fixes (bad input, a cgroup layout or

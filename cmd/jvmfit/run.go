@@ -117,11 +117,11 @@ func runTrial(cmd *cobra.Command, f *runFlags) error {
 	defer st.Close()
 
 	sess := &experiment.Session{App: a, OptionSets: f.optionSets, Name: f.experiment, Store: st, Base: spec,
-		Deps: trial.DefaultDeps(), Progress: experiment.ProgressWriter(os.Stderr)}
+		Progress: experiment.ProgressWriter(os.Stderr)}
 	// The app's log goes next to the database, as an experiment's does
 	// (docs/experiments.md), never into /tmp, and stays only for a KO.
-	sess.Deps.LogDir = filepath.Join(f.db+".logs", "run")
-	if err := os.MkdirAll(sess.Deps.LogDir, 0o755); err != nil {
+	sess.LogDir = filepath.Join(f.db+".logs", "run")
+	if err := os.MkdirAll(sess.LogDir, 0o755); err != nil {
 		return fmt.Errorf("cannot make the log directory: %w", err)
 	}
 	r, err := experiment.RunOne(cmd.Context(), sess, spec, runArgs(cmd))

@@ -313,3 +313,73 @@ func ownMemoryCgroup(t *testing.T) string {
 	t.Skip("no v1 memory cgroup")
 	return ""
 }
+
+// A jvmfit whose output is closed mid-trial (jvmfit run ... 2>&1 | head)
+// stops as after SIGTERM and cleans up: before, the runtime's SIGPIPE
+// killed it at the next progress line, before its deferred cleanup,
+// leaving the app and its jvmfit-<pid> cgroups for the next run's sweep.
+func TestRunIntoAClosedPipeLeavesNoCgroups(t *testing.T) {
+	needRootRun(t)
+	desc := runFixture(t, "serve", "30s")
+	cmd := jvmfitCmd(t, nil, "run", "--app", desc, "--memory", "256Mi", "--java", java17,
+		"--db", filepath.Join(t.TempDir(), "t.db"), "--duration", "1s")
+	pr, pw, err := os.Pipe()
+	if err != nil {
+		t.Fatal(err)
+	}
+	var errb bytes.Buffer
+	cmd.Stdout, cmd.Stderr = pw, pw // 2>&1 | head
+	if err := cmd.Start(); err != nil {
+		t.Fatal(err)
+	}
+	pw.Close()
+	t.Cleanup(func() { cmd.Process.Kill() })
+	// The reader stops once the app is ready, as head does after its lines.
+	sc := bufio.NewScanner(pr)
+	sc.Split(scanCRLF)
+	for sc.Scan() {
+		errb.WriteString(sc.Text() + "\n")
+		if strings.Contains(sc.Text(), "ready in") {
+			break
+		}
+	}
+	pr.Close()
+	name := "jvmfit-" + strconv.Itoa(cmd.Process.Pid)
+	done := make(chan error, 1)
+	go func() { done <- cmd.Wait() }()
+	select {
+	case <-done:
+	case <-time.After(2 * time.Minute):
+		t.Fatal("jvmfit did not exit in 2 minutes")
+	}
+	ws, _ := cmd.ProcessState.Sys().(syscall.WaitStatus)
+	t.Logf("exit %d (signalled %v)\n%s", cmd.ProcessState.ExitCode(), ws.Signaled(), errb.String())
+	if ws.Signaled() || cmd.ProcessState.ExitCode() != 128+int(syscall.SIGPIPE) {
+		t.Errorf("status %v: want a quiet exit %d, not death by a signal", cmd.ProcessState, 128+int(syscall.SIGPIPE))
+	}
+	for _, g := range ownGroupsIn(t) {
+		if _, err := os.Stat(filepath.Join(g, name)); err == nil {
+			t.Errorf("%s is left after jvmfit exited", filepath.Join(g, name))
+		}
+	}
+}
+
+// ownGroupsIn are this process's cgroup directories, one per hierarchy
+// (v1's controllers, or v2's one).
+func ownGroupsIn(t *testing.T) []string {
+	t.Helper()
+	b, err := os.ReadFile("/proc/self/cgroup")
+	if err != nil {
+		t.Fatal(err)
+	}
+	var dirs []string
+	for _, line := range strings.Split(strings.TrimSpace(string(b)), "\n") {
+		f := strings.SplitN(line, ":", 3)
+		if len(f) != 3 {
+			continue
+		}
+		ctl := strings.TrimPrefix(f[1], "name=")
+		dirs = append(dirs, filepath.Join("/sys/fs/cgroup", ctl, f[2]))
+	}
+	return dirs
+}

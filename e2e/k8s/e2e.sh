@@ -26,7 +26,7 @@ DOCKER_JVMFIT=${DOCKER_JVMFIT:-$JVMFIT}
 IMAGE=${IMAGE:-jvmfit-test/filecache:jdk17}
 OUT=${OUT:-/tmp/jvmfit-e2e-k8s-out}
 "$JVMFIT" sweep --help 2>/dev/null | grep -q -- '--backend' ||
-  die "$JVMFIT has no --backend k8s (internal/kube); build jvmfit from a tree that has it, or give JVMFIT=..."
+  die "$JVMFIT has no --backend k8s (internal/backend/kube); build jvmfit from a tree that has it, or give JVMFIT=..."
 command -v python3 >/dev/null || die "no python3 (it compares the two backends' JSON)"
 rm -rf "$OUT" && mkdir -p "$OUT/app"
 

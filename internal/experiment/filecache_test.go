@@ -41,8 +41,7 @@ func TestMinMemFilecache(t *testing.T) {
 		t.Fatal(err)
 	}
 	t.Cleanup(func() { st.Close() })
-	deps := trial.DefaultDeps()
-	s := &Session{App: a, Store: st, Deps: deps, Progress: testLog{t}, LogRoot: t.TempDir(), // KO logs would otherwise stay in /tmp
+	s := &Session{App: a, Store: st, Progress: testLog{t}, LogRoot: t.TempDir(), // KO logs would otherwise stay in /tmp
 		Base: trial.Spec{JVM: "default", Rate: 20, Duration: 3 * time.Second,
 			Vars: map[string]string{"files": "20", "workers": "4", "warmup": "2s", "duration": "3s"},
 			SLO:  "success>=0.95,start<=80s"}}

@@ -20,12 +20,14 @@ var floors = map[string]int{
 	"internal/experiment/tune": 5,
 	"internal/experiment":      4,
 	// what reads or drives trials from beside them: the store, the
-	// profile of a trial, the Kubernetes backend (a Job per trial).
+	// profile of a trial, and the backends, each a trial.Backend: local
+	// cgroups, containers (Docker, Podman; also an image's JDK), a
+	// Kubernetes Job per trial, the rule for this machine (backend), and
+	// the conformance suite every backend passes (backendtest).
 	"internal/store":   3,
 	"internal/profile": 3,
-	"internal/kube":    3,
-	// the container backend (Docker, Podman): implements trial's Containers.
-	"internal/backend/container": 3,
+	"internal/backend": 3, "internal/backend/local": 3, "internal/backend/container": 3, "internal/backend/kube": 3,
+	"internal/backend/backendtest": 3,
 	// one trial as steps.
 	"internal/trial": 2,
 	// runners, tools and the launcher.
@@ -39,10 +41,12 @@ var floors = map[string]int{
 
 // Imports the floors alone would allow but the house forbids: judge is
 // pure rules over plain values; cmd leaves the backends and the kernel to
-// the floors below it (one call into experiment, trial or launcher).
+// the floors below it (one call into experiment, trial or launcher): it
+// imports no backend, which experiment chooses from its config.
 var forbidden = map[string][]string{
 	"internal/judge": {"internal/"},
-	"cmd/jvmfit":     {"internal/cgroup", "internal/sandbox", "internal/docker", "internal/launch", "internal/service"},
+	"cmd/jvmfit": {"internal/cgroup", "internal/sandbox", "internal/docker", "internal/launch", "internal/service",
+		"internal/backend", "internal/backend/"},
 }
 
 // Every jvmfit package's own imports (go list) go down the floors or stay

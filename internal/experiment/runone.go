@@ -47,7 +47,7 @@ func RunOne(ctx context.Context, s *Session, spec trial.Spec, args any) (*trial.
 // removeEmptyLogDir removes the run's log directory, and its parent, when
 // no log was kept in them: a run that passed leaves nothing behind.
 func (s *Session) removeEmptyLogDir() {
-	if d := s.Deps.LogDir; d != "" && os.Remove(d) == nil {
+	if d := s.LogDir; d != "" && os.Remove(d) == nil {
 		os.Remove(filepath.Dir(d))
 	}
 }

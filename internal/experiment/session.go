@@ -42,11 +42,15 @@ type Session struct {
 	// LogRoot holds the app logs, one directory per experiment ("" = the
 	// trial's temporary directory).
 	LogRoot string
-	// Deps are the real trial's collaborators; Begin points LogDir and
-	// Progress at this experiment.
-	Deps trial.Deps
-	// Prepare and Run default to trial.Prepare and trial.Run bound to App,
-	// so tests can drive a Session without JVMs.
+	// Backend is where the trials run (UseBackend chooses it from the
+	// command's config); nil = this machine (backend.Local: a cgroup, or a
+	// container for an image app).
+	Backend trial.Backend
+	// LogDir keeps this experiment's app logs: Begin sets it below LogRoot
+	// ("" = each trial's temporary directory).
+	LogDir string
+	// Prepare and Run, when set, stand in for trial.Prepare and the
+	// Backend, so tests can drive a Session without JVMs.
 	Prepare PrepareFunc
 	Run     RunFunc
 	// Progress receives one line per trial and the trials' own steps; nil =
@@ -80,7 +84,6 @@ func (s *Session) Begin(kind string, args any) error {
 		}
 		s.Name = fmt.Sprintf("%s-%s-%s", kind, appName, time.Now().Format("20060102-150405"))
 	}
-	s.Deps.Progress = s.Progress
 	if s.Store == nil {
 		return nil
 	}
@@ -90,8 +93,8 @@ func (s *Session) Begin(kind string, args any) error {
 	}
 	s.ID = id
 	if s.LogRoot != "" {
-		s.Deps.LogDir = s.logDir()
-		if err := os.MkdirAll(s.Deps.LogDir, 0o755); err != nil {
+		s.LogDir = s.logDir()
+		if err := os.MkdirAll(s.LogDir, 0o755); err != nil {
 			return fmt.Errorf("cannot make the log directory: %w", err)
 		}
 	}

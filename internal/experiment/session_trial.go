@@ -7,6 +7,7 @@ import (
 	"os"
 	"time"
 
+	"github.com/jvmfit/jvmfit/internal/backend"
 	"github.com/jvmfit/jvmfit/internal/plan"
 	"github.com/jvmfit/jvmfit/internal/trial"
 )
@@ -33,7 +34,11 @@ func (s *Session) run(ctx context.Context, spec trial.Spec) (*trial.Result, erro
 	if s.Run != nil {
 		return s.Run(ctx, spec)
 	}
-	r, err := trial.Run(ctx, spec, s.App, s.Deps)
+	b := s.Backend
+	if b == nil {
+		b = backend.Local(s.App)
+	}
+	r, err := b.Run(ctx, spec, s.App, trial.Options{Progress: s.Progress, LogDir: s.LogDir})
 	if err == nil && r != nil && r.Verdict == trial.OK && r.LogFile != "" && !s.KeepLogs {
 		// An OK trial's log says nothing a reader needs; a KO's says why.
 		os.Remove(r.LogFile)

@@ -10,6 +10,7 @@ import (
 	"time"
 
 	"github.com/jvmfit/jvmfit/internal/app"
+	"github.com/jvmfit/jvmfit/internal/backend"
 	"github.com/jvmfit/jvmfit/internal/trial"
 )
 
@@ -100,15 +101,15 @@ func Check(ctx context.Context, appFile string, paths []string, opt CheckOptions
 	if spec, err = trial.Prepare(spec, a, ""); err != nil {
 		return nil, err
 	}
-	deps := trial.DefaultDeps().WithProgress(opt.Progress)
+	o := trial.Options{Progress: opt.Progress}
 	if opt.LogDir != "" {
 		if err := os.MkdirAll(opt.LogDir, 0o755); err != nil {
 			return nil, fmt.Errorf("cannot make the log directory: %w", err)
 		}
-		deps.LogDir = opt.LogDir
+		o.LogDir = opt.LogDir
 		defer os.Remove(opt.LogDir) // only when empty: a kept log keeps it
 	}
-	r, err := trial.Run(ctx, spec, a, deps)
+	r, err := backend.Local(a).Run(ctx, spec, a, o)
 	if err != nil {
 		return nil, err
 	}

@@ -11,15 +11,25 @@ import (
 
 // The runner reaches the outside world only through these interfaces, so
 // that its steps are tested with fakes (fake_test.go: the verdict for what
-// the sandbox reports, cleanup on a cancelled trial); DefaultDeps wires the
-// real sandbox, load generator, probes and services (real.go).
+// the sandbox reports, cleanup on a cancelled trial). A backend gives the
+// Sandbox and the Prober (backend.go: Options.Deps); the load generator
+// and the services are trial's own (load.go, services_real.go).
 
-// Sandbox starts the app in a fresh cgroup with the trial's limits.
+// Sandbox starts the app with the trial's limits: in a fresh cgroup
+// (backend/local), as a container (backend/container), or by finding the
+// JVM Kubernetes started (backend/kube's agent).
 type Sandbox interface {
 	Start(ctx context.Context, l Launch) (Process, error)
 }
 
-// Launch is one process to start: sandbox.Spec with the limits flattened.
+// CommandLiner is a Sandbox that echoes a launch its own way: a container
+// backend shows the docker run a user would paste. Other sandboxes' launches
+// are echoed as the variables set and the command line.
+type CommandLiner interface {
+	CommandLine(l Launch) string
+}
+
+// Launch is one app to start, with the trial's limits.
 type Launch struct {
 	Name        string   // cgroup name; the sandbox sanitises it and makes it unique
 	Argv        []string // Argv[0] is looked up in PATH
@@ -31,10 +41,11 @@ type Launch struct {
 	NoLimits    bool
 	Stdout      io.Writer
 	Stderr      io.Writer
-	// Container, when set, runs the app as this container (an image app):
-	// Argv are then the arguments after the image's entrypoint and Env
-	// only what is set in the container, JVM options in JAVA_TOOL_OPTIONS.
-	Container *ContainerLaunch
+	// Port is the app's port on this machine (app.Launch.Port): a
+	// container publishes it. For an image app Argv are the arguments after
+	// the image's entrypoint and Env only what is set in the container, the
+	// JVM options in JAVA_TOOL_OPTIONS.
+	Port int
 }
 
 // Process is a started app.
@@ -66,7 +77,8 @@ type Exit struct {
 type Prober interface {
 	// Start samples p as spec asks (Spec.FullGCAtEnd).
 	Start(ctx context.Context, p Process, spec Spec) Sampling
-	// NMT runs jcmd VM.native_memory summary against pid.
+	// NMT reads the native memory summary of the JVM pid (p's), with jcmd
+	// as a fallback (a container's prober uses the image's own).
 	NMT(ctx context.Context, jcmd string, pid int) (map[string]NMT, error)
 }
 

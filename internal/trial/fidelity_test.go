@@ -35,20 +35,20 @@ const (
 	nmtTolerance  = 0.02  // NMT total committed against jcmd
 )
 
-// capturingProber is the real prober that also hands the test the running
-// process and its sampler.
+// capturingProber is the real prober (the local backend's) that also
+// hands the test the running process and its sampler.
 type capturingProber struct {
-	realProber
+	Prober
 	mu       sync.Mutex
-	proc     realProcess
-	sampling realSampling
+	proc     Process
+	sampling Sampling
 	started  chan struct{}
 }
 
 func (c *capturingProber) Start(ctx context.Context, p Process, spec Spec) Sampling {
-	s := c.realProber.Start(ctx, p, spec)
+	s := c.Prober.Start(ctx, p, spec)
 	c.mu.Lock()
-	c.proc, c.sampling = p.(realProcess), s.(realSampling)
+	c.proc, c.sampling = p, s
 	c.mu.Unlock()
 	close(c.started)
 	return s
@@ -103,9 +103,9 @@ func TestFidelityAgainstIndependentTools(t *testing.T) {
 	jcmd := probe.JcmdFor(spec.Java)
 	prereq.File(t, "jcmd", jcmd, prereq.Installer)
 	prereq.File(t, "jstat", filepath.Join(filepath.Dir(jcmd), "jstat"), prereq.Installer)
-	pr := &capturingProber{started: make(chan struct{})}
-	clock := &measureClock{at: 8 * time.Second, fire: make(chan struct{}), log: testLog{t}}
 	d := deps(t)
+	pr := &capturingProber{Prober: d.Prober, started: make(chan struct{})}
+	clock := &measureClock{at: 8 * time.Second, fire: make(chan struct{}), log: testLog{t}}
 	d.Prober, d.Progress = pr, clock
 	var rd reading
 	var rdErr error
@@ -122,7 +122,7 @@ func TestFidelityAgainstIndependentTools(t *testing.T) {
 		pr.mu.Lock()
 		p, s := pr.proc, pr.sampling
 		pr.mu.Unlock()
-		rd, rdErr = readBothWays(p, s, jcmd)
+		rd, rdErr = readBothWays(p, s, pr.Prober, jcmd)
 	}()
 	r, err := Run(context.Background(), spec, a, d)
 	wg.Wait()
@@ -150,7 +150,7 @@ func TestFidelityAgainstIndependentTools(t *testing.T) {
 // readBothWays stops the JVM, waits for jvmfit's sampler to read it
 // stopped, reads /proc, the cgroup and jstat, resumes it, then reads NMT
 // with jcmd and with jvmfit back to back.
-func readBothWays(p realProcess, s realSampling, jcmd string) (reading, error) {
+func readBothWays(p Process, s Sampling, pr Prober, jcmd string) (reading, error) {
 	var rd reading
 	pid := p.Pid()
 	if err := syscall.Kill(pid, syscall.SIGSTOP); err != nil {
@@ -173,7 +173,7 @@ func readBothWays(p realProcess, s realSampling, jcmd string) (reading, error) {
 	if rd.vmRSS, err = statusKB(pid, "VmRSS"); err != nil {
 		return rd, err
 	}
-	if rd.maxUsage, err = readInt(filepath.Join(p.p.CgroupPath(), "memory.max_usage_in_bytes")); err != nil {
+	if rd.maxUsage, err = readInt(filepath.Join(p.(interface{ CgroupPath() string }).CgroupPath(), "memory.max_usage_in_bytes")); err != nil {
 		return rd, err
 	}
 	if rd.ygc, rd.fgc, err = jstatGC(jcmd, pid); err != nil {
@@ -183,13 +183,13 @@ func readBothWays(p realProcess, s realSampling, jcmd string) (reading, error) {
 	if wait := 2*SamplePeriod - time.Since(stoppedAt); wait > 0 {
 		time.Sleep(wait)
 	}
-	rd.jvmfit = s.s.Last()
+	rd.jvmfit = s.(interface{ Last() probe.Sample }).Last()
 	rd.frozenFor = time.Since(t0)
 	resume()
 	if rd.nmtJcmd, err = jcmdNMTTotal(jcmd, pid); err != nil {
 		return rd, err
 	}
-	nmt, err := realProber{}.NMT(context.Background(), jcmd, pid)
+	nmt, err := pr.NMT(context.Background(), jcmd, pid)
 	if err != nil {
 		return rd, err
 	}

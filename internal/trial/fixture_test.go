@@ -97,7 +97,7 @@ func prepared(t *testing.T, a *app.App, s Spec) Spec {
 }
 
 func deps(t *testing.T) Deps {
-	d := DefaultDeps()
+	d := realDeps() // the local backend's (local_test.go)
 	d.Progress = testLog{t}
 	d.LogDir = t.TempDir()
 	return d

@@ -11,9 +11,11 @@ import (
 	"github.com/jvmfit/jvmfit/internal/probe"
 )
 
-// flagsOption makes the JVM print its final flags at start; the output
-// sink reads MaxHeapSize from it and hides the block.
-const flagsOption = "-XX:+PrintFlagsFinal"
+// FlagsOption makes the JVM print its final flags at start; the output
+// sink reads MaxHeapSize from it and hides the block. Echoes leave it out.
+const FlagsOption = "-XX:+PrintFlagsFinal"
+
+const flagsOption = FlagsOption
 
 // Run performs one trial of app a under spec (from Prepare), as the steps
 // below: prepare what the app needs, start it in the sandbox, time it to
@@ -86,7 +88,7 @@ func newRun(spec Spec, a *app.App, d Deps) (*trialRun, error) {
 		return nil, fmt.Errorf("--slo: %w", err)
 	}
 	if d.Sandbox == nil || d.Prober == nil || (a.Scenario != "" && d.Loader == nil) {
-		return nil, errors.New("trial: Deps needs a Sandbox, a Prober and a Loader (use DefaultDeps)")
+		return nil, errors.New("trial: Deps needs a Sandbox, a Prober and a Loader (a backend gives them: Options.Deps)")
 	}
 	if spec.StopGrace > 0 {
 		d.StopGrace = spec.StopGrace

@@ -3,10 +3,12 @@ package trial
 import (
 	"context"
 	"fmt"
+	"io"
 	"time"
 
 	"github.com/jvmfit/jvmfit/internal/app"
 	"github.com/jvmfit/jvmfit/internal/launch"
+	"github.com/jvmfit/jvmfit/internal/probe"
 )
 
 // prepare starts the app's services (first, so the app never runs without
@@ -56,8 +58,8 @@ func (t *trialRun) prepare(ctx context.Context) error {
 	}
 	t.out = newOutput(t.log.file)
 	cmdline := commandLine(l)
-	if c := t.container(); c != nil {
-		cmdline = imageCommandLine(t.spec, c, l)
+	if c, ok := t.d.Sandbox.(CommandLiner); ok {
+		cmdline = c.CommandLine(t.sandboxLaunch(nil))
 	}
 	t.say("trial %s: %s, jvm %s: %s", t.spec.AppName, limitsText(t.spec), t.spec.JVM, cmdline)
 	return nil
@@ -70,18 +72,24 @@ func (t *trialRun) start(ctx context.Context) error {
 	// its last words on stderr could be read before earlier stdout lines.
 	both := t.out.stream()
 	t.t0 = time.Now() // start time is measured from here, not from the services' start
-	p, err := t.d.Sandbox.Start(ctx, Launch{
-		Name: "jvmfit-trial-" + t.log.name,
-		Argv: t.launch.Argv, Env: t.launch.Env, Dir: t.launch.Dir,
-		MemoryBytes: t.spec.MemoryBytes, CPUs: t.spec.CPUs, CPUSet: t.spec.CPUSet, NoLimits: t.spec.NoLimits,
-		Stdout: both, Stderr: both, Container: t.container(),
-	})
+	p, err := t.d.Sandbox.Start(ctx, t.sandboxLaunch(both))
 	if err != nil {
 		return err
 	}
 	t.p = p
 	t.sampling = t.d.Prober.Start(ctx, p, t.spec)
 	return nil
+}
+
+// sandboxLaunch is what the sandbox starts: the expanded command with the
+// trial's limits, both streams to out.
+func (t *trialRun) sandboxLaunch(out io.Writer) Launch {
+	return Launch{
+		Name: "jvmfit-trial-" + t.log.name,
+		Argv: t.launch.Argv, Env: t.launch.Env, Dir: t.launch.Dir, Port: t.launch.Port,
+		MemoryBytes: t.spec.MemoryBytes, CPUs: t.spec.CPUs, CPUSet: t.spec.CPUSet, NoLimits: t.spec.NoLimits,
+		Stdout: out, Stderr: out,
+	}
 }
 
 // ready waits for the first 2xx; not being ready in time, or dying first,
@@ -132,7 +140,7 @@ func (t *trialRun) sample(ctx context.Context) error {
 	r := t.r
 	// A stalled JVM cannot answer an attach; asking would only wait.
 	if t.spec.NMT && t.rd == ready && alive(t.p) && !stalled(t.p) {
-		nmt, err := t.nmt(ctx)
+		nmt, err := t.d.Prober.NMT(ctx, probe.JcmdFor(t.spec.Java), t.p.Pid())
 		if err != nil {
 			r.Notes = append(r.Notes, "NMT summary unavailable: "+err.Error())
 		}

@@ -18,6 +18,9 @@ import (
 // archive's size from lib/server/classes.jsa copied out of the image into
 // a cache keyed by the image's id (docs/docker.md).
 
+// images reads an image's JDK for the planner (trial.Images).
+type images struct{}
+
 // imageJDKs remembers each image's JDK by engine and image id: reading it
 // costs a container's create and copy, and an experiment prepares many
 // trials of one image.
@@ -31,7 +34,7 @@ var imageJDKs = struct {
 // Prepare fills the spec of an image app: the engine, the image and its
 // id, the java inside it (spec.Java = IMAGE:PATH) and its JDK, which it
 // returns with Home at a local copy holding the files the planner reads.
-func (backend) Prepare(ctx context.Context, spec *trial.Spec, a *trial.App) (jdk.JDK, error) {
+func (images) Prepare(ctx context.Context, spec *trial.Spec, a *trial.App) (jdk.JDK, error) {
 	e, err := imageEngine(ctx, spec.Engine)
 	if err != nil {
 		return jdk.JDK{}, err
@@ -170,7 +173,7 @@ func imageCacheDir(id, home string) string {
 }
 
 // JDKText is the image JDK's version and vendor for the result's env.
-func (backend) JDKText(spec trial.Spec) string {
+func (images) JDKText(spec trial.Spec) string {
 	imageJDKs.Lock()
 	defer imageJDKs.Unlock()
 	j, ok := imageJDKs.byID[spec.Engine+" "+spec.ImageID]

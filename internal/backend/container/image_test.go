@@ -146,11 +146,10 @@ scenario: scenario.yaml
 		t.Fatal(err)
 	}
 	var progress strings.Builder
-	d := trial.DefaultDeps().WithProgress(&progress)
-	d.LogDir = t.TempDir()
+	o := trial.Options{Progress: &progress, LogDir: t.TempDir()}
 	ctx, cancel := context.WithTimeout(context.Background(), 5*time.Minute)
 	defer cancel()
-	r, err := trial.Run(ctx, spec, a, d)
+	r, err := Backend{}.Run(ctx, spec, a, o)
 	if err != nil {
 		t.Fatalf("%v\n%s", err, progress.String())
 	}

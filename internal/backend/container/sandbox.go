@@ -16,22 +16,19 @@ import (
 	"github.com/jvmfit/jvmfit/internal/trial"
 )
 
-// backend is the container backend trial runs an image app through.
-type backend struct{}
-
-// The container backend registers with trial, and its emergency cleanup
-// (CloseContainers) with internal/cleanup.
+// The container backend registers its image reader with trial (an image
+// app is planned for its image's JDK, whichever backend runs it), and its
+// emergency cleanup (CloseContainers) with internal/cleanup.
 func init() {
-	trial.UseContainers(backend{})
+	trial.UseImages(images{})
 	cleanup.Register(CloseContainers)
 }
 
-// An image app's trial runs as a container through the Docker backend
-// (internal/docker, docs/docker.md) in place of the cgroup sandbox: the
-// real sandbox hands a Launch with a Container to startContainer. One
-// docker.Sandbox per engine serves the whole jvmfit; the first one made
-// sweeps what a killed jvmfit left, and CloseContainers removes the
-// containers still running and this jvmfit's cgroup sub-tree.
+// An image app's trial runs as a container through the Docker engine
+// (internal/docker, docs/docker.md). One docker.Sandbox per engine serves
+// the whole jvmfit; the first one made sweeps what a killed jvmfit left,
+// and CloseContainers removes the containers still running and this
+// jvmfit's cgroup sub-tree.
 
 var engines = struct {
 	sync.Mutex
@@ -89,21 +86,20 @@ func CloseContainers() {
 // entrypoint is a script that starts it as a child.
 const javaWait = 10 * time.Second
 
-// Start runs an image app's Launch as a container.
-func (backend) Start(ctx context.Context, l trial.Launch) (trial.Process, error) {
-	c := l.Container
-	s, err := containerSandbox(ctx, c.Engine)
+// start runs an image app's launch as a container.
+func start(ctx context.Context, c launch, l trial.Launch) (trial.Process, error) {
+	s, err := containerSandbox(ctx, c.engine)
 	if err != nil {
 		return nil, err
 	}
 	dl := docker.Launch{
-		Name: l.Name, Image: c.Image, Args: l.Argv, Env: l.Env,
+		Name: l.Name, Image: c.image, Args: l.Argv, Env: l.Env,
 		MemoryBytes: l.MemoryBytes, CPUs: l.CPUs, CPUSet: l.CPUSet, NoLimits: l.NoLimits,
-		Tmpfs: c.Tmpfs, User: c.User, Volumes: c.Volumes,
+		Tmpfs: c.tmpfs, User: c.user, Volumes: c.volumes,
 		Stdout: l.Stdout, Stderr: l.Stderr,
 	}
-	if c.Publish != "" {
-		dl.Network, dl.Publish = "bridge", []string{c.Publish}
+	if pub := c.publish(l.Port); pub != "" {
+		dl.Network, dl.Publish = "bridge", []string{pub}
 	}
 	p, err := s.Start(ctx, dl)
 	if err != nil {
@@ -112,7 +108,7 @@ func (backend) Start(ctx context.Context, l trial.Launch) (trial.Process, error)
 	engines.Lock()
 	engines.live[p] = struct{}{}
 	engines.Unlock()
-	return dockerProcess{Process: p, java: p.JavaPid(javaWait), jcmd: c.Jcmd, s: s}, nil
+	return dockerProcess{Process: p, java: p.JavaPid(javaWait), jcmd: c.jcmd, s: s}, nil
 }
 
 // DockerSandbox runs each trial's app as a container of image through s,
@@ -181,28 +177,21 @@ func (p dockerProcess) Stall() string { return "" }
 func (p dockerProcess) NMT(ctx context.Context) (map[string]trial.NMT, error) {
 	ctx, cancel := context.WithTimeout(ctx, 30*time.Second)
 	defer cancel()
-	jcmd := p.jcmd
-	if jcmd == "" {
-		jcmd = "jcmd"
-	}
-	out, err := p.Exec(ctx, jcmd, strconv.Itoa(docker.NSPid(p.java)), "VM.native_memory", "summary")
+	out, err := p.jcmd1(ctx, "VM.native_memory", "summary")
 	if err != nil {
-		if strings.Contains(err.Error(), "executable file not found") || strings.Contains(err.Error(), "no such file") {
-			return nil, fmt.Errorf("the image has no %s: NMT is read with the image's own jcmd, in the container", jcmd)
-		}
 		return nil, err
 	}
 	return probe.ParseNMT(out)
 }
 
-// sampler samples a container as a plain trial: its cgroups for memory,
+// Sample samples a container as a plain trial: its cgroups for memory,
 // working set, CPU and throttling, its java process's /proc for RSS, PSS,
 // threads and fds, and its hsperfdata through /proc/<pid>/root. NMT over
 // time is not sampled (the attach socket is in the container's
-// namespace): the summary at the end is read with jcmd.
-// Sample samples the container (trial.SelfSampled).
+// namespace): the summary at the end is read with jcmd, and so is the
+// full GC a profile's trial asks for at its end (fullGCAtEnd).
 func (p dockerProcess) Sample(ctx context.Context, fullGCAtEnd bool) trial.Sampling {
-	t := probe.Target{Pid: p.java, PerfData: docker.PerfDataPath(p.java), CgroupDir: p.CgroupDir(), FullGCAtEnd: fullGCAtEnd}
+	t := probe.Target{Pid: p.java, PerfData: docker.PerfDataPath(p.java), CgroupDir: p.CgroupDir()}
 	t.CgroupStats = func() (probe.CgroupStats, error) {
 		st, err := p.Stats()
 		return probe.CgroupStats{
@@ -210,5 +199,41 @@ func (p dockerProcess) Sample(ctx context.Context, fullGCAtEnd bool) trial.Sampl
 			CPUUsage: st.CPUUsage, NrThrottled: st.NrThrottled, Throttled: st.Throttled,
 		}, err
 	}
-	return trial.ProbeSampling(ctx, t)
+	s := trial.ProbeSampling(ctx, t)
+	if !fullGCAtEnd {
+		return s
+	}
+	return fullGCFirst{Sampling: s, ctx: ctx, p: p}
+}
+
+// fullGCFirst runs a full GC in the container before the sampler's last
+// sample, so that the live set is measured: the probe's own GC.run attaches
+// by the host's pid, which a JVM in another pid namespace does not answer.
+type fullGCFirst struct {
+	trial.Sampling
+	ctx context.Context
+	p   dockerProcess
+}
+
+func (f fullGCFirst) Stop(wall time.Duration) ([]probe.Sample, trial.Summary) {
+	if f.ctx.Err() == nil {
+		ctx, cancel := context.WithTimeout(f.ctx, 20*time.Second)
+		f.p.jcmd1(ctx, "GC.run") // an app already dead has no GC to run
+		cancel()
+	}
+	return f.Sampling.Stop(wall)
+}
+
+// jcmd1 runs the image's jcmd in the container against its JVM (numbered
+// in the container's pid namespace).
+func (p dockerProcess) jcmd1(ctx context.Context, command ...string) (string, error) {
+	jcmd := p.jcmd
+	if jcmd == "" {
+		jcmd = "jcmd"
+	}
+	out, err := p.Exec(ctx, append([]string{jcmd, strconv.Itoa(docker.NSPid(p.java))}, command...)...)
+	if err != nil && (strings.Contains(err.Error(), "executable file not found") || strings.Contains(err.Error(), "no such file")) {
+		return "", fmt.Errorf("the image has no %s: NMT is read with the image's own jcmd, in the container", jcmd)
+	}
+	return out, err
 }

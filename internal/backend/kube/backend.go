@@ -24,10 +24,10 @@ type Options struct {
 	Progress io.Writer
 }
 
-// Backend is the Kubernetes backend readied for one experiment.
+// Backend is the Kubernetes backend readied for one experiment: each trial
+// a Job whose agent runs trial.Run in the pod (trial.Backend).
 type Backend struct {
-	// Run runs one prepared trial as a Job: the Session's trial function.
-	Run func(ctx context.Context, spec trial.Spec) (*trial.Result, error)
+	run func(ctx context.Context, spec trial.Spec) (*trial.Result, error)
 	// Batch, when set, is how many trials may be asked for at once: a dry
 	// run runs nothing, so it writes every batched trial's Job.
 	Batch int
@@ -59,7 +59,7 @@ func Open(ctx context.Context, a *app.App, db string, o Options) (*Backend, erro
 		if o.DryRun != "-" {
 			d.Dir = o.DryRun
 		}
-		return &Backend{Run: d.Run, Batch: 1 << 16, Namespace: jobs.Namespace}, nil
+		return &Backend{run: d.Run, Batch: 1 << 16, Namespace: jobs.Namespace}, nil
 	}
 	client, ns, err := Connect(o.Kubeconfig)
 	if err != nil {
@@ -73,7 +73,14 @@ func Open(ctx context.Context, a *app.App, db string, o Options) (*Backend, erro
 		return nil, err
 	}
 	r := &Runner{Client: client, App: a, Jobs: jobs, Pending: o.Pending, Progress: o.Progress}
-	return &Backend{Run: r.Run, Swept: n, Namespace: jobs.Namespace}, nil
+	return &Backend{run: r.Run, Swept: n, Namespace: jobs.Namespace}, nil
+}
+
+// Run runs one prepared trial of the app Open was given as a Job (or
+// writes its manifest, in a dry run). The Job's agent writes its own log
+// in the pod; o's progress is the one Open was given.
+func (b *Backend) Run(ctx context.Context, spec trial.Spec, _ *trial.App, _ trial.Options) (*trial.Result, error) {
+	return b.run(ctx, spec)
 }
 
 func absPath(p string) string {

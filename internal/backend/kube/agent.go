@@ -11,6 +11,7 @@ import (
 	"strconv"
 	"time"
 
+	"github.com/jvmfit/jvmfit/internal/backend/local"
 	"github.com/jvmfit/jvmfit/internal/cgroup"
 	"github.com/jvmfit/jvmfit/internal/probe"
 	"github.com/jvmfit/jvmfit/internal/trial"
@@ -50,11 +51,8 @@ func runAgent(ctx context.Context, task Task, progress io.Writer, proc string) (
 	if err != nil {
 		return nil, err
 	}
-	d := trial.DefaultDeps()
-	d.Sandbox = attachSandbox{proc: proc, wait: a.ReadyTimeout}
-	d.Prober = podProber{inner: d.Prober}
-	d.Progress = progress
-	d.LogDir = dir
+	o := trial.Options{Progress: progress, LogDir: dir}
+	d := o.Deps(attachSandbox{proc: proc, wait: a.ReadyTimeout}, podProber{inner: local.Prober{}})
 	return trial.Run(ctx, task.Spec, a, d)
 }
 
@@ -63,7 +61,7 @@ func runAgent(ctx context.Context, task Task, progress io.Writer, proc string) (
 type podProber struct{ inner trial.Prober }
 
 func (pp podProber) Start(ctx context.Context, p trial.Process, spec trial.Spec) trial.Sampling {
-	return sampling{probe.Start(ctx, pp.target(p, spec), 250*time.Millisecond)}
+	return trial.ProbeSampling(ctx, pp.target(p, spec))
 }
 
 // target is what the pod's sampler reads: the spec's settings (the full GC
@@ -80,15 +78,10 @@ func (pp podProber) target(p trial.Process, spec trial.Spec) probe.Target {
 	return t
 }
 
+// NMT is read as on this machine (the pod shares the app's pid
+// namespace): the attach socket, then jcmd.
 func (pp podProber) NMT(ctx context.Context, jcmd string, pid int) (map[string]trial.NMT, error) {
 	return pp.inner.NMT(ctx, jcmd, pid)
-}
-
-type sampling struct{ s *probe.Sampler }
-
-func (s sampling) Stop(wall time.Duration) ([]probe.Sample, trial.Summary) {
-	series := s.s.Stop()
-	return series, probe.Summarise(series, wall)
 }
 
 // perfDataOf is the JVM's hsperfdata file inside its container: the

@@ -1,28 +1,26 @@
 //go:build linux
 
-package trial
+package local
 
 import (
 	"context"
 	"time"
 
 	"github.com/jvmfit/jvmfit/internal/probe"
+	"github.com/jvmfit/jvmfit/internal/trial"
 )
 
-// SamplePeriod is the "about every 250 ms".
-const SamplePeriod = 250 * time.Millisecond
+// Prober samples with the real probe: the host's /proc of the app's pid
+// and, for a process this package started, its cgroup's files. NMT is read
+// through the series whenever the JVM runs with it (--nmt);
+// Spec.FullGCAtEnd forces a full GC at the end of the run so that the live
+// set is measured.
+type Prober struct{}
 
-// realProber samples with the real probe. NMT is read through the series
-// whenever the JVM runs with it (--nmt); Spec.FullGCAtEnd forces a full GC
-// at the end of the run so that the live set is measured.
-type realProber struct{}
-
-func (rp realProber) Start(ctx context.Context, p Process, spec Spec) Sampling {
-	if sp, ok := p.(SelfSampled); ok {
-		return sp.Sample(ctx, spec.FullGCAtEnd)
-	}
+// Start samples p every trial.SamplePeriod (trial.Prober).
+func (Prober) Start(ctx context.Context, p trial.Process, spec trial.Spec) trial.Sampling {
 	t := probe.Target{Pid: p.Pid(), NMT: true, FullGCAtEnd: spec.FullGCAtEnd}
-	if rp, ok := p.(realProcess); ok && rp.p.CgroupPath() != "" {
+	if rp, ok := p.(process); ok && rp.p.CgroupPath() != "" {
 		t.CgroupDir = rp.p.CgroupPath()
 		t.CgroupStats = func() (probe.CgroupStats, error) {
 			st, err := rp.p.Stats()
@@ -32,12 +30,12 @@ func (rp realProber) Start(ctx context.Context, p Process, spec Spec) Sampling {
 			}, err
 		}
 	}
-	return ProbeSampling(ctx, t)
+	return trial.ProbeSampling(ctx, t)
 }
 
 // NMT reads the summary over the attach socket (milliseconds), and with a
 // jcmd process (half a second of CPU) only if that fails.
-func (realProber) NMT(ctx context.Context, jcmd string, pid int) (map[string]NMT, error) {
+func (Prober) NMT(ctx context.Context, jcmd string, pid int) (map[string]trial.NMT, error) {
 	ctx, cancel := context.WithTimeout(ctx, 30*time.Second)
 	defer cancel()
 	actx, acancel := context.WithTimeout(ctx, 5*time.Second)
@@ -47,11 +45,4 @@ func (realProber) NMT(ctx context.Context, jcmd string, pid int) (map[string]NMT
 		return probe.ParseNMT(text)
 	}
 	return probe.NMT(ctx, jcmd, pid)
-}
-
-type realSampling struct{ s *probe.Sampler }
-
-func (r realSampling) Stop(wall time.Duration) ([]probe.Sample, Summary) {
-	series := r.s.Stop()
-	return series, probe.Summarise(series, wall)
 }

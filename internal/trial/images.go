@@ -7,19 +7,18 @@ import (
 
 	"github.com/jvmfit/jvmfit/internal/app"
 	"github.com/jvmfit/jvmfit/internal/jdk"
-	"github.com/jvmfit/jvmfit/internal/probe"
 )
 
-// Containers is the backend an image app's trial runs through (Docker and
-// Podman: internal/backend/container, which registers itself with
-// UseContainers). trial knows what it asks of it, not how containers run.
-type Containers interface {
+// Images reads an image app's JDK for the planner: an image runs its own
+// JDK, so its trial is planned for that one, whichever backend then runs
+// it (a container engine, or Kubernetes). internal/backend/container
+// implements it and registers it with UseImages when linked; trial knows
+// what it asks of it, not how an engine is reached.
+type Images interface {
 	// Prepare fills an image app's spec (engine, image id, the java inside
 	// it) and returns the image's JDK, with Home at a local copy of the
 	// files the planner reads, honouring ctx.
 	Prepare(ctx context.Context, spec *Spec, a *App) (jdk.JDK, error)
-	// Start runs l, whose Container is set, as a container.
-	Start(ctx context.Context, l Launch) (Process, error)
 	// JDKText is the image JDK's version and vendor for a result's env.
 	JDKText(spec Spec) string
 }
@@ -27,30 +26,30 @@ type Containers interface {
 // App is the descriptor a trial runs (app.App), named here for backends.
 type App = app.App
 
-var containers Containers
+var images Images
 
-// UseContainers registers the container backend (its package's init).
-func UseContainers(c Containers) { containers = c }
+// UseImages registers the image reader (internal/backend/container's init).
+func UseImages(i Images) { images = i }
 
-var errNoContainers = errors.New("this jvmfit has no container backend: an image app cannot run")
+var errNoImages = errors.New("this jvmfit has no container backend: an image app cannot run")
 
 // imagePrepareTimeout bounds reading an image's JDK when no context says
 // otherwise (Prepare; the Session calls PrepareImage with its own first).
 const imagePrepareTimeout = 2 * time.Minute
 
 // PrepareImage reads what Prepare needs of an image app (the engine, the
-// image's id, its JDK and the files the planner reads) into the container
-// backend's cache, honouring ctx: a SIGINT stops it at once. The Session
+// image's id, its JDK and the files the planner reads) into the image
+// reader's cache, honouring ctx: a SIGINT stops it at once. The Session
 // calls it before it takes its lock, so a slow engine holds up neither a
 // signal nor the other trials; Prepare then finds everything cached.
 func PrepareImage(ctx context.Context, spec Spec, a *app.App) error {
 	if a == nil || a.Image == "" || spec.Launcher == LauncherExec {
 		return nil
 	}
-	if containers == nil {
-		return errNoContainers
+	if images == nil {
+		return errNoImages
 	}
-	_, err := containers.Prepare(ctx, &spec, a)
+	_, err := images.Prepare(ctx, &spec, a)
 	return err
 }
 
@@ -59,29 +58,21 @@ func prepareImage(spec *Spec, a *app.App) (jdk.JDK, error) {
 	if spec.Launcher == LauncherExec {
 		return jdk.JDK{}, errors.New("--via-exec runs a java command on the host: an image app runs its own entrypoint (JVM options reach it through JAVA_TOOL_OPTIONS)")
 	}
-	if containers == nil {
-		return jdk.JDK{}, errNoContainers
+	if images == nil {
+		return jdk.JDK{}, errNoImages
 	}
 	ctx, cancel := context.WithTimeout(context.Background(), imagePrepareTimeout)
 	defer cancel()
-	return containers.Prepare(ctx, spec, a)
+	return images.Prepare(ctx, spec, a)
 }
 
 func imageJDKText(spec Spec) string {
-	if containers == nil {
+	if images == nil {
 		return ""
 	}
-	return containers.JDKText(spec)
+	return images.JDKText(spec)
 }
 
-// SelfSampled is a Process that samples itself (a container, whose java
-// and cgroups the host reaches its own way).
-type SelfSampled interface {
-	Sample(ctx context.Context, fullGCAtEnd bool) Sampling
-}
-
-// ProbeSampling is a probe sampler as a trial's Sampling, sampling every
-// SamplePeriod.
-func ProbeSampling(ctx context.Context, t probe.Target) Sampling {
-	return realSampling{probe.Start(ctx, t, SamplePeriod)}
-}
+// ImageJava names the java inside an image as a spec records it, in
+// docker cp's CONTAINER:PATH style: "NAME[:TAG]:/opt/jdk/bin/java".
+func ImageJava(image, path string) string { return image + ":" + path }

@@ -9,22 +9,16 @@ import (
 	"k8s.io/client-go/kubernetes"
 	"k8s.io/client-go/kubernetes/fake"
 
-	"github.com/jvmfit/jvmfit/internal/experiment"
 	"github.com/jvmfit/jvmfit/internal/store"
 	"github.com/jvmfit/jvmfit/internal/trial"
 )
 
 // sessionOn is a Session whose trials are Jobs in ns, stored in st.
-func sessionOn(t *testing.T, c kubernetes.Interface, api API, ns string, st *store.Store) *experiment.Session {
+func sessionOn(t *testing.T, c kubernetes.Interface, api API, ns string, st *store.Store) Trials {
 	r := newRunner(c)
 	r.Client = api
 	r.Jobs.Namespace, r.Jobs.Session = ns, NewSessionID()
-	s := &experiment.Session{App: testApp(), Store: st, Run: r.Run,
-		Prepare: func(sp trial.Spec) (trial.Spec, error) { return sp, nil }} // testSpec is prepared already
-	if err := s.Begin(store.KindSweep, nil); err != nil {
-		t.Fatal(err)
-	}
-	return s
+	return newSession(t, testApp(), &Backend{run: r.Run}, st)
 }
 
 // checkResume: a trial run as a Job is stored like a local one, and the

@@ -82,8 +82,8 @@ func TestAttachedStop(t *testing.T) {
 // drives filecache's scenario, samples it, stops it, and writes the
 // result to its log and termination message.
 func TestAgentAgainstARealJVM(t *testing.T) {
-	jar, _ := filepath.Abs("../../workloads/filecache/target/filecache.jar")
-	scenario, _ := filepath.Abs("../../workloads/filecache/scenario.yaml")
+	jar, _ := filepath.Abs("../../../workloads/filecache/target/filecache.jar")
+	scenario, _ := filepath.Abs("../../../workloads/filecache/scenario.yaml")
 	prereq.Built(t, jar)
 	java := "/usr/lib/jvm/java-17-openjdk-amd64/bin/java"
 	prereq.Java(t, java)
