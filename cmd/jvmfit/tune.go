@@ -78,7 +78,6 @@ func (f *tuneFlags) run(cmd *cobra.Command) error {
 	}
 	defer sess.close()
 	sess.Base.Rate = f.rate
-	cfg.Pools = appPools(sess.App)
 	t, err := tune.Open(sess.Session, cfg, f.ef.db, f.ef.profile)
 	if err != nil {
 		return asUsage(err)

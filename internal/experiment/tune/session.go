@@ -229,6 +229,9 @@ func Open(sess *experiment.Session, cfg Config, db, profileFile string) (*Tune, 
 		}
 	}
 	cfg.ArchiveDir = Dir(db, sess.App.Name, cfg)
+	if cfg.Pools == nil {
+		cfg.Pools = AppPools(sess.App)
+	}
 	j := jdk.JDK{Version: cfg.JDK}
 	if ji, err := jdk.Inspect(probe.Java); err == nil {
 		j = ji

@@ -1,4 +1,4 @@
-package main
+package tune
 
 import (
 	"path/filepath"
@@ -12,7 +12,7 @@ import (
 // -jar of its command (relative to its directory); none for an image or
 // a command whose jar is a placeholder.
 func TestAppPools(t *testing.T) {
-	root, _ := filepath.Abs(filepath.Join("..", "..", "workloads"))
+	root, _ := filepath.Abs(filepath.Join("..", "..", "..", "workloads"))
 	spring := filepath.Join(root, "greet-spring", "target", "greet-spring.jar")
 	prereq.Built(t, spring)
 	for _, c := range []struct {
@@ -30,7 +30,7 @@ func TestAppPools(t *testing.T) {
 		{"own arg", &app.App{Jar: spring, Args: []string{"--server.port=${port}", "--server.tomcat.threads.max=50"}}, "server.tomcat.threads.min-spare"},
 		{"own env", &app.App{Jar: spring, Env: map[string]string{"SERVER_TOMCAT_THREADS_MAX": "50", "SERVER_TOMCAT_THREADS_MINSPARE": "5"}}, ""},
 	} {
-		got := appPools(c.a)
+		got := AppPools(c.a)
 		if c.first == "" && got != nil || c.first != "" && (len(got) == 0 || got[0].Property != c.first) {
 			t.Errorf("%s: %+v; want first %q", c.name, got, c.first)
 		}

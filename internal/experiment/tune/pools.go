@@ -1,0 +1,47 @@
+package tune
+
+import (
+	"strings"
+
+	"github.com/jvmfit/jvmfit/internal/app"
+	"github.com/jvmfit/jvmfit/internal/detect"
+)
+
+// AppPools are the thread-pool knobs of the framework the app's jar is
+// built on, for the pool candidate (knobs.go). nil when there is no jar on
+// this machine to read (an image, a command without -jar or with a
+// placeholder for it) or its framework has no knobs jvmfit knows: tune
+// then caps no pools. A knob the descriptor sets itself (a -D in
+// jvm_options or its command, an --name= argument, its environment form)
+// is the user's and left alone.
+func AppPools(a *app.App) []detect.Knob {
+	jar := a.RunsJar()
+	if jar == "" {
+		return nil
+	}
+	r, err := detect.Jar(jar)
+	if err != nil {
+		return nil
+	}
+	var out []detect.Knob
+	for _, k := range r.Pools() {
+		if !setsKnob(a, k) {
+			out = append(out, k)
+		}
+	}
+	return out
+}
+
+func setsKnob(a *app.App, k detect.Knob) bool {
+	if _, ok := a.Env[k.Env]; ok && k.Env != "" {
+		return true
+	}
+	for _, list := range [][]string{a.JVMOptions, a.Command, a.Args} {
+		for _, o := range list {
+			if strings.HasPrefix(o, "-D"+k.Property+"=") || strings.HasPrefix(o, "--"+k.Property+"=") {
+				return true
+			}
+		}
+	}
+	return false
+}
