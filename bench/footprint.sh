@@ -6,7 +6,8 @@
 # (paketo) and Red Hat's UBI images (ubi). Prints each minimum with its
 # start time, p99 and trial count, and jvmfit's ratio to the best anchor
 # (below 1: jvmfit needs less memory than any of them).
-# Needs root (real cgroups). About 15-25 minutes per app on 2 cores.
+# Needs root (real cgroups). About 15-25 minutes per app on 2 quiet cores; 58
+# min for both on 2026-11-26 at load average 4-28 (filecache 88 trials, sort 50).
 #   APPS="filecache sort" STEP=8Mi REPEATS=1 bash bench/footprint.sh
 # KEEP=DIR keeps the database, the minmem JSON and logs there.
 # Writes bench/results/footprint.json (each minimum in MiB, 0 = none passed,
