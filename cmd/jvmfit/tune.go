@@ -37,7 +37,7 @@ free ratios, CDS and on JDK 25 an AOT cache), bisects the limit of the most
 promising ones on an 8 MiB grid while dropping the dominated and the worse
 half after each round, and proves the chosen point: the edge is held for
 the --soak's length, then soaked as recommended. Every trial counts in
---budget (the profile, training runs, the search and the proof); two are
+--budget (the profile, training runs, the search and the proof); three are
 always kept for the proof. Before the search tune estimates its own cost
 and says whether the budget covers a proof; without --budget, the budget
 scales to that estimate. Trials are stored in --db as they

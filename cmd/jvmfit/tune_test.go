@@ -87,12 +87,13 @@ func TestTuneRealRun(t *testing.T) {
 }
 
 type tuneOut struct {
-	MemoryBytes int64           `json:"memory_bytes"`
-	Options     []string        `json:"options"`
-	Profile     json.RawMessage `json:"profile"`
-	Verdict     string          `json:"verdict"`
-	Trials      int             `json:"trials"`
-	Soak        struct {
+	MemoryBytes  int64           `json:"memory_bytes"`
+	Options      []string        `json:"options"`
+	Profile      json.RawMessage `json:"profile"`
+	Verdict      string          `json:"verdict"`
+	Trials       int             `json:"trials"`
+	BudgetNeeded int             `json:"budget_needed"`
+	Soak         struct {
 		Verdict string `json:"verdict"`
 	} `json:"soak"`
 	Front []map[string]any `json:"front"`

@@ -40,6 +40,12 @@ func TuneMarkdown(r *tune.Result, profileFile string) string {
 
 func tuneAnswerText(r *tune.Result, profileFile string) string {
 	if r.Verdict == tune.None {
+		if r.BudgetNeeded > 0 {
+			return fmt.Sprintf("**No answer**: no limit was held for the soak's length within the budget of %d; a proof needs --budget %d or more (see the notes).\n", r.Budget, r.BudgetNeeded)
+		}
+		if len(r.Soaks) > 0 {
+			return "**No answer**: every soak failed (see the notes); tune answers no limit no trial as long as the soak passed at.\n"
+		}
 		return "**No answer**: no candidate passed at any limit tried.\n"
 	}
 	var b strings.Builder

@@ -30,7 +30,10 @@ type TuneJSON struct {
 	Forms       Forms                  `json:"forms"`
 	Candidates  []tune.CandidateResult `json:"candidates"`
 	BudgetSpent bool                   `json:"budget_spent"`
-	Notes       []string               `json:"notes,omitempty"`
+	// BudgetNeeded is the budget a proof needs when the verdict is none
+	// for the lack of one (0 otherwise).
+	BudgetNeeded int      `json:"budget_needed,omitempty"`
+	Notes        []string `json:"notes,omitempty"`
 }
 
 // TuneSoakJSON is the last soak; verdict is "not run" when there was none.
@@ -66,7 +69,7 @@ func NewTuneJSON(r *tune.Result, profileFile string) TuneJSON {
 	j := TuneJSON{MemoryBytes: r.MemoryBytes, CPUs: r.CPUs, Options: r.JVMOptions(), Profile: r.Profile,
 		Verdict: r.Verdict, Soak: TuneSoakJSON{Verdict: "not run", Runs: len(r.Soaks)}, Trials: r.Used(),
 		Front: []TunePointJSON{}, Goal: r.Goal, Budget: r.Budget, Candidate: r.Candidate, UserOptions: r.Options,
-		ProfileFile: profileFile, Candidates: r.Candidates, BudgetSpent: r.BudgetSpent, Notes: r.Notes}
+		ProfileFile: profileFile, Candidates: r.Candidates, BudgetSpent: r.BudgetSpent, BudgetNeeded: r.BudgetNeeded, Notes: r.Notes}
 	if j.Options == nil {
 		j.Options = []string{}
 	}

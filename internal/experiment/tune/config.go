@@ -87,13 +87,13 @@ func (c Config) Validate() error {
 		need-- // given: no profile trial
 	}
 	if c.Soak > 0 {
-		need++
+		need += proofTrials // the hold, the soak and one soak a step up
 	}
 	switch {
 	case c.CPUs <= 0 || math.IsInf(c.CPUs, 0) || math.IsNaN(c.CPUs):
 		return errors.New("--cpus: give the CPU limit to tune for, e.g. 1 or 0.5")
 	case c.Budget < need:
-		return fmt.Errorf("--budget %d is too small: tune needs at least %d trials (the profile unless --profile, one search trial, and the soak unless --soak 0)", c.Budget, need)
+		return fmt.Errorf("--budget %d is too small: tune needs at least %d trials (the profile unless --profile, one search trial, and unless --soak 0 the proof: the edge held, the soak and one soak a step up)", c.Budget, need)
 	case c.Soak < 0:
 		return errors.New("--soak cannot be negative (0 skips the proof)")
 	case c.Step <= 0:

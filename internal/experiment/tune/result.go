@@ -9,8 +9,10 @@ import (
 // The verdicts of a tune as a whole.
 const (
 	Proven    = "proven"     // the soak at the chosen point passed
-	NotProven = "not proven" // a point passed the search, but no soak passed there
-	None      = "none"       // no candidate passed at any limit tried
+	NotProven = "not proven" // a point passed the search and no soak ran (--soak 0)
+	// None: no candidate passed at any limit tried, or no limit was held
+	// for the soak's length within the budget (BudgetNeeded says how many).
+	None = "none"
 )
 
 // Trial is one trial tune asked for and what came back.
@@ -65,6 +67,10 @@ type Result struct {
 	// BudgetSpent is set when the search stopped for the budget rather
 	// than because every candidate converged or was dropped.
 	BudgetSpent bool
+	// BudgetNeeded, when set, is the budget that would have let the proof
+	// go on: the edge held, or one more soak a step up (the verdict is then
+	// none, and a rerun with it reuses every stored trial).
+	BudgetNeeded int
 	// Cost is tune's estimate of its own cost, made before the search
 	// from the profile trial (estimate.go).
 	Cost  Cost
