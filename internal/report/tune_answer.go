@@ -59,6 +59,20 @@ func tuneAnswerText(r *tune.Result, profileFile string) string {
 		}
 		b.WriteString(")")
 	}
+	if n := len(r.Reruns); n > 0 {
+		fmt.Fprintf(&b, "\n- **Reruns**: %d of %d fresh reruns as recommended passed (", r.RerunsOK(), n)
+		for i, t := range r.Reruns {
+			if i > 0 {
+				b.WriteString("; ")
+			}
+			fmt.Fprintf(&b, "%s", t.Outcome.Verdict)
+			if t.Outcome.Kind != "" {
+				fmt.Fprintf(&b, " %s", t.Outcome.Kind)
+			}
+			fmt.Fprintf(&b, ", p99 %s, peak %s", t.Outcome.P99.Round(10*time.Microsecond), size.Format(t.Outcome.PeakBytes))
+		}
+		b.WriteString(")")
+	}
 	fmt.Fprintf(&b, "\n- **Options** (the launcher's at that limit, then the candidate's): `%s`\n", strings.Join(r.JVMOptions(), " "))
 	fmt.Fprintf(&b, "- **Profile**: %s%s\n", orText(profileFile, "not written"), tuneProfileText(r.Profile))
 	return b.String()

@@ -34,6 +34,16 @@ type TuneJSON struct {
 	// for the lack of one (0 otherwise).
 	BudgetNeeded int      `json:"budget_needed,omitempty"`
 	Notes        []string `json:"notes,omitempty"`
+	// Reruns are tune --rerun's fresh reruns of the proven answer, run
+	// as the soak was (omitted without --rerun).
+	Reruns *TuneRerunsJSON `json:"reruns,omitempty"`
+}
+
+// TuneRerunsJSON is how many fresh reruns passed, and each one.
+type TuneRerunsJSON struct {
+	Runs   int            `json:"runs"`
+	OK     int            `json:"ok"`
+	Trials []TuneSoakJSON `json:"trials"`
 }
 
 // TuneSoakJSON is the last soak; verdict is "not run" when there was none.
@@ -84,6 +94,14 @@ func NewTuneJSON(r *tune.Result, profileFile string) TuneJSON {
 		j.Soak = TuneSoakJSON{Verdict: s.Outcome.Verdict, Kind: s.Outcome.Kind, MemoryBytes: s.Point.MemoryBytes,
 			Duration: s.Point.Soak, P99: s.Outcome.P99, StartSeconds: s.Outcome.StartSeconds,
 			PeakBytes: s.Outcome.PeakBytes, Runs: n, TrialID: s.Outcome.TrialID}
+	}
+	if len(r.Reruns) > 0 {
+		j.Reruns = &TuneRerunsJSON{Runs: len(r.Reruns), OK: r.RerunsOK()}
+		for _, t := range r.Reruns {
+			j.Reruns.Trials = append(j.Reruns.Trials, TuneSoakJSON{Verdict: t.Outcome.Verdict, Kind: t.Outcome.Kind,
+				MemoryBytes: t.Point.MemoryBytes, Duration: t.Point.Soak, P99: t.Outcome.P99,
+				StartSeconds: t.Outcome.StartSeconds, PeakBytes: t.Outcome.PeakBytes, Runs: 1, TrialID: t.Outcome.TrialID})
+		}
 	}
 	for _, i := range r.Front {
 		t := r.Trials[i]

@@ -42,6 +42,9 @@ type Config struct {
 	// ScaleBudget lets tune raise Budget to what its own estimate needs
 	// (estimate.go): the user gave no --budget.
 	ScaleBudget bool
+	// Reruns is how many fresh reruns of a proven answer run after it
+	// (tune --rerun), as the soak ran; they are not in the budget.
+	Reruns int
 }
 
 // Default holds the defaults of `jvmfit tune`.
@@ -100,6 +103,10 @@ func (c Config) Validate() error {
 		return errors.New("the limit grid step must be positive (e.g. 8Mi)")
 	case c.Min <= 0 || c.Generous < c.Min+c.Step:
 		return fmt.Errorf("the search range %s..%s holds no limit to bisect", size.Format(c.Min), size.Format(c.Generous))
+	case c.Reruns < 0:
+		return errors.New("--rerun cannot be negative (0 runs none)")
+	case c.Reruns > 0 && c.Soak <= 0:
+		return errors.New("--rerun reruns the soak: give --soak above 0")
 	case c.StepsPerRound < 1:
 		return errors.New("steps per round must be at least 1")
 	}

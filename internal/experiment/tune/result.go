@@ -62,6 +62,9 @@ type Result struct {
 	PlanOptions []string
 	Soaks       []Trial
 	Verdict     string
+	// Reruns are the fresh reruns of a proven answer (tune --rerun), each
+	// run as the soak was; outside the budget, and not in Used.
+	Reruns []Trial
 	// Front indexes Trials: the OK search trials no other dominates.
 	Front []int
 	// BudgetSpent is set when the search stopped for the budget rather

@@ -74,6 +74,9 @@ func Run(ctx context.Context, cfg Config, trials Trials) (*Result, error) {
 		err = s.soak(ctx)
 	}
 	s.answer()
+	if err == nil {
+		err = s.rerun(ctx)
+	}
 	return s.res, err
 }
 
