@@ -28,7 +28,7 @@ SOAK=${SOAK:-30s}
 STEP=${STEP:-8Mi}
 RERUNS=${RERUNS:-3}
 case $APP in
-  filecache) RATE=${RATE-100} MAX=${MAX:-512Mi} GENEROUS=${GENEROUS:-512Mi} ;;
+  filecache) RATE=${RATE-100} MAX=${MAX:-384Mi} GENEROUS=${GENEROUS:-512Mi} ;;
   *) RATE=${RATE-} MAX=${MAX:-768Mi} GENEROUS=${GENEROUS:-1Gi} ;;
 esac
 LOAD=(--cpus 1 --warmup 5s --duration 15s)
