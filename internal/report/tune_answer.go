@@ -75,6 +75,10 @@ func tuneAnswerText(r *tune.Result, profileFile string) string {
 	}
 	fmt.Fprintf(&b, "\n- **Options** (the launcher's at that limit, then the candidate's): `%s`\n", strings.Join(r.JVMOptions(), " "))
 	fmt.Fprintf(&b, "- **Profile**: %s%s\n", orText(profileFile, "not written"), tuneProfileText(r.Profile))
+	if nh := r.NonHeap; nh.MeasuredBytes > 0 {
+		fmt.Fprintf(&b, "- **Non-heap at the answer**: planned %s against %s measured under the candidate's options (heap: %s)\n",
+			size.Format(nh.PlannedBytes), size.Format(nh.MeasuredBytes), nh.Why)
+	}
 	return b.String()
 }
 

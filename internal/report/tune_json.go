@@ -37,6 +37,8 @@ type TuneJSON struct {
 	// Reruns are tune --rerun's fresh reruns of the proven answer, run
 	// as the soak was (omitted without --rerun).
 	Reruns *TuneRerunsJSON `json:"reruns,omitempty"`
+	// NonHeap is planned against measured non-heap at the answer.
+	NonHeap *tune.NonHeap `json:"nonheap,omitempty"`
 }
 
 // TuneRerunsJSON is how many fresh reruns passed, and each one.
@@ -94,6 +96,10 @@ func NewTuneJSON(r *tune.Result, profileFile string) TuneJSON {
 		j.Soak = TuneSoakJSON{Verdict: s.Outcome.Verdict, Kind: s.Outcome.Kind, MemoryBytes: s.Point.MemoryBytes,
 			Duration: s.Point.Soak, P99: s.Outcome.P99, StartSeconds: s.Outcome.StartSeconds,
 			PeakBytes: s.Outcome.PeakBytes, Runs: n, TrialID: s.Outcome.TrialID}
+	}
+	if r.Verdict != tune.None && r.NonHeap.MeasuredBytes > 0 {
+		nh := r.NonHeap
+		j.NonHeap = &nh
 	}
 	if len(r.Reruns) > 0 {
 		j.Reruns = &TuneRerunsJSON{Runs: len(r.Reruns), OK: r.RerunsOK()}

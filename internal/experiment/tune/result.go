@@ -76,8 +76,22 @@ type Result struct {
 	BudgetNeeded int
 	// Cost is tune's estimate of its own cost, made before the search
 	// from the profile trial (estimate.go).
-	Cost  Cost
-	Notes []string
+	Cost Cost
+	// NonHeap is the launcher's non-heap at the answer against what the
+	// answer's profile measured (issue 24: planned against measured at
+	// the answer); zero without a measured native in the profile.
+	NonHeap NonHeap
+	Notes   []string
+}
+
+// NonHeap is planned against measured non-heap at the answer: the plan's
+// regions but the heap and headroom, against plan.MeasuredNonHeap of the
+// answer's profile; Why is the heap's reason, which names the margin of
+// each region over its measured peak.
+type NonHeap struct {
+	PlannedBytes  int64  `json:"planned_bytes"`
+	MeasuredBytes int64  `json:"measured_bytes"`
+	Why           string `json:"why"`
 }
 
 // Used is the number of trials tune asked for.

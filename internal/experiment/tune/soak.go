@@ -4,6 +4,7 @@ import (
 	"context"
 	"fmt"
 	"github.com/jvmfit/jvmfit/internal/judge"
+	"github.com/jvmfit/jvmfit/internal/plan"
 
 	"github.com/jvmfit/jvmfit/internal/size"
 	"github.com/jvmfit/jvmfit/internal/trial"
@@ -124,6 +125,9 @@ func (s *searcher) answer() {
 		return
 	}
 	r.PlanOptions = pl.Options
+	if m := plan.MeasuredNonHeap(p.Profile); m > 0 {
+		r.NonHeap = NonHeap{PlannedBytes: pl.Total() - pl.HeapBytes(), MeasuredBytes: m, Why: pl.Region(plan.RegHeap).Why}
+	}
 }
 
 // cand is the candidate of that name, or nil.
