@@ -14,6 +14,8 @@
 # writes bench/results/tune-APP.json (machine, date, load).
 # Needs root (real cgroups). filecache ~25 min, catalog ~1 h on 2 shared cores.
 #   APP=catalog [BUDGET=N] [RATE=R] [SOAK=30s] bash bench/tune.sh    KEEP=DIR keeps the database and JSON
+#   LAUNCHER=0 skips the launcher's minmem; MAX_TRIALS=N caps each minmem
+#   (a noisy edge on a shared machine can cost it twice the trials).
 # Without BUDGET tune scales its budget to its own estimate (the budget the
 # app needed is then in the results).
 set -euo pipefail
@@ -27,6 +29,8 @@ BUDGET=${BUDGET:-}
 SOAK=${SOAK:-30s}
 STEP=${STEP:-8Mi}
 RERUNS=${RERUNS:-3}
+LAUNCHER=${LAUNCHER:-1}
+MAX_TRIALS=${MAX_TRIALS:-0}
 case $APP in
   filecache) RATE=${RATE-100} MAX=${MAX:-384Mi} GENEROUS=${GENEROUS:-512Mi} ;;
   *) RATE=${RATE-} MAX=${MAX:-768Mi} GENEROUS=${GENEROUS:-1Gi} ;;
@@ -51,7 +55,7 @@ load0=$(cut -d' ' -f1-3 /proc/loadavg)
 minmem() { # NAME, extra flags...
   local name=$1; shift
   "$JVMFIT" minmem --app "workloads/$APP/app.yaml" --db "$db" --experiment "$name" --min 64Mi --max "$MAX" \
-    --step "$STEP" --repeats 1 --soak 0 "${LOAD[@]}" --json "$@" >"$work/$name.json" 2>"$work/$name.log" || {
+    --step "$STEP" --repeats 1 --soak 0 --max-trials "$MAX_TRIALS" "${LOAD[@]}" --json "$@" >"$work/$name.json" 2>"$work/$name.log" || {
     echo "bench/tune.sh: minmem $name failed: $(tail -1 "$work/$name.log")" >&2; exit 1; }
 }
 mib() { awk -v b="$1" 'BEGIN { if (b > 0) printf "%gMi", b / 1048576; else printf "none" }'; }
@@ -66,10 +70,13 @@ expert_trials=$(jq '.modes[0].trial_count' "$work/expert.json")
 t1=$(date +%s)
 load1=$(cut -d' ' -f1-3 /proc/loadavg)
 
-echo "bench/tune.sh: minmem of the launcher (no profile) on $APP (load $load1)" >&2
-minmem launcher --jvm jvmfit
-launcher=$(jq '.modes[0].min_ok_bytes' "$work/launcher.json")
-launcher_trials=$(jq '.modes[0].trial_count' "$work/launcher.json")
+launcher=0 launcher_trials=0
+if [[ $LAUNCHER != 0 ]]; then
+  echo "bench/tune.sh: minmem of the launcher (no profile) on $APP (load $load1)" >&2
+  minmem launcher --jvm jvmfit
+  launcher=$(jq '.modes[0].min_ok_bytes' "$work/launcher.json")
+  launcher_trials=$(jq '.modes[0].trial_count' "$work/launcher.json")
+fi
 t2=$(date +%s)
 load2=$(cut -d' ' -f1-3 /proc/loadavg)
 
@@ -136,9 +143,9 @@ jq -r '.front[] | "| \(.memory_bytes / 1048576)Mi | \(.candidate) | \(.p99_ns / 
 
 # The figures docs/tune.md quotes, into bench/results/tune-APP.json.
 l1() { cut -d' ' -f1 <<<"$1"; }
-figures=("expert.min_ok_mib=$((expert / 1048576))" "expert.trials=$expert_trials" "expert.minutes=$(minutes $((t1 - t0)))"
-  "launcher.min_ok_mib=$((launcher / 1048576))" "launcher.trials=$launcher_trials" "launcher.minutes=$(minutes $((t2 - t1)))"
-  "tune.answer_mib=$((tuned / 1048576))" "tune.proven=$([[ $(jq -r .verdict "$work/tune.json") == proven ]] && echo 1 || echo 0)"
+figures=("expert.min_ok_mib=$((expert / 1048576))" "expert.trials=$expert_trials" "expert.minutes=$(minutes $((t1 - t0)))")
+[[ $LAUNCHER != 0 ]] && figures+=("launcher.min_ok_mib=$((launcher / 1048576))" "launcher.trials=$launcher_trials" "launcher.minutes=$(minutes $((t2 - t1)))")
+figures+=("tune.answer_mib=$((tuned / 1048576))" "tune.proven=$([[ $(jq -r .verdict "$work/tune.json") == proven ]] && echo 1 || echo 0)"
   "tune.trials=$trials" "tune.budget=$budget" "tune.minutes=$(minutes $((t3 - t2)))"
   "tune.reruns_ok=$reruns_ok" "tune.reruns=$reruns_run"
   "nonheap.planned_mib=$(awk -v b="$planned_nh" 'BEGIN { printf "%.1f", b / 1048576 }')"
@@ -148,5 +155,5 @@ r=$(ratio "$tuned" "$expert"); [[ $r == n/a ]] || figures+=("tune_to_expert=$r")
 r=$(ratio "$tuned" "$launcher"); [[ $r == n/a ]] || figures+=("tune_to_launcher=$r")
 [[ $launcher -gt 0 ]] && figures+=("plan:$((launcher / 1048576))Mi/1/balanced=$("$JVMFIT" flags --memory "$((launcher / 1048576))Mi" --cpus 1)")
 write_results "tune-$APP.json" bench/tune.sh \
-  "APP=$APP RATE=${RATE:-descriptor} BUDGET=${BUDGET:-scaled} SOAK=$SOAK STEP=$STEP RERUNS=$RERUNS GENEROUS=$GENEROUS, 1 CPU, --warmup 5s --duration 15s; minmem --min 64Mi --max $MAX --repeats 1 --soak 0 for the expert (bench/expert.yaml) and the launcher; tune --goal footprint --rerun $RERUNS" \
+  "APP=$APP RATE=${RATE:-descriptor} BUDGET=${BUDGET:-scaled} SOAK=$SOAK STEP=$STEP RERUNS=$RERUNS GENEROUS=$GENEROUS LAUNCHER=$LAUNCHER MAX_TRIALS=$MAX_TRIALS, 1 CPU, --warmup 5s --duration 15s; minmem --min 64Mi --max $MAX --repeats 1 --soak 0 for the expert (bench/expert.yaml) and the launcher; tune --goal footprint --rerun $RERUNS" \
   "${figures[@]}"
