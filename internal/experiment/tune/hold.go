@@ -26,10 +26,10 @@ func (s *searcher) hold(ctx context.Context) error {
 			return nil // held already
 		}
 		if s.res.Used()+2 > s.cfg.Budget {
+			s.res.BudgetNeeded = s.needed(2)
 			s.note("the edge at %s (%s) was not held for the soak's length %s: the budget has no room for that trial and the soak, so tune answers no point (give --budget %d or more; the stored trials are reused)",
 				size.Format(t.Point.MemoryBytes), t.Point.Candidate, s.cfg.Soak, s.res.BudgetNeeded)
 			s.res.BudgetSpent = true
-			s.res.BudgetNeeded = s.needed(2)
 			s.res.Chosen = -1
 			return nil
 		}

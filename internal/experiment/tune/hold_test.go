@@ -2,6 +2,7 @@ package tune
 
 import (
 	"context"
+	"fmt"
 	"strings"
 	"testing"
 
@@ -92,6 +93,11 @@ func TestTuneNeverAnswersALimitNoLongTrialPassed(t *testing.T) {
 			}
 			if budget >= r.Cost.Trials && r.Cost.Trials > 0 {
 				t.Errorf("budget %d, at least the estimate %d: none", budget, r.Cost.Trials)
+			}
+			// Whenever the proof stopped for the budget, the notes name the
+			// budget it needs (catalog's first run said "--budget 0").
+			if r.BudgetNeeded > 0 && (r.BudgetNeeded <= budget || !strings.Contains(strings.Join(r.Notes, "\n"), fmt.Sprintf("--budget %d ", r.BudgetNeeded))) {
+				t.Errorf("budget %d: none, needs %d, notes %q", budget, r.BudgetNeeded, r.Notes)
 			}
 			if len(r.Soaks) > 0 && (r.BudgetNeeded <= budget || !strings.Contains(strings.Join(r.Notes, "\n"), "--budget")) {
 				t.Errorf("budget %d: none after %d soaks without the budget it needs (%d): %q", budget, len(r.Soaks), r.BudgetNeeded, r.Notes)
