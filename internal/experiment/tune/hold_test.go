@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/jvmfit/jvmfit/internal/plan"
 	"github.com/jvmfit/jvmfit/internal/trial"
@@ -129,5 +130,51 @@ func TestTuneNeverAnswersALimitNoLongTrialPassed(t *testing.T) {
 	// at the held edge into a proof one step up: 113 MiB on the grid.
 	if proven == 0 {
 		t.Error("never proven")
+	}
+}
+
+// Catalog's run: serial-c1-planner's hold failed at 240Mi (slo) and its
+// climb passed a trial as long as the soak at 248Mi; serial-c1's 240Mi,
+// passed only short, was then chosen, and one trial was left: no room to
+// hold it and soak, and tune answered none. The point already held needs
+// only its soak: tune proves that instead, without another trial first.
+func TestHoldFallsBackToAPointAlreadyHeld(t *testing.T) {
+	a := footprintApp()
+	cfg := simConfig(a, plan.Footprint, 6).withDefaults()
+	long := cfg.Soak
+	at := func(cand string, mib int64, soak time.Duration, v trial.Verdict) Trial {
+		p := Point{Purpose: PurposeSearch, MemoryBytes: mib * tmib, CPUs: 1, Candidate: cand, Soak: soak}
+		if soak > 0 {
+			p.Repeat = 1
+		}
+		return Trial{Point: p, Outcome: Outcome{Verdict: v, P99: 200 * time.Millisecond}}
+	}
+	s := &searcher{cfg: cfg, w: Weights{Memory: 1}, trials: a, top: cfg.Generous, res: &Result{Goal: plan.Footprint, Chosen: -1, Trials: []Trial{
+		{Point: Point{Purpose: PurposeProfile, MemoryBytes: 1024 * tmib, CPUs: 1}, Outcome: Outcome{Verdict: trial.OK}},
+		at("serial-c1", 240, 0, trial.OK),
+		at("serial-c1-planner", 240, 0, trial.OK),
+		at("serial-c1-planner", 240, long, trial.KO),
+		at("serial-c1-planner", 248, long, trial.OK),
+	}}}
+	s.res.Chosen = s.choose()
+	if c := s.res.Trials[s.res.Chosen].Point; c.Candidate != "serial-c1" || c.MemoryBytes != 240*tmib {
+		t.Fatalf("the search's choice is %s; want serial-c1's unheld 240Mi (the setup)", c)
+	}
+	if err := s.hold(context.Background()); err != nil {
+		t.Fatal(err)
+	}
+	if len(a.runs) != 0 {
+		t.Errorf("hold ran %d trials with one left in the budget", len(a.runs))
+	}
+	if s.res.Chosen != 4 || s.res.BudgetNeeded != 0 {
+		t.Fatalf("chosen %d (needs %d); want the point held at 248Mi (4)\n%q", s.res.Chosen, s.res.BudgetNeeded, s.res.Notes)
+	}
+	// The soak then proves it with the last trial.
+	if err := s.soak(context.Background()); err != nil {
+		t.Fatal(err)
+	}
+	s.answer()
+	if s.res.Verdict != Proven || s.res.MemoryBytes != 248*tmib || s.res.Candidate != "serial-c1-planner" || s.res.Used() != 6 {
+		t.Errorf("%q at %d MiB, %s, %d trials; want proven at 248 MiB, serial-c1-planner, 6", s.res.Verdict, s.res.MemoryBytes/tmib, s.res.Candidate, s.res.Used())
 	}
 }
