@@ -1,19 +1,23 @@
 #!/usr/bin/env bash
-# Tune against the launcher, measured in the same run (issue 13's goal):
-# on filecache at 1 CPU and 100 req/s with its SLO,
-#   1. minmem of the launcher without a profile (--jvm jvmfit),
-#   2. tune --goal footprint (its profile trial, candidates measured under
-#      their own options, the soak through jvmfit exec --profile),
-#   3. minmem of the launcher with the profile tune recommends
-#      (--jvm jvmfit --profile): where the app really fails against the
-#      smallest limit the launcher accepts,
-#   4. RERUNS (3) fresh trials of tune's answer as recommended: through
-#      jvmfit exec with its profile and the candidate's options, at the
-#      answer's limit (the goal: the point passes 3 fresh reruns),
-# and prints tune's limit over the launcher's (goal: at most 0.85), trials,
-# wall time, the reruns' verdicts, the Pareto front and the load average.
-# Needs root (real cgroups). About 20-30 minutes on 2 shared cores.
-#   BUDGET=14 SOAK=30s [APP=sort RATE=20] bash bench/tune.sh      KEEP=DIR keeps the database and JSON
+# tune against the expert and the launcher, measured in the same run
+# (issue 24's goal), on one app at 1 CPU with its SLO:
+#   1. minmem of the expert's set (bench/expert.yaml: seed 000's flags,
+#      Tomcat capped at 8 threads, MALLOC_ARENA_MAX=2),
+#   2. minmem of the launcher without a profile (--jvm jvmfit),
+#   3. tune --goal footprint --rerun RERUNS: its profile trial, candidates
+#      measured under their own options, the held edge, the soak through
+#      jvmfit exec --profile, then RERUNS fresh reruns of the proven answer
+#      run as the soak was (the goal: proven in 3 of 3),
+# and prints them side by side with trials and minutes, tune / expert (goal
+# <= 0.9 on the large services, <= 104 MiB on filecache), planned against
+# measured non-heap per region at the answer, and the load average; then
+# writes bench/results/tune-APP.json (machine, date, load).
+# Needs root (real cgroups). filecache ~25 min, catalog ~1 h on 2 shared cores.
+#   APP=catalog [BUDGET=N] [RATE=R] [SOAK=30s] bash bench/tune.sh    KEEP=DIR keeps the database and JSON
+#   LAUNCHER=0 skips the launcher's minmem; MAX_TRIALS=N caps each minmem
+#   (a noisy edge on a shared machine can cost it twice the trials).
+# Without BUDGET tune scales its budget to its own estimate (the budget the
+# app needed is then in the results).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 # shellcheck source=bench/results.sh
@@ -21,12 +25,18 @@ source bench/results.sh
 
 JVMFIT=${JVMFIT:-bin/jvmfit}
 APP=${APP:-filecache}
-BUDGET=${BUDGET:-14}
+BUDGET=${BUDGET:-}
 SOAK=${SOAK:-30s}
 STEP=${STEP:-8Mi}
-RATE=${RATE:-100}
 RERUNS=${RERUNS:-3}
-LOAD=(--cpus 1 --rate "$RATE" --warmup 5s --duration 15s)
+LAUNCHER=${LAUNCHER:-1}
+MAX_TRIALS=${MAX_TRIALS:-0}
+case $APP in
+  filecache) RATE=${RATE-100} MAX=${MAX:-384Mi} GENEROUS=${GENEROUS:-512Mi} ;;
+  *) RATE=${RATE-} MAX=${MAX:-768Mi} GENEROUS=${GENEROUS:-1Gi} ;;
+esac
+LOAD=(--cpus 1 --warmup 5s --duration 15s)
+[[ -n $RATE ]] && LOAD+=(--rate "$RATE")
 
 if [[ $(id -u) != 0 ]]; then
   echo "bench/tune.sh: needs root to create cgroups: run make bench as root" >&2
@@ -37,79 +47,113 @@ command -v jq >/dev/null || { echo "bench/tune.sh: jq not installed: make bench 
 [[ -x $JVMFIT ]] || go build -o "$JVMFIT" ./cmd/jvmfit
 
 work=$(mktemp -d)
-# The reruns' descriptor sits beside the app's (its paths are relative).
-tuned_app=workloads/$APP/.bench-tuned-$$.yaml
-trap 'if [[ -n ${KEEP:-} ]]; then mkdir -p "$KEEP" && cp -r "$work"/. "$KEEP"/; fi; rm -rf "$work" "$tuned_app"' EXIT
+trap 'if [[ -n ${KEEP:-} ]]; then mkdir -p "$KEEP" && cp -r "$work"/. "$KEEP"/; fi; rm -rf "$work"' EXIT
 trap 'exit 130' INT TERM
 db=$work/tune.db
 load0=$(cut -d' ' -f1-3 /proc/loadavg)
 
 minmem() { # NAME, extra flags...
   local name=$1; shift
-  "$JVMFIT" minmem --app "workloads/$APP/app.yaml" --db "$db" --experiment "$name" --min 64Mi --max 512Mi \
-    --step "$STEP" --repeats 1 --soak 0 "${LOAD[@]}" --json "$@" >"$work/$name.json" 2>"$work/$name.log" || {
+  "$JVMFIT" minmem --app "workloads/$APP/app.yaml" --db "$db" --experiment "$name" --min 64Mi --max "$MAX" \
+    --step "$STEP" --repeats 1 --soak 0 --max-trials "$MAX_TRIALS" "${LOAD[@]}" --json "$@" >"$work/$name.json" 2>"$work/$name.log" || {
     echo "bench/tune.sh: minmem $name failed: $(tail -1 "$work/$name.log")" >&2; exit 1; }
 }
 mib() { awk -v b="$1" 'BEGIN { if (b > 0) printf "%gMi", b / 1048576; else printf "none" }'; }
+ratio() { awk -v a="$1" -v b="$2" 'BEGIN { if (a > 0 && b > 0) printf "%.2f", a / b; else printf "n/a" }'; }
+minutes() { awk -v s="$1" 'BEGIN { printf "%.1f", s / 60 }'; }
 
-echo "bench/tune.sh: minmem of the launcher (no profile) on $APP" >&2
+echo "bench/tune.sh: minmem of the expert's set on $APP (load $load0)" >&2
 t0=$(date +%s)
-minmem launcher --jvm jvmfit
-launcher=$(jq '.modes[0].min_ok_bytes' "$work/launcher.json")
-launcher_trials=$(jq '.modes[0].trial_count' "$work/launcher.json")
+minmem expert --jvm set:expert --option-sets bench/expert.yaml
+expert=$(jq '.modes[0].min_ok_bytes' "$work/expert.json")
+expert_trials=$(jq '.modes[0].trial_count' "$work/expert.json")
 t1=$(date +%s)
+load1=$(cut -d' ' -f1-3 /proc/loadavg)
 
-echo "bench/tune.sh: tune --goal footprint on $APP (budget $BUDGET, soak $SOAK)" >&2
-"$JVMFIT" tune --app "workloads/$APP/app.yaml" --db "$db" --goal footprint --budget "$BUDGET" --soak "$SOAK" \
-  --generous 512Mi "${LOAD[@]}" --json >"$work/tune.json" 2>"$work/tune.log" || {
-  echo "bench/tune.sh: tune failed: $(tail -1 "$work/tune.log")" >&2; exit 1; }
+launcher=0 launcher_trials=0
+if [[ $LAUNCHER != 0 ]]; then
+  echo "bench/tune.sh: minmem of the launcher (no profile) on $APP (load $load1)" >&2
+  minmem launcher --jvm jvmfit
+  launcher=$(jq '.modes[0].min_ok_bytes' "$work/launcher.json")
+  launcher_trials=$(jq '.modes[0].trial_count' "$work/launcher.json")
+fi
 t2=$(date +%s)
+load2=$(cut -d' ' -f1-3 /proc/loadavg)
+
+budget_flag=()
+[[ -n $BUDGET ]] && budget_flag=(--budget "$BUDGET")
+echo "bench/tune.sh: tune --goal footprint --rerun $RERUNS on $APP (budget ${BUDGET:-scaled}, soak $SOAK, load $load2)" >&2
+"$JVMFIT" tune --app "workloads/$APP/app.yaml" --db "$db" --goal footprint "${budget_flag[@]}" --soak "$SOAK" \
+  --rerun "$RERUNS" --generous "$GENEROUS" "${LOAD[@]}" --json >"$work/tune.json" 2>"$work/tune.log" || {
+  echo "bench/tune.sh: tune failed: $(tail -1 "$work/tune.log")" >&2; exit 1; }
+t3=$(date +%s)
+load3=$(cut -d' ' -f1-3 /proc/loadavg)
 tuned=$(jq '.memory_bytes' "$work/tune.json")
+trials=$(jq '.trials' "$work/tune.json")
+budget=$(jq '.budget' "$work/tune.json")
+reruns_ok=$(jq '.reruns.ok // 0' "$work/tune.json")
+reruns_run=$(jq '.reruns.runs // 0' "$work/tune.json")
 profile=$(jq -r '.profile_file // empty' "$work/tune.json")
 
-withprof="n/a"
-if [[ -n $profile ]]; then
-  echo "bench/tune.sh: minmem of the launcher with tune's profile" >&2
-  minmem launcher-profile --jvm jvmfit --profile "$profile"
-  withprof=$(jq -r '.modes[0] | "\(.min_ok_bytes / 1048576)Mi (highest KO \(.max_ko_bytes / 1048576)Mi, planner floor \(.planner_floor_bytes / 1048576)Mi, \(.trial_count) trials)"' "$work/launcher-profile.json")
-fi
-
-reruns="n/a"
-if [[ -n $profile && $RERUNS -gt 0 ]]; then
-  echo "bench/tune.sh: $RERUNS fresh reruns of tune's answer through jvmfit exec" >&2
-  # The candidate's options are the user's: under --jvm jvmfit the
-  # descriptor's jvm_options win over the plan, as in the answer's forms.
-  opts=$(jq -c '.user_options // []' "$work/tune.json")
-  sed "s|^jvm_options:.*|jvm_options: $opts|" "workloads/$APP/app.yaml" >"$tuned_app"
-  reruns=""
-  for i in $(seq "$RERUNS"); do
-    "$JVMFIT" run --app "$tuned_app" --db "$db" --experiment "rerun-$i" --memory "$(mib "$tuned")" --jvm jvmfit \
-      --profile "$profile" --via-exec "${LOAD[@]}" --json >"$work/rerun-$i.json" 2>"$work/rerun-$i.log" || true
-    reruns+="$(jq -r '"\(.verdict)\(if (.kind // "") != "" then " " + .kind else "" end) (p99 \((.load.latencies.p99 // 0) / 1e6 * 10 | floor / 10) ms, peak \(.memory_peak_bytes / 1048576 * 10 | floor / 10)Mi)"' "$work/rerun-$i.json" 2>/dev/null || echo "error: $(tail -1 "$work/rerun-$i.log")"); "
-  done
-fi
-
-ratio=$(awk -v a="$tuned" -v b="$launcher" 'BEGIN { if (a > 0 && b > 0) printf "%.2f", a / b; else printf "n/a" }')
-# The lowest limit any candidate passed at. footprint answers it unless its
-# soak failed there (the soak then raises the limit a grid step); the other
-# goals may sit above it when their cost prefers a lower p99.
-lowest=$(jq '[.front[].memory_bytes] | min // 0' "$work/tune.json")
-echo "$APP at 1 CPU, $RATE req/s (load average at start $load0, at end $(cut -d' ' -f1-3 /proc/loadavg)):"
-echo "| launcher minmem (no profile) | tune --goal footprint | tune / launcher (goal <= 0.85) | tune's lowest OK | tune verdict, candidate | tune trials | tune wall | launcher minmem with tune's profile |"
-echo "|---|---|---|---|---|---|---|---|"
-echo "| $(mib "$launcher") ($launcher_trials trials, $((t1 - t0)) s) | $(mib "$tuned") | $ratio | $(mib "$lowest") | $(jq -r '"\(.verdict), \(.candidate)"' "$work/tune.json") | $(jq '.trials' "$work/tune.json") of $BUDGET | $((t2 - t1)) s | $withprof |"
+echo "$APP at 1 CPU, ${RATE:-the descriptor rate,} req/s, soak $SOAK; load average $load0 at start, $load1 / $load2 before the launcher / tune, $load3 at end:"
+echo "| app | expert set (minmem) | launcher, no profile (minmem) | tune --goal footprint | tune / expert | tune / launcher | reruns proven | tune trials (budget) | minutes: expert, launcher, tune |"
+echo "|---|---|---|---|---|---|---|---|---|"
+echo "| $APP | $(mib "$expert") ($expert_trials trials) | $(mib "$launcher") ($launcher_trials trials) | $(mib "$tuned") $(jq -r '"\(.verdict), \(.candidate // "")"' "$work/tune.json") | $(ratio "$tuned" "$expert") | $(ratio "$tuned" "$launcher") | $reruns_ok of $reruns_run | $trials ($budget) | $(minutes $((t1 - t0))), $(minutes $((t2 - t1))), $(minutes $((t3 - t2))) |"
 echo
-echo "Fresh reruns of tune's answer ($(mib "$tuned"), through jvmfit exec --profile): $reruns"
+jq -r '.reruns.trials // [] | .[] | "rerun: \(.verdict)\(if (.kind // "") != "" then " " + .kind else "" end), p99 \((.p99_ns // 0) / 1e6 * 10 | floor / 10) ms, peak \((.peak_bytes // 0) / 1048576 * 10 | floor / 10)Mi"' "$work/tune.json"
+jq -r '.notes // [] | .[] | "note: " + .' "$work/tune.json"
+
+# Planned against measured non-heap at the answer: the launcher's plan at
+# the answer's limit with the answer's profile and the candidate's options
+# (what jvmfit exec gives the JVM), against that profile, region by region.
+planned_nh=0 measured_nh=0
+if [[ -n $profile && $tuned -gt 0 ]]; then
+  mapfile -t uopts < <(jq -r '.user_options[]' "$work/tune.json")
+  "$JVMFIT" flags --memory "$(mib "$tuned")" --cpus 1 --goal footprint --profile "$profile" --format json -- "${uopts[@]}" \
+    >"$work/plan.json" 2>/dev/null || true
+  if [[ -s $work/plan.json ]]; then
+    echo
+    echo "Non-heap at the answer ($(mib "$tuned")): planned (jvmfit exec's plan) against measured (the profile of the answer's candidate):"
+    echo "| region | planned | measured |"
+    echo "|---|---|---|"
+    jq -r --slurpfile p "$profile" -f /dev/stdin "$work/plan.json" <<'JQ'
+def m: . / 1048576 * 10 | floor / 10 | tostring + "Mi";
+def reg($n): [.regions[] | select(.name == $n) | .bytes] | add // 0;
+$p[0] as $pr | . as $plan
+| [["metaspace (+ class space)", reg("metaspace") + reg("class space"), $pr.metaspaceUsedBytes],
+   ["code cache", reg("code cache"), $pr.codeCacheUsedBytes],
+   ["CDS archive / AOT cache", reg("CDS archive"), $pr.cdsArchiveBytes],
+   ["direct and mapped buffers", reg("direct memory"), (($pr.directMemoryBytes // 0) + ($pr.mappedBufferBytes // 0))],
+   ["native (stacks, GC, compiler, malloc)", reg("thread stacks") + reg("GC overhead") + reg("compiler") + reg("other native"), $pr.peakUncappedNativeBytes],
+   ["kernel", reg("kernel"), null]]
+| (.[] | "| \(.[0]) | \(.[1] | m) | \(if .[2] == null then "not measured" else (.[2] | m) end) |"),
+  "| **non-heap** | **\(map(.[1]) | add | m)** | **\(map(.[2] // 0) | add | m)** |",
+  "| headroom (not non-heap) | \($plan.regions | map(select(.name == "headroom") | .bytes) | add // 0 | m) | |"
+JQ
+    planned_nh=$(jq '[.regions[] | select(.name != "heap" and .name != "headroom") | .bytes] | add' "$work/plan.json")
+    measured_nh=$(jq '[.metaspaceUsedBytes, .codeCacheUsedBytes, .cdsArchiveBytes, .directMemoryBytes, .mappedBufferBytes, .peakUncappedNativeBytes] | map(. // 0) | add' "$profile")
+    jq -r '"heap: \([.regions[] | select(.name == "heap") | .bytes] | add / 1048576)Mi; " + ([.regions[] | select(.name == "heap") | .why] | first)' "$work/plan.json"
+  fi
+fi
 echo
 echo "Pareto front (memory × p99 × start × throttling):"
 echo "| limit | candidate | p99 | start | chosen |"
 echo "|---|---|---|---|---|"
 jq -r '.front[] | "| \(.memory_bytes / 1048576)Mi | \(.candidate) | \(.p99_ns / 1e6 * 10 | floor / 10) ms | \(.start_seconds * 10 | floor / 10) s | \(if .chosen then "yes" else "" end) |"' "$work/tune.json"
+
 # The figures docs/tune.md quotes, into bench/results/tune-APP.json.
-figures=("launcher.min_ok_mib=$((launcher / 1048576))" "tune.answer_mib=$((tuned / 1048576))" "tune.lowest_ok_mib=$((lowest / 1048576))"
-  "tune.trials=$(jq '.trials' "$work/tune.json")" "tune.wall_seconds=$((t2 - t1))")
-[[ $ratio == n/a ]] || figures+=("tune_to_launcher=$ratio")
+l1() { cut -d' ' -f1 <<<"$1"; }
+figures=("expert.min_ok_mib=$((expert / 1048576))" "expert.trials=$expert_trials" "expert.minutes=$(minutes $((t1 - t0)))")
+[[ $LAUNCHER != 0 ]] && figures+=("launcher.min_ok_mib=$((launcher / 1048576))" "launcher.trials=$launcher_trials" "launcher.minutes=$(minutes $((t2 - t1)))")
+figures+=("tune.answer_mib=$((tuned / 1048576))" "tune.proven=$([[ $(jq -r .verdict "$work/tune.json") == proven ]] && echo 1 || echo 0)"
+  "tune.trials=$trials" "tune.budget=$budget" "tune.minutes=$(minutes $((t3 - t2)))"
+  "tune.reruns_ok=$reruns_ok" "tune.reruns=$reruns_run"
+  "nonheap.planned_mib=$(awk -v b="$planned_nh" 'BEGIN { printf "%.1f", b / 1048576 }')"
+  "nonheap.measured_mib=$(awk -v b="$measured_nh" 'BEGIN { printf "%.1f", b / 1048576 }')"
+  "load.start=$(l1 "$load0")" "load.launcher=$(l1 "$load1")" "load.tune=$(l1 "$load2")" "load.end=$(l1 "$load3")")
+r=$(ratio "$tuned" "$expert"); [[ $r == n/a ]] || figures+=("tune_to_expert=$r")
+r=$(ratio "$tuned" "$launcher"); [[ $r == n/a ]] || figures+=("tune_to_launcher=$r")
 [[ $launcher -gt 0 ]] && figures+=("plan:$((launcher / 1048576))Mi/1/balanced=$("$JVMFIT" flags --memory "$((launcher / 1048576))Mi" --cpus 1)")
 write_results "tune-$APP.json" bench/tune.sh \
-  "APP=$APP RATE=$RATE BUDGET=$BUDGET SOAK=$SOAK STEP=$STEP, 1 CPU, --warmup 5s --duration 15s, tune --goal footprint" \
+  "APP=$APP RATE=${RATE:-descriptor} BUDGET=${BUDGET:-scaled} SOAK=$SOAK STEP=$STEP RERUNS=$RERUNS GENEROUS=$GENEROUS LAUNCHER=$LAUNCHER MAX_TRIALS=$MAX_TRIALS, 1 CPU, --warmup 5s --duration 15s; minmem --min 64Mi --max $MAX --repeats 1 --soak 0 for the expert (bench/expert.yaml) and the launcher; tune --goal footprint --rerun $RERUNS" \
   "${figures[@]}"

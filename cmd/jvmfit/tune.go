@@ -21,7 +21,7 @@ type tuneFlags struct {
 	ef              experimentFlags
 	cpus, goal, top string
 	rate            float64
-	budget          int
+	budget, reruns  int
 	soak            time.Duration
 }
 
@@ -37,15 +37,17 @@ free ratios, CDS and on JDK 25 an AOT cache), bisects the limit of the most
 promising ones on an 8 MiB grid while dropping the dominated and the worse
 half after each round, and proves the chosen point: the edge is held for
 the --soak's length, then soaked as recommended. Every trial counts in
---budget (the profile, training runs, the search and the proof); two are
+--budget (the profile, training runs, the search and the proof); three are
 always kept for the proof. Before the search tune estimates its own cost
 and says whether the budget covers a proof; without --budget, the budget
-scales to that estimate. Trials are stored in --db as they
+scales to that estimate. --rerun N runs a proven answer N more times,
+each a fresh JVM started as the soak was. Trials are stored in --db as they
 end, and a rerun reuses the stored ones, so an interrupted tune resumes.
 See docs/tune.md.`,
 		Example: `  jvmfit tune --jar target/app.jar --get /api/items --rate 100
   jvmfit tune --app workloads/filecache/app.yaml --cpus 1 --goal footprint
-  jvmfit tune --app app.yaml --cpus 2 --rate 200 --budget 24 --soak 2m --json`,
+  jvmfit tune --app app.yaml --cpus 2 --rate 200 --budget 24 --soak 2m --json
+  jvmfit tune --app app.yaml --goal footprint --rerun 3`,
 		Args: func(_ *cobra.Command, args []string) error {
 			if len(args) > 0 {
 				return usagef("tune takes no arguments (got %q): give the app with --app app.yaml or --jar app.jar", args[0])
@@ -62,6 +64,7 @@ See docs/tune.md.`,
 	fl.StringVar(&f.goal, "goal", d.Goal, "footprint (the smallest limit that holds the SLO), balanced or throughput (a weighted cost of memory, p99, start time and throttling)")
 	fl.IntVar(&f.budget, "budget", d.Budget, "trials in all: the profile, training runs, the search and the proof (unset: at least this many, more when tune estimates the app needs them)")
 	fl.DurationVar(&f.soak, "soak", d.Soak, "measured length of the proof at the chosen point (0 = no proof: the answer is then not proven)")
+	fl.IntVar(&f.reruns, "rerun", 0, "fresh reruns of a proven answer, each run as the soak was (jvmfit exec with the profile); not in --budget")
 	fl.StringVar(&f.top, "generous", size.Format(d.Generous), "the profile trial's limit and the top of the search")
 	return cmd
 }
@@ -70,6 +73,10 @@ func (f *tuneFlags) run(cmd *cobra.Command) error {
 	cfg, err := tuneConfig(f.cpus, f.goal, f.top, f.rate, f.budget, f.soak)
 	if err != nil {
 		return err
+	}
+	cfg.Reruns = f.reruns
+	if err := cfg.Validate(); err != nil {
+		return asUsage(err)
 	}
 	cfg.ScaleBudget = !cmd.Flags().Changed("budget")
 	sess, err := f.ef.open()
@@ -83,7 +90,7 @@ func (f *tuneFlags) run(cmd *cobra.Command) error {
 		return asUsage(err)
 	}
 	args := map[string]any{"app": f.ef.appRef(), "cpus": cfg.CPUs, "goal": cfg.Goal, "budget": cfg.Budget, "rate": f.rate,
-		"soak": f.soak.String(), "generous": cfg.Generous, "profile": f.ef.profile}
+		"soak": f.soak.String(), "generous": cfg.Generous, "profile": f.ef.profile, "rerun": cfg.Reruns}
 	if err := sess.begin(store.KindTune, args); err != nil {
 		return err
 	}

@@ -14,8 +14,8 @@ import (
 
 // Issue 13: an end-to-end tune on filecache with a small budget. Short
 // phases at a light rate keep it to about two minutes; the answer is not
-// hard-coded, the test checks what tune promises: the budget, a proven or
-// explicitly not-proven answer, the published JSON keys, and a soak run
+// hard-coded, the test checks what tune promises: the budget, a proven
+// answer or none with the budget a proof needs, the published JSON keys, and a soak run
 // through jvmfit exec with the profile, as recommended.
 func TestTuneFilecacheEndToEnd(t *testing.T) {
 	needRootRun(t)
@@ -44,10 +44,14 @@ func TestTuneFilecacheEndToEnd(t *testing.T) {
 	if j.Trials < 3 || j.Trials > 6 {
 		t.Errorf("%d trials, want 3 to 6 (the profile, a search trial and the soak, within --budget 6)", j.Trials)
 	}
-	if j.Verdict != "proven" && j.Verdict != "not proven" {
-		t.Fatalf("verdict %q: want proven or not proven (filecache holds at 512Mi)\n%s", j.Verdict, out)
-	}
-	if j.MemoryBytes <= 0 || len(j.Options) == 0 || len(j.Profile) == 0 || j.Soak.Verdict == "" {
+	// With a soak, a failed proof is never answered with a guessed limit:
+	// the verdict is then none, with the budget a proof needs.
+	switch {
+	case j.Verdict == "none" && j.Soak.Verdict == "KO" && j.BudgetNeeded > 6:
+		t.Logf("no answer within budget 6 (the soak failed; a proof needs %d)", j.BudgetNeeded)
+	case j.Verdict != "proven":
+		t.Fatalf("verdict %q: want proven, or none after a failed soak with the budget it needs (filecache holds at 512Mi)\n%s", j.Verdict, out)
+	case j.MemoryBytes <= 0 || len(j.Options) == 0 || len(j.Profile) == 0 || j.Soak.Verdict == "":
 		t.Errorf("incomplete answer: %+v", j)
 	}
 	for _, p := range j.Front {

@@ -24,6 +24,9 @@ func TestTuneBadInputExit2(t *testing.T) {
 		"too many cpus":  with("--cpus", "4096"),
 		"bad goal":       with("--cpus", "1", "--goal", "fast"),
 		"small budget":   with("--cpus", "1", "--budget", "2"),
+		"proofless":      with("--cpus", "1", "--budget", "4"),
+		"negative rerun": with("--cpus", "1", "--rerun", "-1"),
+		"rerun no soak":  with("--cpus", "1", "--soak", "0", "--rerun", "3"),
 		"bad budget":     with("--cpus", "1", "--budget", "many"),
 		"negative soak":  with("--cpus", "1", "--soak", "-1s"),
 		"bad soak":       with("--cpus", "1", "--soak", "long"),
@@ -87,12 +90,13 @@ func TestTuneRealRun(t *testing.T) {
 }
 
 type tuneOut struct {
-	MemoryBytes int64           `json:"memory_bytes"`
-	Options     []string        `json:"options"`
-	Profile     json.RawMessage `json:"profile"`
-	Verdict     string          `json:"verdict"`
-	Trials      int             `json:"trials"`
-	Soak        struct {
+	MemoryBytes  int64           `json:"memory_bytes"`
+	Options      []string        `json:"options"`
+	Profile      json.RawMessage `json:"profile"`
+	Verdict      string          `json:"verdict"`
+	Trials       int             `json:"trials"`
+	BudgetNeeded int             `json:"budget_needed"`
+	Soak         struct {
 		Verdict string `json:"verdict"`
 	} `json:"soak"`
 	Front []map[string]any `json:"front"`

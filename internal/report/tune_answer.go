@@ -40,6 +40,12 @@ func TuneMarkdown(r *tune.Result, profileFile string) string {
 
 func tuneAnswerText(r *tune.Result, profileFile string) string {
 	if r.Verdict == tune.None {
+		if r.BudgetNeeded > 0 {
+			return fmt.Sprintf("**No answer**: no limit was held for the soak's length within the budget of %d; a proof needs --budget %d or more (see the notes).\n", r.Budget, r.BudgetNeeded)
+		}
+		if len(r.Soaks) > 0 {
+			return "**No answer**: every soak failed (see the notes); tune answers no limit no trial as long as the soak passed at.\n"
+		}
 		return "**No answer**: no candidate passed at any limit tried.\n"
 	}
 	var b strings.Builder
@@ -53,8 +59,26 @@ func tuneAnswerText(r *tune.Result, profileFile string) string {
 		}
 		b.WriteString(")")
 	}
+	if n := len(r.Reruns); n > 0 {
+		fmt.Fprintf(&b, "\n- **Reruns**: %d of %d fresh reruns as recommended passed (", r.RerunsOK(), n)
+		for i, t := range r.Reruns {
+			if i > 0 {
+				b.WriteString("; ")
+			}
+			fmt.Fprintf(&b, "%s", t.Outcome.Verdict)
+			if t.Outcome.Kind != "" {
+				fmt.Fprintf(&b, " %s", t.Outcome.Kind)
+			}
+			fmt.Fprintf(&b, ", p99 %s, peak %s", t.Outcome.P99.Round(10*time.Microsecond), size.Format(t.Outcome.PeakBytes))
+		}
+		b.WriteString(")")
+	}
 	fmt.Fprintf(&b, "\n- **Options** (the launcher's at that limit, then the candidate's): `%s`\n", strings.Join(r.JVMOptions(), " "))
 	fmt.Fprintf(&b, "- **Profile**: %s%s\n", orText(profileFile, "not written"), tuneProfileText(r.Profile))
+	if nh := r.NonHeap; nh.MeasuredBytes > 0 {
+		fmt.Fprintf(&b, "- **Non-heap at the answer**: planned %s against %s measured under the candidate's options (heap: %s)\n",
+			size.Format(nh.PlannedBytes), size.Format(nh.MeasuredBytes), nh.Why)
+	}
 	return b.String()
 }
 

@@ -30,7 +30,22 @@ type TuneJSON struct {
 	Forms       Forms                  `json:"forms"`
 	Candidates  []tune.CandidateResult `json:"candidates"`
 	BudgetSpent bool                   `json:"budget_spent"`
-	Notes       []string               `json:"notes,omitempty"`
+	// BudgetNeeded is the budget a proof needs when the verdict is none
+	// for the lack of one (0 otherwise).
+	BudgetNeeded int      `json:"budget_needed,omitempty"`
+	Notes        []string `json:"notes,omitempty"`
+	// Reruns are tune --rerun's fresh reruns of the proven answer, run
+	// as the soak was (omitted without --rerun).
+	Reruns *TuneRerunsJSON `json:"reruns,omitempty"`
+	// NonHeap is planned against measured non-heap at the answer.
+	NonHeap *tune.NonHeap `json:"nonheap,omitempty"`
+}
+
+// TuneRerunsJSON is how many fresh reruns passed, and each one.
+type TuneRerunsJSON struct {
+	Runs   int            `json:"runs"`
+	OK     int            `json:"ok"`
+	Trials []TuneSoakJSON `json:"trials"`
 }
 
 // TuneSoakJSON is the last soak; verdict is "not run" when there was none.
@@ -66,7 +81,7 @@ func NewTuneJSON(r *tune.Result, profileFile string) TuneJSON {
 	j := TuneJSON{MemoryBytes: r.MemoryBytes, CPUs: r.CPUs, Options: r.JVMOptions(), Profile: r.Profile,
 		Verdict: r.Verdict, Soak: TuneSoakJSON{Verdict: "not run", Runs: len(r.Soaks)}, Trials: r.Used(),
 		Front: []TunePointJSON{}, Goal: r.Goal, Budget: r.Budget, Candidate: r.Candidate, UserOptions: r.Options,
-		ProfileFile: profileFile, Candidates: r.Candidates, BudgetSpent: r.BudgetSpent, Notes: r.Notes}
+		ProfileFile: profileFile, Candidates: r.Candidates, BudgetSpent: r.BudgetSpent, BudgetNeeded: r.BudgetNeeded, Notes: r.Notes}
 	if j.Options == nil {
 		j.Options = []string{}
 	}
@@ -81,6 +96,18 @@ func NewTuneJSON(r *tune.Result, profileFile string) TuneJSON {
 		j.Soak = TuneSoakJSON{Verdict: s.Outcome.Verdict, Kind: s.Outcome.Kind, MemoryBytes: s.Point.MemoryBytes,
 			Duration: s.Point.Soak, P99: s.Outcome.P99, StartSeconds: s.Outcome.StartSeconds,
 			PeakBytes: s.Outcome.PeakBytes, Runs: n, TrialID: s.Outcome.TrialID}
+	}
+	if r.Verdict != tune.None && r.NonHeap.MeasuredBytes > 0 {
+		nh := r.NonHeap
+		j.NonHeap = &nh
+	}
+	if len(r.Reruns) > 0 {
+		j.Reruns = &TuneRerunsJSON{Runs: len(r.Reruns), OK: r.RerunsOK()}
+		for _, t := range r.Reruns {
+			j.Reruns.Trials = append(j.Reruns.Trials, TuneSoakJSON{Verdict: t.Outcome.Verdict, Kind: t.Outcome.Kind,
+				MemoryBytes: t.Point.MemoryBytes, Duration: t.Point.Soak, P99: t.Outcome.P99,
+				StartSeconds: t.Outcome.StartSeconds, PeakBytes: t.Outcome.PeakBytes, Runs: 1, TrialID: t.Outcome.TrialID})
+		}
 	}
 	for _, i := range r.Front {
 		t := r.Trials[i]

@@ -46,6 +46,9 @@ type Config struct {
 	// Pools are the app's framework thread-pool knobs (detect), which one
 	// candidate caps (knobs.go); nil when the framework has none.
 	Pools []detect.Knob
+	// Reruns is how many fresh reruns of a proven answer run after it
+	// (tune --rerun), as the soak ran; they are not in the budget.
+	Reruns int
 }
 
 // Default holds the defaults of `jvmfit tune`.
@@ -91,19 +94,23 @@ func (c Config) Validate() error {
 		need-- // given: no profile trial
 	}
 	if c.Soak > 0 {
-		need++
+		need += proofTrials // the hold, the soak and one soak a step up
 	}
 	switch {
 	case c.CPUs <= 0 || math.IsInf(c.CPUs, 0) || math.IsNaN(c.CPUs):
 		return errors.New("--cpus: give the CPU limit to tune for, e.g. 1 or 0.5")
 	case c.Budget < need:
-		return fmt.Errorf("--budget %d is too small: tune needs at least %d trials (the profile unless --profile, one search trial, and the soak unless --soak 0)", c.Budget, need)
+		return fmt.Errorf("--budget %d is too small: tune needs at least %d trials (the profile unless --profile, one search trial, and unless --soak 0 the proof: the edge held, the soak and one soak a step up)", c.Budget, need)
 	case c.Soak < 0:
 		return errors.New("--soak cannot be negative (0 skips the proof)")
 	case c.Step <= 0:
 		return errors.New("the limit grid step must be positive (e.g. 8Mi)")
 	case c.Min <= 0 || c.Generous < c.Min+c.Step:
 		return fmt.Errorf("the search range %s..%s holds no limit to bisect", size.Format(c.Min), size.Format(c.Generous))
+	case c.Reruns < 0:
+		return errors.New("--rerun cannot be negative (0 runs none)")
+	case c.Reruns > 0 && c.Soak <= 0:
+		return errors.New("--rerun reruns the soak: give --soak above 0")
 	case c.StepsPerRound < 1:
 		return errors.New("steps per round must be at least 1")
 	}

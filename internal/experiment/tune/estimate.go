@@ -8,8 +8,9 @@ import (
 
 // Cost is tune's estimate of what it will spend, made once the profile
 // trial has run: that trial's wall time is the length of every short
-// trial (a large app takes ~60 s, a small one ~20 s), and the proof is two
-// trials as long as the soak (hold.go, then the soak).
+// trial (a large app takes ~60 s, a small one ~20 s), and the proof is
+// proofTrials trials as long as the soak (hold.go, the soak, and one soak
+// a step up, kept in case the first fails).
 type Cost struct {
 	PerRound int           // search trials in the first round: every candidate's steps
 	Rounds   int           // halving rounds until keep candidates remain
@@ -39,7 +40,7 @@ func estimate(cfg Config, n, training int, floor, top int64, perTrial time.Durat
 	search += min(alive, n) * max(steps-done, cfg.StepsPerRound)
 	proof := 0
 	if cfg.Soak > 0 {
-		proof = 2
+		proof = proofTrials
 	}
 	c.Trials = 1 + training + search + proof
 	short := time.Duration(1+training+search) * perTrial

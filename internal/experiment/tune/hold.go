@@ -26,8 +26,21 @@ func (s *searcher) hold(ctx context.Context) error {
 			return nil // held already
 		}
 		if s.res.Used()+2 > s.cfg.Budget {
-			s.note("the edge at %s (%s) was not held for the soak's length %s: the budget has no room for that trial and the soak, so tune answers no point (raise --budget)",
-				size.Format(t.Point.MemoryBytes), t.Point.Candidate, s.cfg.Soak)
+			// No room to hold this edge, but a point already held (a
+			// climb's long trial that passed) needs only its soak: on
+			// catalog, serial-c1-planner's hold failed at 240Mi and
+			// passed at 248Mi, and serial-c1's unheld 240Mi, chosen
+			// first, left one trial: tune answered none.
+			if h := s.bestHeld(); h >= 0 && s.res.Used()+1 <= s.cfg.Budget {
+				s.note("the edge at %s (%s) was not held for the soak's length %s: the budget has no room for that trial and the soak, so the point held at %s (%s) is proven instead",
+					size.Format(t.Point.MemoryBytes), t.Point.Candidate, s.cfg.Soak,
+					size.Format(s.res.Trials[h].Point.MemoryBytes), s.res.Trials[h].Point.Candidate)
+				s.res.Chosen = h
+				return nil
+			}
+			s.res.BudgetNeeded = s.needed(2)
+			s.note("the edge at %s (%s) was not held for the soak's length %s: the budget has no room for that trial and the soak, so tune answers no point (give --budget %d or more; the stored trials are reused)",
+				size.Format(t.Point.MemoryBytes), t.Point.Candidate, s.cfg.Soak, s.res.BudgetNeeded)
 			s.res.BudgetSpent = true
 			s.res.Chosen = -1
 			return nil
@@ -93,4 +106,19 @@ func (s *searcher) climb(ctx context.Context, c *cand, p Point) error {
 	}
 	c.ko = up
 	return nil
+}
+
+// bestHeld is the best search trial already run as long as the soak that
+// passed and is not known not to hold, or -1.
+func (s *searcher) bestHeld() int {
+	best := -1
+	for i, t := range s.res.Trials {
+		if t.Point.Purpose != PurposeSearch || t.Point.Soak < s.cfg.Soak || t.Outcome.Verdict != trial.OK || s.unheld(t) {
+			continue
+		}
+		if best < 0 || s.better(t, s.res.Trials[best]) {
+			best = i
+		}
+	}
+	return best
 }

@@ -37,8 +37,12 @@ func TestTuneWithAGivenProfileSkipsTheProfileTrial(t *testing.T) {
 		t.Fatalf("with the profile given: %s %s %s; measured: %s %s %s", size.Format(got.MemoryBytes), got.Candidate, got.Verdict,
 			size.Format(want.MemoryBytes), want.Candidate, want.Verdict)
 	}
-	cfg.Budget, cfg.Soak = 2, time.Minute
+	cfg.Budget, cfg.Soak = 4, time.Minute
 	if err := cfg.withDefaults().Validate(); err != nil {
-		t.Errorf("budget 2 with a profile and a soak: %v (one search trial and the soak fit)", err)
+		t.Errorf("budget 4 with a profile and a soak: %v (one search trial and the proof fit)", err)
+	}
+	cfg.Budget = 3
+	if err := cfg.withDefaults().Validate(); err == nil {
+		t.Error("budget 3 with a profile and a soak: accepted, but the proof alone keeps 3")
 	}
 }

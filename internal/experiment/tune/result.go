@@ -9,8 +9,10 @@ import (
 // The verdicts of a tune as a whole.
 const (
 	Proven    = "proven"     // the soak at the chosen point passed
-	NotProven = "not proven" // a point passed the search, but no soak passed there
-	None      = "none"       // no candidate passed at any limit tried
+	NotProven = "not proven" // a point passed the search and no soak ran (--soak 0)
+	// None: no candidate passed at any limit tried, or no limit was held
+	// for the soak's length within the budget (BudgetNeeded says how many).
+	None = "none"
 )
 
 // Trial is one trial tune asked for and what came back.
@@ -60,15 +62,36 @@ type Result struct {
 	PlanOptions []string
 	Soaks       []Trial
 	Verdict     string
+	// Reruns are the fresh reruns of a proven answer (tune --rerun), each
+	// run as the soak was; outside the budget, and not in Used.
+	Reruns []Trial
 	// Front indexes Trials: the OK search trials no other dominates.
 	Front []int
 	// BudgetSpent is set when the search stopped for the budget rather
 	// than because every candidate converged or was dropped.
 	BudgetSpent bool
+	// BudgetNeeded, when set, is the budget that would have let the proof
+	// go on: the edge held, or one more soak a step up (the verdict is then
+	// none, and a rerun with it reuses every stored trial).
+	BudgetNeeded int
 	// Cost is tune's estimate of its own cost, made before the search
 	// from the profile trial (estimate.go).
-	Cost  Cost
-	Notes []string
+	Cost Cost
+	// NonHeap is the launcher's non-heap at the answer against what the
+	// answer's profile measured (issue 24: planned against measured at
+	// the answer); zero without a measured native in the profile.
+	NonHeap NonHeap
+	Notes   []string
+}
+
+// NonHeap is planned against measured non-heap at the answer: the plan's
+// regions but the heap and headroom, against plan.MeasuredNonHeap of the
+// answer's profile; Why is the heap's reason, which names the margin of
+// each region over its measured peak.
+type NonHeap struct {
+	PlannedBytes  int64  `json:"planned_bytes"`
+	MeasuredBytes int64  `json:"measured_bytes"`
+	Why           string `json:"why"`
 }
 
 // Used is the number of trials tune asked for.

@@ -74,6 +74,9 @@ func Run(ctx context.Context, cfg Config, trials Trials) (*Result, error) {
 		err = s.soak(ctx)
 	}
 	s.answer()
+	if err == nil {
+		err = s.rerun(ctx)
+	}
 	return s.res, err
 }
 
@@ -99,12 +102,20 @@ func (s *searcher) run(ctx context.Context, p Point) (Outcome, error) {
 	return o, nil
 }
 
-// room says whether n more trials fit, keeping two for the proof: the
-// chosen edge held as long as the soak (hold.go), and the soak.
+// proofTrials is what the search keeps for the proof: the chosen edge held
+// as long as the soak (hold.go), the soak, and one soak a grid step up.
+// The third is there because a held edge can still fail its soak (the
+// soak runs through jvmfit exec with the candidate's own profile, a plan
+// the search trials did not get): without it, the budget was spent and
+// the answer was one step up, "not proven", at a limit no long trial had
+// passed.
+const proofTrials = 3
+
+// room says whether n more trials fit, keeping proofTrials for the proof.
 func (s *searcher) room(n int) bool {
 	reserve := 0
 	if s.cfg.Soak > 0 {
-		reserve = 2
+		reserve = proofTrials
 	}
 	return s.res.Used()+n+reserve <= s.cfg.Budget
 }

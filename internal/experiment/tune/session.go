@@ -260,7 +260,7 @@ func (t *Tune) Run(ctx context.Context) (*Result, string, error) {
 	}
 	// Progress counts trials against the budget: its ETA is an upper
 	// bound, as tune may stop before the budget is spent.
-	sess.Expect(t.Config.Budget)
+	sess.Expect(t.Config.Budget + t.Config.Reruns)
 	res, runErr := Run(ctx, t.Config, t.Trials)
 	if res == nil {
 		return nil, "", runErr

@@ -4,6 +4,7 @@ import (
 	"context"
 	"fmt"
 	"github.com/jvmfit/jvmfit/internal/judge"
+	"github.com/jvmfit/jvmfit/internal/plan"
 
 	"github.com/jvmfit/jvmfit/internal/size"
 	"github.com/jvmfit/jvmfit/internal/trial"
@@ -55,7 +56,10 @@ func (s *searcher) soak(ctx context.Context) error {
 	}
 	for i := 0; i < judge.SoakTries && p.MemoryBytes <= s.top; i++ {
 		if s.res.Used() >= s.cfg.Budget {
-			s.note("the budget ran out after the soak at %s failed", size.Format(p.MemoryBytes-s.cfg.Step))
+			s.res.BudgetSpent = true
+			s.res.BudgetNeeded = s.needed(1)
+			s.note("the budget ran out after the soak at %s failed: the soak at %s needs one more trial (give --budget %d or more; the stored trials are reused, and a larger budget may first search further)",
+				size.Format(p.MemoryBytes-s.cfg.Step), size.Format(p.MemoryBytes), s.res.BudgetNeeded)
 			return nil
 		}
 		o, err := s.run(ctx, p)
@@ -88,25 +92,26 @@ func (s *searcher) answer() {
 	r.Verdict = NotProven
 	if n := len(r.Soaks); n > 0 {
 		last := r.Soaks[n-1]
-		p.MemoryBytes = last.Point.MemoryBytes
-		if last.Outcome.Verdict == trial.OK {
-			r.Verdict = Proven
-		} else {
-			// The last soak failed and the budget (or judge.SoakTries) ended the
-			// proof: that limit is known to fail as recommended, so the
-			// answer, unproven, is the next step up.
-			p.MemoryBytes += s.cfg.Step
+		if last.Outcome.Verdict != trial.OK {
+			// The last soak failed and the budget (or judge.SoakTries)
+			// ended the proof. That limit is known to fail as recommended,
+			// and no trial as long as the soak passed above it: the next
+			// step up would be a guess, so there is no answer, and the
+			// notes say what a proof needs.
+			r.Verdict = None
+			if r.BudgetNeeded == 0 {
+				s.note("the soak failed %d times, up to %s: tune answers no limit that no trial as long as the soak passed at", n, size.Format(last.Point.MemoryBytes))
+			}
+			return
 		}
+		p.MemoryBytes = last.Point.MemoryBytes
+		r.Verdict = Proven
 	}
 	if n := len(r.Soaks); n > 0 {
 		p.Profile = r.Soaks[n-1].Point.Profile
 		if searched := r.Trials[r.Chosen].Point.MemoryBytes; p.MemoryBytes > searched {
-			held := "and a soak passed there"
-			if r.Verdict != Proven {
-				held = "and no soak passed up to there"
-			}
-			r.Notes = append(r.Notes, fmt.Sprintf("the answer is %s, %d grid step(s) above the chosen search point's %s: the soak failed there (the search's OK held only at the edge), %s",
-				size.Format(p.MemoryBytes), (p.MemoryBytes-searched)/s.cfg.Step, size.Format(searched), held))
+			r.Notes = append(r.Notes, fmt.Sprintf("the answer is %s, %d grid step(s) above the chosen search point's %s: the soak failed there (the search's OK held only at the edge), and a soak passed there",
+				size.Format(p.MemoryBytes), (p.MemoryBytes-searched)/s.cfg.Step, size.Format(searched)))
 		}
 	}
 	if p.Profile != nil && p.Profile != r.Profile {
@@ -120,6 +125,9 @@ func (s *searcher) answer() {
 		return
 	}
 	r.PlanOptions = pl.Options
+	if m := plan.MeasuredNonHeap(p.Profile); m > 0 {
+		r.NonHeap = NonHeap{PlannedBytes: pl.Total() - pl.HeapBytes(), MeasuredBytes: m, Why: pl.Region(plan.RegHeap).Why}
+	}
 }
 
 // cand is the candidate of that name, or nil.
@@ -130,4 +138,11 @@ func (s *searcher) cand(name string) *cand {
 		}
 	}
 	return nil
+}
+
+// needed is the budget to suggest when the proof stopped n trials short:
+// those n on top of what was used, or tune's own estimate if larger (a
+// larger budget also lets the search go on before the proof).
+func (s *searcher) needed(n int) int {
+	return max(s.res.Used()+n, s.res.Cost.Trials)
 }

@@ -1,0 +1,3 @@
+package io.github.jvmfit.ledger.account;
+
+public enum AccountType { CHECKING, SAVINGS, ASSET, REVENUE }

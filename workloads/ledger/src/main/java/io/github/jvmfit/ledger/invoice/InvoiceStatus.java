@@ -1,0 +1,3 @@
+package io.github.jvmfit.ledger.invoice;
+
+public enum InvoiceStatus { OPEN, PARTIAL, PAID }
