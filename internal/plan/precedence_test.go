@@ -75,11 +75,21 @@ func TestRunJavaRatios(t *testing.T) {
 }
 
 func TestGoalsAndCPURules(t *testing.T) {
-	small := mustPlan(t, Input{Limits: limits(300*mib, 1), JDK: jdk17})
+	// C1 only at ≤ 300 MiB needs a profile with few threads: without
+	// one, or with hundreds of threads (threads' 337), C1's deeper stacks
+	// may cost more than C2 (threads lost to the defaults under C1).
+	few := &Profile{PeakThreads: 40}
+	small := mustPlan(t, Input{Limits: limits(300*mib, 1), JDK: jdk17, Profile: few})
 	if !small.C1Only || small.GC != "Serial" || !has(small, "-XX:TieredStopAtLevel=1") || !has(small, "-XX:CICompilerCount=1") {
-		t.Errorf("300Mi/1CPU: %v", small.Options)
+		t.Errorf("300Mi/1CPU, a profile with 40 threads: %v", small.Options)
 	}
-	big := mustPlan(t, Input{Limits: limits(301*mib, 1), JDK: jdk17})
+	for name, pr := range map[string]*Profile{"no profile": nil, "337 threads": {PeakThreads: 337}, "no thread count": {LoadedClasses: 5000}} {
+		p := mustPlan(t, Input{Limits: limits(300*mib, 1), JDK: jdk17, Profile: pr})
+		if p.C1Only || has(p, "-XX:TieredStopAtLevel=1") || !has(p, "-XX:CICompilerCount=2") {
+			t.Errorf("300Mi/1CPU, %s: must keep tiered compilation with the JDK's 2 compiler threads: %v", name, p.Options)
+		}
+	}
+	big := mustPlan(t, Input{Limits: limits(301*mib, 1), JDK: jdk17, Profile: few})
 	if big.C1Only || !has(big, "-XX:CICompilerCount=2") {
 		t.Errorf("301Mi must keep C2 with ≥ 2 compiler threads: %v", big.Options)
 	}
