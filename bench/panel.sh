@@ -137,7 +137,7 @@ printf '%s\n' "${rows[@]:-}" | jq -s --arg date "$(date -u +%FT%TZ)" --arg host 
   'map(select(. != null)) as $rows |
    {script: "bench/panel.sh", date: $date,
     machine: "\($host), \($cores) cores, kernel \($kernel); load average \($load_start) at the start, \($load) at the end (1, 5, 15 min)",
-    note: $note, jdk: $jdk, step: $step, commit: $commit,
+    note: $note, jdk: $jdk, step: $step, jvmfit: $commit,
     settings: {warmup: $warmup, duration: $duration, min: $min, max: $max, repeats: $repeats, max_trials: $max_trials, soak: "0"},
     figures: ([$rows[] | . as $r | "\($r.app).jdk\($jdkv).cpus\($r.cpus)" as $p |
       ([$r.min_ok_bytes | to_entries[] | select(.value > 0) | {key: "\($p).\(.key).min_ok_mib", value: (.value / 1048576)}]
