@@ -107,6 +107,7 @@ for cpus in $CPUS; do
       --arg lb "$load_before" --arg la "$(cut -d' ' -f1-3 /proc/loadavg)" --arg start "$(date -u +%FT%TZ)" \
       '{app: $app, cpus: $cpus, min_ok_bytes: ([.modes[] | {key: .jvm, value: .min_ok_bytes}] | from_entries + {"jvmfit-profile": $withp}),
         trials: (([.modes[].trial_count] | add) + $ptrials), ratio_to_best_anchor: $ratio, load_before: $lb, load_after: $la, ended: $start}' "$f")")
+    printf '%s\n' "${rows[-1]}" >>"$work/rows.jsonl"
   done
   echo "Smallest memory limit that passes, $cpus CPU(s), JDK $jdkv (grid $STEP, $REPEATS repeat(s) at the boundary):"
   cat "$table"
@@ -132,7 +133,7 @@ mkdir -p "$(dirname "$OUT")"
 printf '%s\n' "${rows[@]:-}" | jq -s --arg date "$(date -u +%FT%TZ)" --arg host "$(uname -n)" --arg kernel "$(uname -r)" \
   --argjson cores "$(nproc)" --arg jdk "$("$JAVA" -version 2>&1 | head -1)" --arg jdkv "$jdkv" --arg step "$STEP" --arg load "$(cut -d' ' -f1-3 /proc/loadavg)" \
   --arg commit "$(git rev-parse --short HEAD 2>/dev/null || echo unknown)" --arg load_start "$load_start" --arg note "$NOTE" \
-  --arg warmup "${WARMUP:-descriptor's}" --arg duration "${DURATION:-descriptor's}" --arg min "$MIN" --arg max "$MAX" \
+  --arg warmup "${WARMUP:-the descriptor default}" --arg duration "${DURATION:-the descriptor default}" --arg min "$MIN" --arg max "$MAX" \
   --argjson repeats "$REPEATS" --argjson max_trials "$MAX_TRIALS" --argjson plans "$plans" \
   'map(select(. != null)) as $rows |
    {script: "bench/panel.sh", date: $date,
