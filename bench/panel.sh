@@ -132,7 +132,7 @@ done
 mkdir -p "$(dirname "$OUT")"
 printf '%s\n' "${rows[@]:-}" | jq -s --arg date "$(date -u +%FT%TZ)" --arg host "$(uname -n)" --arg kernel "$(uname -r)" \
   --argjson cores "$(nproc)" --arg jdk "$("$JAVA" -version 2>&1 | head -1)" --arg jdkv "$jdkv" --arg step "$STEP" --arg load "$(cut -d' ' -f1-3 /proc/loadavg)" \
-  --arg commit "$("$JVMFIT" version 2>/dev/null | awk '{print $NF}' || echo unknown)" --arg load_start "$load_start" --arg note "$NOTE" \
+  --arg commit "$("$JVMFIT" --version 2>/dev/null | awk '{print $NF}' || echo unknown)" --arg load_start "$load_start" --arg note "$NOTE" \
   --arg warmup "${WARMUP:-the descriptor default}" --arg duration "${DURATION:-the descriptor default}" --arg min "$MIN" --arg max "$MAX" \
   --argjson repeats "$REPEATS" --argjson max_trials "$MAX_TRIALS" --argjson plans "$plans" \
   'map(select(. != null)) as $rows |
