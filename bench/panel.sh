@@ -11,6 +11,11 @@
 # 6 searches; trim with the variables below.
 #   APPS="heapbound filecache" CPUS="1 2" JAVA=/path/to/java bash bench/panel.sh
 # KEEP=DIR keeps the database, the minmem JSON and logs there.
+# Shorter trials, the same for every column: WARMUP=5s DURATION=15s (the
+# descriptors' warmup and duration variables, passed with --var), MIN (the
+# search's lowest limit), MAX_TRIALS (a cap on each search), REPEATS=0 (no
+# extra runs at the boundary). NOTE="..." is written into the results (say
+# whether the machine was shared). All are recorded in the results file.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
@@ -21,6 +26,11 @@ CPUS=${CPUS:-1 2}
 STEP=${STEP:-8Mi}
 MAX=${MAX:-1Gi}
 REPEATS=${REPEATS:-1}
+MIN=${MIN:-64Mi}
+MAX_TRIALS=${MAX_TRIALS:-0}
+WARMUP=${WARMUP:-}
+DURATION=${DURATION:-}
+NOTE=${NOTE:-}
 JAVA=${JAVA:-$(command -v java)}
 ANCHORS=default,ubi,runjava,paketo
 OUT=${OUT:-bench/results/panel-$(date -u +%Y%m%dT%H%M%SZ).json}
@@ -33,6 +43,12 @@ command -v jq >/dev/null || { echo "bench/panel.sh: jq not installed: make bench
 [[ -x $JAVA ]] || { echo "bench/panel.sh: no java at '$JAVA': set JAVA=/path/to/bin/java" >&2; exit 2; }
 [[ -x $JVMFIT ]] || go build -o "$JVMFIT" ./cmd/jvmfit
 jdkv=$("$JAVA" -XshowSettings:properties -version 2>&1 | awk -F'= ' '/java.specification.version/ {print $2}')
+# The trial-length knobs, as descriptor variables (every panel descriptor's
+# scenario reads ${warmup} and ${duration}).
+vars=()
+[[ -n $WARMUP ]] && vars+=(--var "warmup=$WARMUP")
+[[ -n $DURATION ]] && vars+=(--var "duration=$DURATION")
+load_start=$(cut -d' ' -f1-3 /proc/loadavg)
 
 work=$(mktemp -d)
 trap 'if [[ -n ${KEEP:-} ]]; then mkdir -p "$KEEP" && cp -r "$work"/. "$KEEP"/; fi; rm -rf "$work"' EXIT
@@ -56,10 +72,12 @@ for cpus in $CPUS; do
     if [[ $a == vthreads && $jdkv -lt 21 ]]; then
       printf '| %s | virtual threads need JDK 21; this run is JDK %s |||||||\n' "$a" "$jdkv" >>"$table"; continue
     fi
-    base=(--app "$desc" --db "$work/panel.db" --java "$JAVA" --cpus "$cpus")
+    base=(--app "$desc" --db "$work/panel.db" --java "$JAVA" --cpus "$cpus" "${vars[@]}")
+    search=(--min "$MIN" --max "$MAX" --step "$STEP" --repeats "$REPEATS" --max-trials "$MAX_TRIALS" --soak 0 --json)
+    load_before=$(cut -d' ' -f1-3 /proc/loadavg)
     echo "bench/panel.sh: $a at $cpus CPU(s), JDK $jdkv: the anchors and jvmfit without a profile" >&2
     "$JVMFIT" minmem "${base[@]}" --experiment "panel-$a-$cpus" --jvm "$ANCHORS,jvmfit" \
-      --min 64Mi --max "$MAX" --step "$STEP" --repeats "$REPEATS" --soak 0 --json >"$work/$a-$cpus.json" 2>"$work/$a-$cpus.log" || {
+      "${search[@]}" >"$work/$a-$cpus.json" 2>"$work/$a-$cpus.log" || {
       echo "bench/panel.sh: minmem on $a failed: $(tail -1 "$work/$a-$cpus.log")" >&2; exit 1; }
     # The app's profile: one trial under the defaults at 1 GiB.
     prof="$work/$a-$cpus-profile.json"
@@ -68,7 +86,7 @@ for cpus in $CPUS; do
     withp=0
     if [[ -s $prof ]]; then
       "$JVMFIT" minmem "${base[@]}" --experiment "panel-$a-$cpus-profile" --jvm jvmfit --profile "$prof" \
-        --min 64Mi --max "$MAX" --step "$STEP" --repeats "$REPEATS" --soak 0 --json >"$work/$a-$cpus-p.json" 2>>"$work/$a-$cpus.log" &&
+        "${search[@]}" >"$work/$a-$cpus-p.json" 2>>"$work/$a-$cpus.log" &&
         withp=$(minok "$work/$a-$cpus-p.json" jvmfit)
     else
       echo "bench/panel.sh: $a: no profile (the trial at 1 GiB failed: $(tail -1 "$work/$a-$cpus-profile.log"))" >&2
@@ -83,18 +101,50 @@ for cpus in $CPUS; do
     ratio=$(awk -v a="$nop" -v b="$best" 'BEGIN { if (a > 0 && b > 0) printf "%.2f", a / b; else printf "n/a" }')
     printf '| %s | %s | %s | %s | %s | %s | %s | %s |\n' "$a" "$(mi "$(minok "$f" default)")" "$(mi "$(minok "$f" ubi)")" \
       "$(mi "$(minok "$f" runjava)")" "$(mi "$(minok "$f" paketo)")" "$(mi "$nop")" "$(mi "$withp")" "$ratio" >>"$table"
-    rows+=("$(jq -c --arg app "$a" --argjson cpus "$cpus" --argjson withp "$withp" --arg ratio "$ratio" \
+    ptrials=0
+    [[ -s $work/$a-$cpus-p.json ]] && ptrials=$(jq '[.modes[].trial_count] | add // 0' "$work/$a-$cpus-p.json")
+    rows+=("$(jq -c --arg app "$a" --argjson cpus "$cpus" --argjson withp "$withp" --arg ratio "$ratio" --argjson ptrials "$ptrials" \
+      --arg lb "$load_before" --arg la "$(cut -d' ' -f1-3 /proc/loadavg)" --arg start "$(date -u +%FT%TZ)" \
       '{app: $app, cpus: $cpus, min_ok_bytes: ([.modes[] | {key: .jvm, value: .min_ok_bytes}] | from_entries + {"jvmfit-profile": $withp}),
-        trials: ([.modes[].trial_count] | add), ratio_to_best_anchor: $ratio}' "$f")")
+        trials: (([.modes[].trial_count] | add) + $ptrials), ratio_to_best_anchor: $ratio, load_before: $lb, load_after: $la, ended: $start}' "$f")")
+    printf '%s\n' "${rows[-1]}" >>"$work/rows.jsonl"
   done
   echo "Smallest memory limit that passes, $cpus CPU(s), JDK $jdkv (grid $STEP, $REPEATS repeat(s) at the boundary):"
   cat "$table"
   echo
 done
 
+# The results file as docs/figures_test.go reads it: script, date, machine
+# (with the load), figures under flat keys APP.jdkN.cpusN.MODE.min_ok_mib
+# and the ratios, and plans: what `jvmfit flags` printed at each jvmfit
+# answer (LIMIT/CPUS/balanced, with the default java, as the docs test
+# asks it), so a doc quoting a figure knows when the planner has changed.
+plans='{}'
+for r in "${rows[@]:-}"; do
+  [[ -z $r ]] && continue
+  b=$(jq -r '.min_ok_bytes.jvmfit // 0' <<<"$r")
+  c=$(jq -r .cpus <<<"$r")
+  if [[ $b -gt 0 ]]; then
+    k="$((b / 1048576))Mi/$c/balanced"
+    plans=$(jq -c --arg k "$k" --arg v "$("$JVMFIT" flags --memory "$((b / 1048576))Mi" --cpus "$c" --goal balanced)" '. + {($k): $v}' <<<"$plans")
+  fi
+done
 mkdir -p "$(dirname "$OUT")"
 printf '%s\n' "${rows[@]:-}" | jq -s --arg date "$(date -u +%FT%TZ)" --arg host "$(uname -n)" --arg kernel "$(uname -r)" \
-  --argjson cores "$(nproc)" --arg jdk "$("$JAVA" -version 2>&1 | head -1)" --arg step "$STEP" --arg load "$(cut -d' ' -f1-3 /proc/loadavg)" \
-  --arg commit "$(git rev-parse --short HEAD 2>/dev/null || echo unknown)" \
-  '{date: $date, machine: {host: $host, kernel: $kernel, cores: $cores, load: $load}, jdk: $jdk, step: $step, commit: $commit, rows: map(select(. != null))}' >"$OUT"
+  --argjson cores "$(nproc)" --arg jdk "$("$JAVA" -version 2>&1 | head -1)" --arg jdkv "$jdkv" --arg step "$STEP" --arg load "$(cut -d' ' -f1-3 /proc/loadavg)" \
+  --arg commit "$("$JVMFIT" --version 2>/dev/null | awk '{print $NF}' || echo unknown)" --arg load_start "$load_start" --arg note "$NOTE" \
+  --arg warmup "${WARMUP:-the descriptor default}" --arg duration "${DURATION:-the descriptor default}" --arg min "$MIN" --arg max "$MAX" \
+  --argjson repeats "$REPEATS" --argjson max_trials "$MAX_TRIALS" --argjson plans "$plans" \
+  'map(select(. != null)) as $rows |
+   {script: "bench/panel.sh", date: $date,
+    machine: "\($host), \($cores) cores, kernel \($kernel); load average \($load_start) at the start, \($load) at the end (1, 5, 15 min)",
+    note: $note, jdk: $jdk, step: $step, jvmfit: $commit,
+    settings: {warmup: $warmup, duration: $duration, min: $min, max: $max, repeats: $repeats, max_trials: $max_trials, soak: "0"},
+    figures: ([$rows[] | . as $r | "\($r.app).jdk\($jdkv).cpus\($r.cpus)" as $p |
+      ([$r.min_ok_bytes | to_entries[] | select(.value > 0) | {key: "\($p).\(.key).min_ok_mib", value: (.value / 1048576)}]
+       + (if ($r.ratio_to_best_anchor | test("^[0-9.]+$")) then [{key: "\($p).jvmfit_to_best_anchor", value: ($r.ratio_to_best_anchor | tonumber)}] else [] end)
+       + (if ($r.min_ok_bytes.jvmfit // 0) > 0 and ($r.min_ok_bytes.default // 0) > 0
+          then [{key: "\($p).jvmfit_to_default", value: (($r.min_ok_bytes.jvmfit / $r.min_ok_bytes.default * 100 | round) / 100)}] else [] end))[]]
+      | from_entries),
+    plans: $plans, rows: $rows}' >"$OUT"
 echo "bench/panel.sh: results in $OUT" >&2

@@ -2,7 +2,8 @@
 // the JDK's own ergonomics, jvmfit's plan for the trial's limits, another
 // tool's options for them (runjava, paketo, ubi), a named option set, or
 // the user's own options; always with the descriptor's
-// jvm_options, placed by the one override rule (plan.Override).
+// jvm_options, placed by the one override rule (plan.Override), planned
+// by exec's rule (plan.Fit: what does not fit gets no cap).
 package jvmopts
 
 import (
@@ -34,6 +35,10 @@ type Request struct {
 	Profile *plan.Profile
 	// Jar is the app's jar: the paketo mode counts its classes.
 	Jar string
+	// Strict refuses a jvmfit plan where the user's options leave it in
+	// doubt (plan.Strict, exec --strict); otherwise the trial gets exec's
+	// plan (plan.Fit) and the doubt in Resolved.Doubt.
+	Strict bool
 }
 
 // Resolved is what a mode gives the JVM.
@@ -44,6 +49,8 @@ type Resolved struct {
 	Options []string
 	// Env is the mode's environment: the plan's, or the set's.
 	Env map[string]string
+	// Doubt is the plan's sizing doubt (exec's warning line), "" if none.
+	Doubt string
 }
 
 // Resolve returns the options for r.Mode. Errors are one line and are the

@@ -75,7 +75,7 @@ func compute(in Input, u userSet, limit int64) (*Plan, error) {
 	if v, ok := u.number("ActiveProcessorCount"); ok && v >= 1 {
 		n = int(v)
 	}
-	c1, tieredOff := jitChoice(in.Goal, u, limit)
+	c1, tieredOff := jitChoice(in.Goal, u, limit, profileOf(in))
 	compilers := compilerCount(n, c1, tieredOff)
 	if v, ok := u.number("CICompilerCount"); ok && v >= 1 {
 		compilers = int(v)
@@ -115,11 +115,15 @@ func compute(in Input, u userSet, limit int64) (*Plan, error) {
 	return p, nil
 }
 
-// jitChoice is C1 only or tiered, from the goal, the limit and the user's
-// options: footprint is C1 only at any size, throughput never, balanced
-// at or below 300 MiB (seed 000).
-func jitChoice(goal string, u userSet, limit int64) (c1, tieredOff bool) {
-	c1 = goal == Footprint || goal == Balanced && limit <= smallLimit
+// jitChoice is C1 only or tiered, from the goal, the limit, the profile
+// and the user's options: footprint is C1 only at any size, throughput
+// never, balanced at or below 300 MiB (seed 000) only when a profile says
+// the app has few threads (c1Threads). Without a profile balanced keeps
+// the JDK's tiered compilation: C1's uninlined frames made threads' deep
+// stacks cost 88 MiB of NMT Thread against 50 under tiered, and the plan
+// lost to the defaults (docs/launcher.md, "C1 and deep stacks").
+func jitChoice(goal string, u userSet, limit int64, pr *Profile) (c1, tieredOff bool) {
+	c1 = goal == Footprint || goal == Balanced && limit <= smallLimit && fewThreads(pr)
 	tieredOff = u.has("TieredCompilation") && !u.bools["TieredCompilation"]
 	if v, ok := u.number("TieredStopAtLevel"); ok {
 		c1 = v < 4

@@ -128,7 +128,7 @@ func serialWhy(n int) string {
 
 func (e *emitter) jit(c1 bool, compilers, n int, limit int64) {
 	if c1 {
-		why := "C1 only: C2's code cache and compiler arenas cost more than they give back at ≤ 300 MiB (seed 000)"
+		why := "C1 only: C2's code cache and compiler arenas cost more than they give back at ≤ 300 MiB (seed 000), and the profile shows few threads (≤ 100) whose deeper C1 stacks could cost more"
 		if limit > smallLimit {
 			why = "footprint: C1 only, so no C2 code cache or compiler arenas"
 		}

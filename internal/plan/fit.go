@@ -25,7 +25,8 @@ import (
 //   - either is Plan.Doubt, one line with the numbers, for stderr.
 //
 // Strict keeps the refusal instead: Compute's, or one naming the squeeze.
-// Trials keep Override: a limit the planner refuses costs no trial.
+// Trials plan with Fit too (internal/jvmopts), so a trial runs what exec
+// would give java; Strict is their switch back to the refusal.
 
 // metaStartNeed is the smallest metaspace cap Fit gives an app without a
 // profile when the user's options take the room: about twice what the

@@ -53,7 +53,7 @@ func profileJIT(pr *Profile) (c1 bool, compilers int) {
 	if v, ok := u.number("ActiveProcessorCount"); ok && v >= 1 {
 		n = int(v)
 	}
-	c1, tieredOff := jitChoice(Throughput, u, 0)
+	c1, tieredOff := jitChoice(Throughput, u, 0, nil)
 	compilers = jvmCompilerCount(n)
 	if tieredOff {
 		compilers = max(jvmCompilerCount(n)/2, 1)

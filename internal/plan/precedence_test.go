@@ -6,6 +6,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/jvmfit/jvmfit/internal/jdk"
 	"github.com/jvmfit/jvmfit/internal/size"
 )
 
@@ -75,11 +76,21 @@ func TestRunJavaRatios(t *testing.T) {
 }
 
 func TestGoalsAndCPURules(t *testing.T) {
-	small := mustPlan(t, Input{Limits: limits(300*mib, 1), JDK: jdk17})
+	// C1 only at ≤ 300 MiB needs a profile with few threads: without
+	// one, or with hundreds of threads (threads' 337), C1's deeper stacks
+	// may cost more than C2 (threads lost to the defaults under C1).
+	few := &Profile{PeakThreads: 40}
+	small := mustPlan(t, Input{Limits: limits(300*mib, 1), JDK: jdk17, Profile: few})
 	if !small.C1Only || small.GC != "Serial" || !has(small, "-XX:TieredStopAtLevel=1") || !has(small, "-XX:CICompilerCount=1") {
-		t.Errorf("300Mi/1CPU: %v", small.Options)
+		t.Errorf("300Mi/1CPU, a profile with 40 threads: %v", small.Options)
 	}
-	big := mustPlan(t, Input{Limits: limits(301*mib, 1), JDK: jdk17})
+	for name, pr := range map[string]*Profile{"no profile": nil, "337 threads": {PeakThreads: 337}, "no thread count": {LoadedClasses: 5000}} {
+		p := mustPlan(t, Input{Limits: limits(300*mib, 1), JDK: jdk17, Profile: pr})
+		if p.C1Only || has(p, "-XX:TieredStopAtLevel=1") || !has(p, "-XX:CICompilerCount=2") {
+			t.Errorf("300Mi/1CPU, %s: must keep tiered compilation with the JDK's 2 compiler threads: %v", name, p.Options)
+		}
+	}
+	big := mustPlan(t, Input{Limits: limits(301*mib, 1), JDK: jdk17, Profile: few})
 	if big.C1Only || !has(big, "-XX:CICompilerCount=2") {
 		t.Errorf("301Mi must keep C2 with ≥ 2 compiler threads: %v", big.Options)
 	}
@@ -209,5 +220,28 @@ func TestOverrideDropsEveryPlanOptionForAUserFlag(t *testing.T) {
 	opts, reasons := withoutUserFlags(p, []string{"-XX:MaxRAM=1g", "-XX:+UseParallelGC"})
 	if strings.Join(opts, " ") != "-XX:MaxMetaspaceSize=64m" || len(reasons) != 1 || len(p.Kept) != 2 {
 		t.Errorf("options %v reasons %v kept %v", opts, reasons, p.Kept)
+	}
+}
+
+// Without a profile, or with one of many threads, balanced never runs C1
+// alone: C1's deeper frames cost threads (337 threads, 1,000-frame stacks)
+// 38 MiB of stack against the ~20 MiB C1 saves, and the plan lost to the
+// defaults. With a profile of few threads it does, at ≤ 300 MiB only.
+func TestBalancedC1OnlyWithAProfileOfFewThreads(t *testing.T) {
+	for m := int64(64 * mib); m <= 512*mib; m += 8 * mib {
+		for _, cpus := range []float64{1, 2, 4} {
+			for _, j := range []jdk.JDK{jdk17, jdk25} {
+				for _, pr := range []*Profile{nil, {PeakThreads: 101}, {PeakThreads: 337}, {PeakThreads: 100}, {PeakThreads: 20}} {
+					p, _, err := Fit(Input{Limits: limits(m, cpus), JDK: j, Profile: pr}, nil)
+					if err != nil {
+						t.Fatalf("%s %g CPUs: %v", size.Format(m), cpus, err)
+					}
+					want := pr != nil && pr.PeakThreads <= c1Threads && m <= smallLimit
+					if p.C1Only != want || has(p, "-XX:TieredStopAtLevel=1") != want {
+						t.Fatalf("%s %g CPUs JDK %d profile %+v: C1 only %v, want %v: %v", size.Format(m), cpus, j.Version, pr, p.C1Only, want, p.Options)
+					}
+				}
+			}
+		}
 	}
 }

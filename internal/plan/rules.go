@@ -6,6 +6,21 @@ import "math/bits"
 // than it gives back: C1 only at or below it.
 const smallLimit = 300 * mib
 
+// c1Threads is the most threads a profile may show for balanced to take
+// C1 only at or below smallLimit. C1 inlines less than C2, so each frame
+// of a deep call chain is bigger: threads (320 threads, 1,000-frame
+// recursion) committed ~115 KiB more stack per thread under C1 (NMT
+// Thread 88 MiB against 50). C1 saves ~20 MiB (compiler arenas 8 MiB
+// against 20, code cache 11-13 MiB used against 18-23), about 170 such
+// threads; 100 leaves a margin for apps deeper still.
+const c1Threads = 100
+
+// fewThreads says whether a profile measured at most c1Threads threads;
+// without a profile (or without a thread count) nobody knows, so no.
+func fewThreads(pr *Profile) bool {
+	return pr != nil && pr.PeakThreads > 0 && pr.PeakThreads <= c1Threads
+}
+
 // jvmCompilerCount is HotSpot's own tiered formula, applied to the CPUs
 // the container really has: log2(n)·log2(log2(n))·3/2, at least 2.
 func jvmCompilerCount(n int) int {
