@@ -78,13 +78,24 @@ func TestBatchStopsStartingAfterAnError(t *testing.T) {
 	boom := errors.New("the cluster refused the Job")
 	var mu sync.Mutex
 	var started []float64
+	// The failing trial ends only once the second has started: without
+	// this the error could stop the batch before the second worker
+	// started (a race on a loaded machine, not the rule under test).
+	second := make(chan struct{})
+	var once sync.Once
 	s.Run = func(ctx context.Context, spec trial.Spec) (*trial.Result, error) {
 		mu.Lock()
 		started = append(started, spec.Rate)
 		mu.Unlock()
 		if spec.Rate == 100 {
+			select {
+			case <-second:
+			case <-time.After(10 * time.Second):
+				t.Error("the second trial never started beside the first")
+			}
 			return nil, boom
 		}
+		once.Do(func() { close(second) })
 		time.Sleep(100 * time.Millisecond)
 		return f.run(ctx, spec)
 	}
