@@ -5,6 +5,7 @@ import (
 
 	"github.com/jvmfit/jvmfit/internal/app"
 	"github.com/jvmfit/jvmfit/internal/detect"
+	"github.com/jvmfit/jvmfit/internal/jvmopts"
 )
 
 // AppPools are the thread-pool knobs of the framework the app's jar is
@@ -15,8 +16,12 @@ import (
 // jvm_options or its command, an --name= argument, its environment form)
 // is the user's and left alone.
 func AppPools(a *app.App) []detect.Knob {
-	jar := a.RunsJar()
-	if jar == "" {
+	// An image's jar is inside the image, and a placeholder is no file.
+	if a == nil || a.Image != "" {
+		return nil
+	}
+	jar := jvmopts.AppJar(a)
+	if jar == "" || strings.Contains(jar, "${") {
 		return nil
 	}
 	r, err := detect.Jar(jar)
