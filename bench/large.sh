@@ -6,8 +6,9 @@
 # run-java.sh (no -Xmx on JDK 10+: the JDK's 25%; docs/anchors.md): p99 at
 # a fixed rate, then the throughput at saturation
 # (16 closed workers for 10 s), and whether the kernel OOM-killed it.
-# REPEATS runs of each cell; prints a table (docs/launcher.md has the
-# measured one) and writes it as JSON to bench/results/large-DATE.json.
+# REPEATS runs of each cell; prints a table and writes bench/results/large-DATE.json
+# in the common results format (bench/large.jq: one figure a cell and field,
+# LIMIT.MODE.runN.FIELD), from which docs/launcher.md's table is generated.
 # Needs root (real cgroups); about 2 minutes a trial on 2 cores.
 #   LIMITS="1Gi 4Gi" CPUS=2 REPEATS=1 bash bench/large.sh
 # KEEP=DIR keeps the database, each trial's JSON and logs there.
@@ -75,5 +76,7 @@ mkdir -p "$(dirname "$OUT")"
 printf '%s\n' "${rows[@]:-}" | jq -s --arg date "$(date -u +%FT%TZ)" --arg host "$(uname -n)" --arg kernel "$(uname -r)" \
   --argjson cores "$(nproc)" --arg load "$(cut -d' ' -f1-3 /proc/loadavg)" --arg jdk "$("$JAVA" -version 2>&1 | head -1)" \
   --arg commit "$(git rev-parse --short HEAD 2>/dev/null || echo unknown)" \
-  '{date: $date, machine: {host: $host, kernel: $kernel, cores: $cores, load: $load}, jdk: $jdk, commit: $commit, rows: map(select(. != null))}' >"$OUT"
+  '{date: $date, machine: {host: $host, kernel: $kernel, cores: $cores, load: $load}, jdk: $jdk, commit: $commit, rows: map(select(. != null))}' |
+  jq --arg script bench/large.sh --arg cpus "$CPUS" -f bench/large.jq \
+    --arg settings "filecache, $CPUS CPU(s), $("$JAVA" -version 2>&1 | head -1), no profile, $RATE req/s (10 s warm-up, 30 s measured), 16 closed workers for 10 s at saturation; files of $SIZE bytes: $(for l in $LIMITS; do printf '%s at %s, ' "${FILES[$l]:-3000}" "$l"; done)2 versions each; $REPEATS repeat(s); modes $MODES" >"$OUT"
 echo "bench/large.sh: results in $OUT" >&2
