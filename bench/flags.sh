@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # Times `jvmfit flags` (whole process: detect limits, read the JDK's release
 # file, plan, print) against `java -version`, the floor of any JVM launch.
-# Target: jvmfit flags median ≤ 5 ms.
+# Target: jvmfit flags median ≤ 5 ms. Writes bench/results/flags.json.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 BIN=${BIN:-bin/jvmfit}
@@ -14,10 +14,16 @@ trap 'exit 130' INT TERM
 hyperfine -N --warmup 20 --runs "${RUNS:-200}" --export-json "$out/h.json" \
   -n "jvmfit flags" "$BIN flags --java $JAVA" \
   -n "java -version" "$JAVA -version" >&2
-python3 - "$out/h.json" <<'PY'
+read -r f j < <(python3 - "$out/h.json" <<'PY'
 import json, sys
 r = {x["command"]: x for x in json.load(open(sys.argv[1]))["results"]}
-f, j = r["jvmfit flags"]["median"] * 1000, r["java -version"]["median"] * 1000
-print(f"jvmfit flags median {f:.2f} ms (target <= 5 ms): {'OK' if f <= 5 else 'SLOW'}")
-print(f"java -version median {j:.2f} ms; jvmfit flags adds {100 * f / j:.1f}% to a JVM start")
+print(round(r["jvmfit flags"]["median"] * 1000, 2), round(r["java -version"]["median"] * 1000, 2))
 PY
+)
+pct=$(awk -v f="$f" -v j="$j" 'BEGIN { printf "%.1f", 100 * f / j }')
+echo "jvmfit flags median $f ms (target <= 5 ms): $(awk -v f="$f" 'BEGIN { print (f <= 5 ? "OK" : "SLOW") }')"
+echo "java -version median $j ms; jvmfit flags adds $pct% to a JVM start"
+# shellcheck source=bench/results.sh
+. bench/results.sh
+write_results flags.json bench/flags.sh "hyperfine -N, ${RUNS:-200} runs after 20 warm-up, $BIN flags --java $JAVA" \
+  flags.median_ms="$f" java_version.median_ms="$j" flags_to_java_version_pct="$pct"
