@@ -26,7 +26,9 @@ import (
 //
 // {KEY} is figures[KEY] of the file the marker names, {FILE:KEY} another
 // file's; an optional format follows the key: a printf verb (%.0f, %.1f),
-// or YES/NO, which prints YES for 1 and NO for 0. Without one the number is
+// with what to print for a negative figure after a ; (%.0fMi;none: -1 is
+// "none, the JDK's default" in a results file), or YES/NO, which prints
+// YES for 1 and NO for 0. Without one the number is
 // printed as the file holds it. `result-table-earlier` quotes an earlier
 // planner's run, as result-earlier does: every file's plans must then differ
 // from today's `jvmfit flags`; `result-table` requires them to be today's.
@@ -98,7 +100,11 @@ func formatFigure(v float64, format string) (string, error) {
 	case format == "":
 		return strconv.FormatFloat(v, 'f', -1, 64), nil
 	case strings.HasPrefix(format, "%"):
-		return fmt.Sprintf(format, v), nil
+		verb, negative, ok := strings.Cut(format, ";")
+		if ok && v < 0 {
+			return negative, nil
+		}
+		return fmt.Sprintf(verb, v), nil
 	case strings.Count(format, "/") == 1:
 		yes, no, _ := strings.Cut(format, "/")
 		switch v {
@@ -244,17 +250,17 @@ func TestResultTablesAreResultsFiles(t *testing.T) {
 // The template's rules: placeholders, formats, and a figure left in a row.
 func TestResultTableTemplate(t *testing.T) {
 	files := map[string]results{
-		"a.json": {Figures: map[string]float64{"x.min_ok_mib": 136, "x.p99_ms": 7.411, "x.oom": 0}},
+		"a.json": {Figures: map[string]float64{"x.min_ok_mib": 136, "x.p99_ms": 7.411, "x.oom": 0, "x.cap": -1}},
 		"b.json": {Figures: map[string]float64{"y": 0.94}},
 	}
 	load := func(f string) results { return files[f] }
 	rt := resultTable{kind: "result-table", file: "a.json", template: []string{
-		"| app | min | p99 | OOM | ratio |",
-		"|---|---|---|---|---|",
-		"| x 1Gi | {x.min_ok_mib}Mi | {x.p99_ms %.1f} ms | {x.oom yes/no} | {b.json:y} |",
+		"| app | min | p99 | OOM | ratio | cap |",
+		"|---|---|---|---|---|---|",
+		"| x 1Gi | {x.min_ok_mib}Mi | {x.p99_ms %.1f} ms | {x.oom yes/no} | {b.json:y} | {x.cap %.0fMi;none}, {x.min_ok_mib %.0fMi;none} |",
 	}}
 	got, problems := renderResultTable(rt, load)
-	if want := "| app | min | p99 | OOM | ratio |\n|---|---|---|---|---|\n| x 1Gi | 136Mi | 7.4 ms | no | 0.94 |\n"; got != want || len(problems) > 0 {
+	if want := "| app | min | p99 | OOM | ratio | cap |\n|---|---|---|---|---|---|\n| x 1Gi | 136Mi | 7.4 ms | no | 0.94 | none, 136Mi |\n"; got != want || len(problems) > 0 {
 		t.Errorf("rendered %q, problems %v; want %q", got, problems, want)
 	}
 	if fs := filesOf(rt); len(fs) != 2 || fs[1] != "b.json" {
