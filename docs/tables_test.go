@@ -16,7 +16,8 @@ import (
 //   - generated: a result-table (from bench/results, resulttables_test.go)
 //     or a plan-table (from `jvmfit flags`, plantables_test.go);
 //   - bound cell by cell: every figure in its rows (the first cell, the
-//     row's name, apart) is followed by its own <!-- result FILE KEY --> or
+//     row's name, and a "load …" column, the machine's load average the
+//     results file records with the run, apart) is followed by its own <!-- result FILE KEY --> or
 //     <!-- result-earlier FILE KEY --> (checked by
 //     TestMeasuredFiguresMatchResults);
 //   - marked <!-- example --> (figures that show a format, measured by
@@ -38,6 +39,7 @@ var (
 	ratioHeader      = regexp.MustCompile(`^\|.*\b(jvmfit|tune) / `)
 	codeSpan         = regexp.MustCompile("`[^`]*`")
 	htmlComment      = regexp.MustCompile(`<!--.*?-->`)
+	loadColumn       = regexp.MustCompile(`^load\b`)
 	referenceHead    = map[string]bool{"flag": true, "key": true, "field": true, "setting": true, "knob": true}
 )
 
@@ -149,7 +151,10 @@ func tableProblem(lines []string, t docTable) string {
 	bound := false
 	for j := t.first + 2; j <= t.last; j++ {
 		cells := splitRow(lines[j])
-		for _, c := range cells[1:] {
+		for i, c := range cells {
+			if i == 0 || i < len(head) && loadColumn.MatchString(head[i]) {
+				continue // the row's name; the machine's load, recorded with the run
+			}
 			bound = bound || figureMarker.MatchString(c)
 			if n := unbound(c); n > 0 {
 				return fmt.Sprintf("line %d, cell %q: %d figure(s) without their own <!-- result FILE KEY --> (or make the table a result-table, or mark it example or rules)", j+1, c, n)
@@ -195,6 +200,7 @@ func TestTableRule(t *testing.T) {
 		{"<!-- rules -->\n| app | min |\n|---|---|\n| sort | 136Mi |", 1, false},
 		{"| app | min |\n|---|---|\n| sort | 136Mi" + r + " |", 1, false},
 		{"| app at 1Gi | min |\n|---|---|\n| sort 1Gi | 136Mi" + r + " |", 1, false}, // the row's name
+		{"| app | min | load before → after |\n|---|---|---|\n| sort | 136Mi" + r + " | 7.69 → 4.42 |", 1, false},
 		// cell by cell: one marker no longer vouches for the table
 		{"| app | min | p99 |\n|---|---|---|\n| sort | 136Mi" + r + " | 7.4 ms |", 1, true},
 		{"| app | min |\n|---|---|\n| sort | 136Mi" + r + " |\n| filecache | 144Mi |", 1, true},
