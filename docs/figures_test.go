@@ -2,6 +2,7 @@ package docs_test
 
 import (
 	"encoding/json"
+	"fmt"
 	"os"
 	"path/filepath"
 	"regexp"
@@ -128,5 +129,75 @@ func TestMeasuredFiguresMatchResults(t *testing.T) {
 	}
 	if checked == 0 {
 		t.Fatal("no figure marked <!-- result FILE KEY --> in the docs")
+	}
+}
+
+// Figures in running text. In the docs listed here every measured-looking
+// figure of the prose (a size, a time in ms, a ratio: what tables_test.go
+// calls a figure) is bound to a results file by its own
+// <!-- result FILE KEY --> right after it, or its line says it is
+// illustrative (<!-- example -->) or a setting or rule (<!-- rules -->).
+// The other docs' prose is not checked yet: a doc joins this list once its
+// prose holds no figure but bound ones.
+var strictProse = []string{"README.md", "docs/anchors.md"}
+
+var lineMarker = regexp.MustCompile(`<!-- (example|rules) -->`)
+
+// proseProblems: the prose lines of doc with a figure that is neither bound
+// nor marked, as "LINE: TEXT".
+func proseProblems(doc string) []string {
+	var out []string
+	fence, comment := false, false
+	for i, l := range strings.Split(doc, "\n") {
+		switch {
+		case strings.HasPrefix(l, "```"):
+			fence = !fence
+			continue
+		case fence:
+			continue
+		case comment:
+			comment = !strings.Contains(l, "-->")
+			continue
+		case strings.HasPrefix(l, "<!--") && !strings.Contains(l, "-->"):
+			comment = true
+			continue
+		case strings.HasPrefix(l, "|"), strings.HasPrefix(l, "    "), lineMarker.MatchString(l):
+			continue // tables have their own rule; indented code; a marked line
+		}
+		if unbound(l) > 0 {
+			out = append(out, fmt.Sprintf("%d: %s", i+1, strings.TrimSpace(l)))
+		}
+	}
+	return out
+}
+
+// TestProseFiguresAreBound: in the strict docs no figure of the running
+// text lacks its source.
+func TestProseFiguresAreBound(t *testing.T) {
+	for _, rel := range strictProse {
+		for _, p := range proseProblems(readDoc(t, rel)) {
+			t.Errorf("%s:%s\n\ta figure in the text without its source: bind it (<!-- result FILE KEY --> right after it), say it without the number, or mark the line <!-- example --> or <!-- rules -->", rel, p)
+		}
+	}
+}
+
+func TestProseRule(t *testing.T) {
+	for _, c := range []struct {
+		doc  string
+		want int
+	}{
+		{"needs **152 MiB**<!-- result demo.json k --> with the defaults", 0},
+		{"needs 152 MiB with the defaults", 1},
+		{"0.78<!-- result f.json a --> and 0.72 of the best anchor", 1},
+		{"a margin of 16 MiB<!-- rules -->", 0},
+		{"p99 7.4 ms, as an example <!-- example -->", 0},
+		{"`--memory 256Mi` is an option, not a figure", 0},
+		{"```\n256Mi\n```\n| a | 256Mi |", 0},
+		{"<!-- result-table x.json\n| a | 256Mi |\n-->", 0},
+		{"with Go 1.26 and JDK 17.0.15", 0},
+	} {
+		if got := proseProblems(c.doc); len(got) != c.want {
+			t.Errorf("%q: %v, want %d problem(s)", c.doc, got, c.want)
+		}
 	}
 }

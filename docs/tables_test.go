@@ -40,6 +40,7 @@ var (
 	codeSpan         = regexp.MustCompile("`[^`]*`")
 	htmlComment      = regexp.MustCompile(`<!--.*?-->`)
 	loadColumn       = regexp.MustCompile(`^load\b`)
+	version          = regexp.MustCompile(`\b(?:Go|JDK|Java|Temurin|OpenJDK|Debian|kernel|Boot|Quarkus|Micronaut|Helidon|v)\s?\d+(?:\.\d+)+`)
 	referenceHead    = map[string]bool{"flag": true, "key": true, "field": true, "setting": true, "knob": true}
 )
 
@@ -53,9 +54,10 @@ func showsFigure(row string) bool {
 	return figureCount(row) > 0
 }
 
-// figureCount: how many measured-looking figures text shows.
+// figureCount: how many measured-looking figures text shows (a version,
+// "Go 1.26", "JDK 17.0.15", is not one).
 func figureCount(text string) int {
-	v := visible(text)
+	v := version.ReplaceAllString(visible(text), "")
 	return len(sizeOrTime.FindAllString(v, -1)) + len(ratioNumber.FindAllString(v, -1))
 }
 
