@@ -40,7 +40,7 @@ var (
 	codeSpan         = regexp.MustCompile("`[^`]*`")
 	htmlComment      = regexp.MustCompile(`<!--.*?-->`)
 	loadColumn       = regexp.MustCompile(`^load\b`)
-	version          = regexp.MustCompile(`\b(?:Go|JDK|Java|Temurin|OpenJDK|Debian|kernel|Boot|Quarkus|Micronaut|Helidon|v)\s?\d+(?:\.\d+)+`)
+	version          = regexp.MustCompile(`\b(?:Go|JDK|Java|Temurin|OpenJDK|Debian|kernel|Kubernetes|Boot|Quarkus|Micronaut|Helidon|v)\s?\d+(?:\.\d+)+`)
 	referenceHead    = map[string]bool{"flag": true, "key": true, "field": true, "setting": true, "knob": true}
 )
 
