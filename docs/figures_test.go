@@ -132,15 +132,13 @@ func TestMeasuredFiguresMatchResults(t *testing.T) {
 	}
 }
 
-// Figures in running text. In the docs listed here every measured-looking
-// figure of the prose (a size, a time in ms, a ratio: what tables_test.go
-// calls a figure) is bound to a results file by its own
-// <!-- result FILE KEY --> right after it, or its line says it is
-// illustrative (<!-- example -->) or a setting or rule (<!-- rules -->).
-// The other docs' prose is not checked yet: a doc joins this list once its
-// prose holds no figure but bound ones.
-var strictProse = []string{"README.md", "docs/anchors.md", "docs/your-service.md", "docs/run.md", "docs/kubernetes.md", "docs/inventory.md", "docs/probe.md", "docs/report.md", "docs/app.md", "docs/scenario.md", "docs/cgroupv2.md", "docs/kubernetes-e2e.md", "docs/experiments.md", "docs/docker.md", "docs/launcher.md", "docs/tune.md", "docs/workloads.md", "docs/faults.md", "docs/sandbox.md"}
-
+// Figures in running text. In every doc (README.md, ARCHITECTURE.md,
+// docs/*.md) every measured-looking figure of the prose (a size, a time in
+// ms, a ratio: what tables_test.go calls a figure) is bound to a results
+// file by its own <!-- result FILE KEY --> right after it, or its line says
+// it is illustrative (<!-- example -->) or a setting or rule
+// (<!-- rules -->). Code (spans and fences) and tables, which have their own
+// rule, are not prose.
 var lineMarker = regexp.MustCompile(`<!-- (example|rules) -->`)
 
 // proseProblems: the prose lines of doc with a figure that is neither bound
@@ -211,10 +209,9 @@ func maskCode(lines []string) []string {
 	return out
 }
 
-// TestProseFiguresAreBound: in the strict docs no figure of the running
-// text lacks its source.
+// TestProseFiguresAreBound: no figure of the running text lacks its source.
 func TestProseFiguresAreBound(t *testing.T) {
-	for _, rel := range strictProse {
+	for _, rel := range allDocs(t) {
 		for _, p := range proseProblems(readDoc(t, rel)) {
 			t.Errorf("%s:%s\n\ta figure in the text without its source: bind it (<!-- result FILE KEY --> right after it), say it without the number, or mark the line <!-- example --> or <!-- rules -->", rel, p)
 		}
