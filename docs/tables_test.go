@@ -40,8 +40,11 @@ var (
 	codeSpan         = regexp.MustCompile("`[^`]*`")
 	htmlComment      = regexp.MustCompile(`<!--.*?-->`)
 	loadColumn       = regexp.MustCompile(`^load\b`)
-	version          = regexp.MustCompile(`\b(?:Go|JDK|Java|Temurin|OpenJDK|Debian|kernel|Kubernetes|Boot|Quarkus|Micronaut|Helidon|v)\s?\d+(?:\.\d+)+`)
-	referenceHead    = map[string]bool{"flag": true, "key": true, "field": true, "setting": true, "knob": true}
+	// In a table a time in s or µs, or a size in MB, KB or GB, is a figure
+	// too (in prose they are mostly settings: "a 10 s warm-up").
+	tableMeasure  = regexp.MustCompile(`\d(?:\s?(?:s|µs|MB|KB|GB|kB)\b)`)
+	version       = regexp.MustCompile(`\b(?:Go|JDK|Java|Temurin|OpenJDK|Debian|kernel|Kubernetes|Boot|Quarkus|Micronaut|Helidon|v)\s?\d+(?:\.\d+)+`)
+	referenceHead = map[string]bool{"flag": true, "key": true, "field": true, "setting": true, "knob": true}
 )
 
 // visible is a line as a reader sees its prose: no comments, no code spans.
@@ -140,7 +143,7 @@ func tableProblem(lines []string, t docTable) string {
 	}
 	figures := ratioHeader.MatchString(lines[t.first])
 	for j := t.first + 2; j <= t.last && !figures; j++ {
-		figures = showsFigure(lines[j])
+		figures = showsFigure(lines[j]) || tableMeasure.MatchString(version.ReplaceAllString(visible(lines[j]), ""))
 	}
 	if !figures {
 		return ""
@@ -193,6 +196,8 @@ func TestTableRule(t *testing.T) {
 	}{
 		{"| app | min |\n|---|---|\n| sort | 136Mi |", 1, true},
 		{"| app | p99 |\n|---|---|\n| sort | 7.4 ms |", 1, true},
+		{"| app | start |\n|---|---|\n| sort | 7.4 s |", 1, true},
+		{"| image | size |\n|---|---|\n| jdk17 | 207 MB |", 1, true},
 		{"| app | ratio |\n|---|---|\n| sort | 0.94 |", 1, true},
 		{"| app | jvmfit / best |\n|---|---|\n| sort | less |", 1, true},
 		{"| app | min |\n|---|---|\n| sort | `--min 136Mi` |", 1, false},      // code
