@@ -9,17 +9,18 @@ import (
 
 // The rule for tables of figures (bench/results/README.md states it too):
 //
-// A table whose rows show, outside code spans, a size (Mi, MiB, Gi, GiB), a
-// time in ms, or a ratio (a number with ×, or one like 0.94 or 1.18), or
-// whose header has a "jvmfit / …" or "tune / …" ratio column, is one of:
+// A table whose rows show, outside code spans, a size (Mi, MiB, Gi, GiB; in
+// a table MB, KB, GB too), a time (ms; in a table s and µs too), or a ratio
+// (a number with ×, or one like 0.94 or 1.18), or whose header has a
+// "jvmfit / …" or "tune / …" ratio column, is one of:
 //
 //   - generated: a result-table (from bench/results, resulttables_test.go)
 //     or a plan-table (from `jvmfit flags`, plantables_test.go);
-//   - bound cell by cell: every figure in its rows (the first cell, the
-//     row's name, and a "load …" column, the machine's load average the
-//     results file records with the run, apart) is followed by its own <!-- result FILE KEY --> or
-//     <!-- result-earlier FILE KEY --> (checked by
-//     TestMeasuredFiguresMatchResults);
+//   - bound cell by cell: every figure in its rows is followed by its own
+//     <!-- result FILE KEY --> or <!-- result-earlier FILE KEY --> (checked
+//     by TestMeasuredFiguresMatchResults); the first cell, the row's name,
+//     and a "load …" column, the machine's load the results file records
+//     with the run, are not figures;
 //   - marked <!-- example --> (figures that show a format, measured by
 //     nothing) or <!-- rules --> (settings, defaults and rules: jvmfit's, the
 //     JDK's, an engine's), on the line above its header or in a row.
