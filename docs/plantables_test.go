@@ -223,3 +223,57 @@ func TestPlanTablesAreFlagsOutput(t *testing.T) {
 		t.Fatalf("no plan-table marker in %v", planDocs)
 	}
 }
+
+// A figure of the plan in running text is bound to `jvmfit flags` by a
+// comment right after it, as a measured figure is bound to its results file:
+//
+//	G1<!-- flags 2Gi/2/balanced gc --> at 2Gi, a heap of 126<!-- flags 416Mi/2/balanced heap -->Mi
+//
+// FIELD is a column of the plan tables above (heap, gc, jit, meta, code,
+// direct, stacks, headroom); the word or number before the comment must be
+// what that column shows for `jvmfit flags --memory LIMIT --cpus CPUS
+// --goal GOAL` today (a number stands for its Mi).
+var flagsMarker = regexp.MustCompile(`<!-- flags (\S+)/(\S+)/(\S+) (\S+) -->`)
+
+// lastToken: the word or number right before a marker, without emphasis or
+// code marks.
+func lastToken(before string) string {
+	f := strings.Fields(strings.NewReplacer("*", "", "`", "").Replace(htmlComment.ReplaceAllString(before, "")))
+	if len(f) == 0 {
+		return ""
+	}
+	return strings.Trim(f[len(f)-1], "(),;:")
+}
+
+// TestPlanFiguresInTextAreFlagsOutput: every plan figure bound in the text
+// is what `jvmfit flags` prints today.
+func TestPlanFiguresInTextAreFlagsOutput(t *testing.T) {
+	needJava(t)
+	checked := 0
+	for _, rel := range allDocs(t) {
+		for i, line := range strings.Split(readDoc(t, rel), "\n") {
+			for _, loc := range flagsMarker.FindAllStringSubmatchIndex(line, -1) {
+				m := func(k int) string { return line[loc[2*k]:loc[2*k+1]] }
+				where := fmt.Sprintf("%s:%d", rel, i+1)
+				col, ok := planColumns[m(4)]
+				if !ok {
+					t.Errorf("%s: flags marker: unknown field %q", where, m(4))
+					continue
+				}
+				var p planJSON
+				out := jvmfit(t, "flags", "--format", "json", "--memory", m(1), "--cpus", m(2), "--goal", m(3))
+				if err := json.Unmarshal([]byte(out), &p); err != nil {
+					t.Fatalf("flags --format json: %v", err)
+				}
+				want := col.cell(planRow{m(1), m(2), m(3)}, p)
+				if got := lastToken(line[:loc[0]]); got != want && got+"Mi" != want {
+					t.Errorf("%s: says %q for %s at %s/%s/%s, and `jvmfit flags` gives %s today: update the doc", where, got, m(4), m(1), m(2), m(3), want)
+				}
+				checked++
+			}
+		}
+	}
+	if checked == 0 {
+		t.Fatal("no plan figure bound with <!-- flags LIMIT/CPUS/GOAL FIELD --> in the docs")
+	}
+}

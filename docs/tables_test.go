@@ -41,6 +41,9 @@ var (
 	codeSpan         = regexp.MustCompile("`[^`]*`")
 	htmlComment      = regexp.MustCompile(`<!--.*?-->`)
 	loadColumn       = regexp.MustCompile(`^load\b`)
+	// A marker that binds the figure before it: to a results file, or to
+	// today's `jvmfit flags` (plantables_test.go).
+	bindMarker = regexp.MustCompile(`<!-- (?:result|result-earlier) \S+\.json \S+ -->|<!-- flags \S+ \S+ -->`)
 	// In a table a time in s or µs, or a size in MB, KB or GB, is a figure
 	// too (in prose they are mostly settings: "a 10 s warm-up").
 	tableMeasure  = regexp.MustCompile(`\d(?:\s?(?:s|µs|MB|KB|GB|kB)\b)`)
@@ -73,7 +76,7 @@ func unbound(text string) int {
 	n := 0
 	rest := text
 	for {
-		loc := figureMarker.FindStringIndex(rest)
+		loc := bindMarker.FindStringIndex(rest)
 		if loc == nil {
 			return n + figureCount(rest)
 		}
@@ -161,7 +164,7 @@ func tableProblem(lines []string, t docTable) string {
 			if i == 0 || i < len(head) && loadColumn.MatchString(head[i]) {
 				continue // the row's name; the machine's load, recorded with the run
 			}
-			bound = bound || figureMarker.MatchString(c)
+			bound = bound || bindMarker.MatchString(c)
 			if n := unbound(c); n > 0 {
 				return fmt.Sprintf("line %d, cell %q: %d figure(s) without their own <!-- result FILE KEY --> (or make the table a result-table, or mark it example or rules)", j+1, c, n)
 			}
