@@ -42,9 +42,12 @@ var floors = map[string]int{
 // Imports the floors alone would allow but the house forbids: judge is
 // pure rules over plain values; cmd leaves the backends and the kernel to
 // the floors below it (one call into experiment, trial or launcher): it
-// imports no backend, which experiment chooses from its config.
+// imports no backend, which experiment chooses from its config; trial
+// knows the Backend interface, not what a backend runs its app with (a
+// sandbox's cgroups, an engine's containers).
 var forbidden = map[string][]string{
 	"internal/judge": {"internal/"},
+	"internal/trial": {"internal/sandbox", "internal/docker"},
 	"cmd/jvmfit": {"internal/cgroup", "internal/sandbox", "internal/docker", "internal/launch", "internal/service",
 		"internal/backend", "internal/backend/"},
 }
