@@ -86,3 +86,8 @@ func TestExecXmx300mStartsASpringService(t *testing.T) {
 		t.Errorf("want one warning line: %s", lastLines(errb.String(), 5))
 	}
 }
+
+func lastLines(s string, n int) string {
+	lines := strings.Split(strings.TrimSpace(s), "\n")
+	return strings.Join(lines[max(0, len(lines)-n):], "\n")
+}

@@ -12,8 +12,11 @@ const module = "github.com/jvmfit/jvmfit/"
 // only packages on its own floor or below. A package missing from this
 // table fails the test: place it (and in ARCHITECTURE.md) first.
 var floors = map[string]int{
-	// commands: jvmfit, and the helper programs of benchmarks and tests.
+	// commands: jvmfit, and the helper programs of benchmarks and tests
+	// (e2e/cli: the real-JVM tests of the jvmfit binary, a package per
+	// group of commands, and clitest, which builds and runs it for them).
 	"cmd/jvmfit": 7, "docs": 7, "bench/loadtarget": 7, "e2e/k8s/testimage": 7, "e2e/cgroupv2": 7,
+	"e2e/cli/clitest": 7, "e2e/cli/run": 7, "e2e/cli/experiments": 7, "e2e/cli/tune": 7, "e2e/cli/initcmd": 7,
 	// output: renders values and the store; only the command imports it.
 	"internal/report": 6,
 	// experiments: tune's search over a Session, the Session and strategies.
