@@ -47,11 +47,26 @@ func Main(m *testing.M) {
 	os.Exit(code)
 }
 
-// Repo is a path in the repository, from a test package's directory
-// (e2e/cli/NAME).
+// Repo is a path in the repository, found from the test's directory
+// (the nearest one up with go.mod), so that any package's tests can use
+// this one.
 func Repo(elem ...string) string {
-	return filepath.Join(append([]string{"..", "..", ".."}, elem...)...)
+	root, _ := filepath.Abs(".")
+	for d := root; ; d = filepath.Dir(d) {
+		if _, err := os.Stat(filepath.Join(d, "go.mod")); err == nil {
+			root = d
+			break
+		}
+		if d == filepath.Dir(d) {
+			break // no go.mod: paths stay relative to here, and fail plainly
+		}
+	}
+	return filepath.Join(append([]string{root}, elem...)...)
 }
+
+// Bin is the jvmfit binary Main built, for tests that start it themselves
+// (in a cgroup of their own, say).
+func Bin() string { return bin }
 
 // Cmd is jvmfit with args, its environment the test's less the variables
 // that would change a JVM's options behind a test's back, plus env.

@@ -22,13 +22,18 @@ func ScanCRLF(data []byte, atEOF bool) (int, []byte, error) {
 	return 0, nil, nil
 }
 
-// PidsWith are the processes whose command line holds marker.
+// PidsWith are the processes whose command line holds marker, other than
+// the jvmfit binary's own: a test marks the app it asks jvmfit to start
+// (--jvm -Dmark, a jar's name), so jvmfit's arguments hold the marker too.
 func PidsWith(marker string) []int {
 	var out []int
 	entries, _ := os.ReadDir("/proc")
 	for _, e := range entries {
 		pid, err := strconv.Atoi(e.Name())
 		if err != nil {
+			continue
+		}
+		if exe, _ := os.Readlink(filepath.Join("/proc", e.Name(), "exe")); exe == bin && bin != "" {
 			continue
 		}
 		b, err := os.ReadFile(filepath.Join("/proc", e.Name(), "cmdline"))
