@@ -8,6 +8,8 @@ import (
 	"runtime"
 	"strings"
 	"testing"
+
+	"github.com/jvmfit/jvmfit/e2e/cli/clitest"
 )
 
 // oneLineExit2 asserts a usage error: exit 2, nothing on stdout, one line
@@ -21,13 +23,13 @@ func oneLineExit2(t *testing.T, name, out, errs string, code int, want string) {
 }
 
 func TestUnknownCommandAndStrayArguments(t *testing.T) {
-	out, errs, code := run(t, nil, "frobnicate")
+	out, errs, code := clitest.Run(t, nil, "frobnicate")
 	oneLineExit2(t, "unknown command", out, errs, code, `unknown command "frobnicate"`)
-	out, errs, code = run(t, nil, "flgs")
+	out, errs, code = clitest.Run(t, nil, "flgs")
 	oneLineExit2(t, "typo of a command", out, errs, code, "did you mean 'flags'?")
-	out, errs, code = run(t, nil, "flags", "--memory", "512Mi", "Xmx300m")
+	out, errs, code = clitest.Run(t, nil, "flags", "--memory", "512Mi", "Xmx300m")
 	oneLineExit2(t, "flags stray", out, errs, code, `stray argument "Xmx300m"`)
-	out, errs, code = run(t, nil, "flags", "--memory", "512Mi", "--", "Xmx300m")
+	out, errs, code = clitest.Run(t, nil, "flags", "--memory", "512Mi", "--", "Xmx300m")
 	oneLineExit2(t, "flags non-option after --", out, errs, code, `"Xmx300m" after -- is not a java option`)
 	// Every other command: a stray argument is refused before any work.
 	for _, c := range newRoot().Commands() {
@@ -35,36 +37,36 @@ func TestUnknownCommandAndStrayArguments(t *testing.T) {
 		case "flags", "exec", "help", "completion":
 			continue
 		}
-		out, errs, code := run(t, nil, c.Name(), "stray1", "stray2")
+		out, errs, code := clitest.Run(t, nil, c.Name(), "stray1", "stray2")
 		oneLineExit2(t, c.Name()+" stray", out, errs, code, "stray1")
 	}
 	// Without arguments the root still prints its help, exit 0.
-	if out, _, code := run(t, nil); code != 0 || !strings.Contains(out, "Available Commands") {
+	if out, _, code := clitest.Run(t, nil); code != 0 || !strings.Contains(out, "Available Commands") {
 		t.Errorf("jvmfit alone: exit %d, %q", code, out)
 	}
 }
 
 func TestExecOwnFlagsEndAtJavasArguments(t *testing.T) {
-	needJava(t)
+	clitest.NeedJava(t)
 	// A typo of jvmfit's flag is refused, not handed to java.
-	out, errs, code := run(t, nil, "exec", "--java", java17, "--memroy", "512Mi", "-version")
+	out, errs, code := clitest.Run(t, nil, "exec", "--java", clitest.Java17, "--memroy", "512Mi", "-version")
 	oneLineExit2(t, "exec typo", out, errs, code, "unknown flag --memroy: did you mean --memory?")
 	if strings.Contains(errs, "openjdk") {
 		t.Errorf("java ran with the typo: %s", errs)
 	}
-	out, errs, code = run(t, nil, "exec", "--java", java17, "--frobnicate", "-version")
+	out, errs, code = clitest.Run(t, nil, "exec", "--java", clitest.Java17, "--frobnicate", "-version")
 	oneLineExit2(t, "exec unknown flag", out, errs, code, "unknown flag --frobnicate")
 	// java's own -- options end jvmfit's flags and reach java.
-	_, errs, code = run(t, nil, "exec", "--java", java17, "--memory", "512Mi", "--add-opens", "java.base/java.lang=ALL-UNNAMED", "-version")
+	_, errs, code = clitest.Run(t, nil, "exec", "--java", clitest.Java17, "--memory", "512Mi", "--add-opens", "java.base/java.lang=ALL-UNNAMED", "-version")
 	if code != 0 || !strings.Contains(errs, "openjdk version") {
 		t.Errorf("--add-opens before -version: exit %d %s", code, errs)
 	}
 	// After --, a -- word is java's.
-	out, errs, code = run(t, nil, "exec", "--memory", "512Mi", "--", java17, "--show-version", "-version")
+	out, errs, code = clitest.Run(t, nil, "exec", "--memory", "512Mi", "--", clitest.Java17, "--show-version", "-version")
 	if code != 0 || !strings.Contains(out, "openjdk 17") {
 		t.Errorf("after --: exit %d %s %s", code, out, errs)
 	}
-	out, _, code = run(t, nil, "exec", "--help")
+	out, _, code = clitest.Run(t, nil, "exec", "--help")
 	for _, f := range []string{"--memory", "--cpus", "--cpuset", "--goal", "--profile", "--explain", "--strict", "--java"} {
 		if code != 0 || !strings.Contains(out, f) {
 			t.Errorf("exec --help lacks %s (exit %d):\n%s", f, code, out)
@@ -73,9 +75,9 @@ func TestExecOwnFlagsEndAtJavasArguments(t *testing.T) {
 }
 
 func TestCPUsAboveTheHostPlanForThem(t *testing.T) {
-	needJava(t)
+	clitest.NeedJava(t)
 	n := runtime.NumCPU()*2 + 2
-	out, errs, code := run(t, nil, "flags", "--java", java17, "--memory", "1Gi", "--cpus", fmt.Sprint(n), "--format", "json")
+	out, errs, code := clitest.Run(t, nil, "flags", "--java", clitest.Java17, "--memory", "1Gi", "--cpus", fmt.Sprint(n), "--format", "json")
 	var p struct {
 		CPUCount int      `json:"cpuCount"`
 		Options  []string `json:"options"`
@@ -90,7 +92,7 @@ func TestCPUsAboveTheHostPlanForThem(t *testing.T) {
 		t.Errorf("no one-line note for --cpus above the host: %q", errs)
 	}
 	// --cpuset already did so; both agree.
-	out, _, _ = run(t, nil, "flags", "--java", java17, "--memory", "1Gi", "--cpuset", fmt.Sprintf("0-%d", n-1), "--format", "json")
+	out, _, _ = clitest.Run(t, nil, "flags", "--java", clitest.Java17, "--memory", "1Gi", "--cpuset", fmt.Sprintf("0-%d", n-1), "--format", "json")
 	var q struct {
 		CPUCount int `json:"cpuCount"`
 	}
@@ -116,7 +118,7 @@ const argsProgSrc = `public class Args {
 // flags and exec make one plan from the same user options: the same
 // options and the same warning line.
 func TestFlagsAndExecSamePlanAndWarning(t *testing.T) {
-	needJava(t)
+	clitest.NeedJava(t)
 	src := filepath.Join(t.TempDir(), "Args.java")
 	if err := os.WriteFile(src, []byte(argsProgSrc), 0o644); err != nil {
 		t.Fatal(err)
@@ -129,8 +131,8 @@ func TestFlagsAndExecSamePlanAndWarning(t *testing.T) {
 		{nil, []string{"-Xmx350m"}},
 		{nil, []string{"-Xmx256m"}},
 	} {
-		fl, ferrs, fcode := run(t, c.env, append([]string{"flags", "--java", java17, "--memory", "512Mi", "--cpus", "1", "--"}, c.user...)...)
-		ex, eerrs, ecode := run(t, c.env, append(append([]string{"exec", "--memory", "512Mi", "--cpus", "1", "--", java17}, c.user...), src)...)
+		fl, ferrs, fcode := clitest.Run(t, c.env, append([]string{"flags", "--java", clitest.Java17, "--memory", "512Mi", "--cpus", "1", "--"}, c.user...)...)
+		ex, eerrs, ecode := clitest.Run(t, c.env, append(append([]string{"exec", "--memory", "512Mi", "--cpus", "1", "--", clitest.Java17}, c.user...), src)...)
 		if fcode != 0 || ecode != 0 {
 			t.Fatalf("%v %v: flags exit %d, exec exit %d: %s %s", c.env, c.user, fcode, ecode, ferrs, eerrs)
 		}
@@ -153,17 +155,17 @@ func warning(stderr string) string {
 }
 
 func TestStrictRefusesWhereExecWarns(t *testing.T) {
-	needJava(t)
+	clitest.NeedJava(t)
 	for _, user := range []string{"-Xmx350m", "-Xmx300m", "-Xmx768m"} {
 		mem := "512Mi"
 		if user == "-Xmx768m" {
 			mem = "1Gi"
 		}
-		_, errs, code := run(t, nil, "exec", "--memory", mem, "--", java17, user, "-version")
+		_, errs, code := clitest.Run(t, nil, "exec", "--memory", mem, "--", clitest.Java17, user, "-version")
 		if code != 0 || warning(errs) == "" || !strings.Contains(errs, "openjdk version") {
 			t.Errorf("%s at %s: exit %d, want java started with a warning: %s", user, mem, code, errs)
 		}
-		out, errs, code := run(t, nil, "exec", "--strict", "--memory", mem, "--", java17, user, "-version")
+		out, errs, code := clitest.Run(t, nil, "exec", "--strict", "--memory", mem, "--", clitest.Java17, user, "-version")
 		oneLineExit2(t, "--strict "+user, out, errs, code, mem)
 	}
 }
@@ -171,16 +173,16 @@ func TestStrictRefusesWhereExecWarns(t *testing.T) {
 // A command that is not java gets the plan through JDK_JAVA_OPTIONS, in
 // front of the user's own; JVMFIT_DISABLE=1 runs it unchanged.
 func TestExecRunsAStartScript(t *testing.T) {
-	needJava(t)
-	show := []string{"exec", "--java", java17, "--memory", "512Mi", "--", "/bin/sh", "-c", `echo "$JDK_JAVA_OPTIONS"`}
-	out, errs, code := run(t, []string{"JDK_JAVA_OPTIONS=-Xss1m"}, show...)
+	clitest.NeedJava(t)
+	show := []string{"exec", "--java", clitest.Java17, "--memory", "512Mi", "--", "/bin/sh", "-c", `echo "$JDK_JAVA_OPTIONS"`}
+	out, errs, code := clitest.Run(t, []string{"JDK_JAVA_OPTIONS=-Xss1m"}, show...)
 	if code != 0 || !strings.Contains(out, "-XX:+ExitOnOutOfMemoryError") || !strings.HasSuffix(strings.TrimSpace(out), "-Xss1m") {
 		t.Errorf("script: exit %d, JDK_JAVA_OPTIONS %q %s", code, out, errs)
 	}
 	if strings.Contains(out, "-Xss512k") {
 		t.Errorf("jvmfit's -Xss beside the user's: %q", out)
 	}
-	out, _, code = run(t, []string{"JVMFIT_DISABLE=1", "JDK_JAVA_OPTIONS=-Xss1m"}, show...)
+	out, _, code = clitest.Run(t, []string{"JVMFIT_DISABLE=1", "JDK_JAVA_OPTIONS=-Xss1m"}, show...)
 	if code != 0 || strings.TrimSpace(out) != "-Xss1m" {
 		t.Errorf("disabled: exit %d, JDK_JAVA_OPTIONS %q", code, out)
 	}

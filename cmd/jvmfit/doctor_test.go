@@ -7,6 +7,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/jvmfit/jvmfit/e2e/cli/clitest"
 	"github.com/jvmfit/jvmfit/internal/cgroup"
 	"github.com/jvmfit/jvmfit/internal/prereq"
 )
@@ -14,10 +15,7 @@ import (
 // jvmfit doctor on this host, through the binary: exit 0, every line.
 func TestDoctorCommand(t *testing.T) {
 	prereq.Root(t)
-	bin, err := selfAsJvmfit()
-	if err != nil {
-		t.Fatal(err)
-	}
+	bin := clitest.Bin()
 	out, err := exec.Command(bin, "doctor").CombinedOutput()
 	if err != nil {
 		t.Fatalf("%v: %s", err, out)
@@ -47,10 +45,7 @@ func TestPlaceErrorExitsTwo(t *testing.T) {
 // bad descriptor is refused.
 func TestRunVerbosePrintsDoctor(t *testing.T) {
 	prereq.Root(t)
-	bin, err := selfAsJvmfit()
-	if err != nil {
-		t.Fatal(err)
-	}
+	bin := clitest.Bin()
 	cmd := exec.Command(bin, "run", "-v", "--app", "/nonexistent/app.yaml", "--memory", "256Mi")
 	out, err := cmd.CombinedOutput()
 	if cmd.ProcessState == nil || cmd.ProcessState.ExitCode() != 2 {

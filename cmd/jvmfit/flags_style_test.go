@@ -7,6 +7,8 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+
+	"github.com/jvmfit/jvmfit/e2e/cli/clitest"
 )
 
 func emptyJarFile(t *testing.T) string {
@@ -26,9 +28,9 @@ func emptyJarFile(t *testing.T) string {
 // Every style prints in every format, with --explain, and the tool's own
 // variables and the user's options are honoured as the tool does.
 func TestFlagsStyleFormats(t *testing.T) {
-	needJava(t)
+	clitest.NeedJava(t)
 	jar := emptyJarFile(t)
-	base := []string{"flags", "--java", java17, "--memory", "1Gi", "--cpus", "1"}
+	base := []string{"flags", "--java", clitest.Java17, "--memory", "1Gi", "--cpus", "1"}
 	for _, style := range []string{"jvmfit", "jdk", "runjava", "paketo", "ubi"} {
 		for _, format := range []string{"shell", "json", "java-tool-options", "dockerfile", "k8s", "explain"} {
 			args := append(append([]string{}, base...), "--style", style)
@@ -40,7 +42,7 @@ func TestFlagsStyleFormats(t *testing.T) {
 			} else {
 				args = append(args, "--format", format)
 			}
-			out, errOut, code := run(t, nil, args...)
+			out, errOut, code := clitest.Run(t, nil, args...)
 			if code != 0 {
 				t.Fatalf("%s %s: exit %d: %s", style, format, code, errOut)
 			}
@@ -69,7 +71,7 @@ func TestFlagsStyleFormats(t *testing.T) {
 		"jdk":     "-Dx=1\n",
 	}
 	for style, w := range want {
-		out, errOut, code := run(t, []string{"JAVA_MAX_MEM_RATIO=40"}, append(append([]string{}, base...), "--style", style, "--", "-Dx=1")...)
+		out, errOut, code := clitest.Run(t, []string{"JAVA_MAX_MEM_RATIO=40"}, append(append([]string{}, base...), "--style", style, "--", "-Dx=1")...)
 		if style == "ubi" {
 			w = strings.Replace(w, "80.0", "40.0", 1)
 		}
@@ -77,14 +79,14 @@ func TestFlagsStyleFormats(t *testing.T) {
 			t.Errorf("%s with JAVA_MAX_MEM_RATIO=40 -- -Dx=1: %q (exit %d %s), want %q", style, out, code, errOut, w)
 		}
 	}
-	out, _, _ := run(t, nil, append(append([]string{}, base...), "--style", "paketo", "--jar", jar)...)
+	out, _, _ := clitest.Run(t, nil, append(append([]string{}, base...), "--style", "paketo", "--jar", jar)...)
 	if !strings.Contains(out, "-XX:ReservedCodeCacheSize=240M") || !strings.Contains(out, "-Xmx") {
 		t.Errorf("paketo at 1Gi: %q", out)
 	}
 }
 
 func TestFlagsStyleBadInputExit2(t *testing.T) {
-	needJava(t)
+	clitest.NeedJava(t)
 	jar := emptyJarFile(t)
 	cases := map[string][]string{
 		`--style "nope": use jvmfit, jdk, paketo, runjava, ubi`: {"--style", "nope"},
@@ -99,7 +101,7 @@ func TestFlagsStyleBadInputExit2(t *testing.T) {
 		if want == "JAVA_MAX_MEM_RATIO" {
 			want = `--format "yaml"`
 		}
-		_, errOut, code := run(t, env, append([]string{"flags", "--java", java17, "--cpus", "1", "--memory", "1G"}, args...)...)
+		_, errOut, code := clitest.Run(t, env, append([]string{"flags", "--java", clitest.Java17, "--cpus", "1", "--memory", "1G"}, args...)...)
 		if code != 2 || !strings.Contains(errOut, want) || strings.Count(strings.TrimSpace(errOut), "\n") != 0 {
 			t.Errorf("%q: exit %d, stderr %q; want one line with %q and exit 2", args, code, errOut, want)
 		}

@@ -1,7 +1,6 @@
 package main
 
 import (
-	"bytes"
 	"errors"
 	"os"
 	"os/exec"
@@ -12,116 +11,72 @@ import (
 	"testing"
 	"time"
 
-	"github.com/jvmfit/jvmfit/internal/prereq"
+	"github.com/jvmfit/jvmfit/e2e/cli/clitest"
 )
 
-// Running the test binary with JVMFIT_LAUNCHER_TEST_MAIN=1 makes it jvmfit.
-func init() {
-	if os.Getenv("JVMFIT_LAUNCHER_TEST_MAIN") == "1" {
-		os.Args = append([]string{"jvmfit"}, strings.Fields(os.Getenv("JVMFIT_LAUNCHER_TEST_ARGS"))...)
-		if a := os.Getenv("JVMFIT_LAUNCHER_TEST_ARGV"); a != "" {
-			os.Args = append([]string{"jvmfit"}, strings.Split(a, "\x1f")...)
-		}
-		main()
-		os.Exit(0)
-	}
-}
-
-const java17 = "/usr/lib/jvm/java-17-openjdk-amd64/bin/java"
-
-func jvmfitCmd(t *testing.T, env []string, args ...string) *exec.Cmd {
-	t.Helper()
-	cmd := exec.Command(os.Args[0], "-test.run=^$")
-	cmd.Env = append(os.Environ(), "JVMFIT_LAUNCHER_TEST_MAIN=1", "JVMFIT_LAUNCHER_TEST_ARGV="+strings.Join(args, "\x1f"),
-		"JAVA_OPTIONS=", "JAVA_TOOL_OPTIONS=", "JDK_JAVA_OPTIONS=", "JAVA_MAX_MEM_RATIO=", "JAVA_INIT_MEM_RATIO=", "JVMFIT_DISABLE=", "JAVA_APP_JAR=", "JAVA_MAIN_CLASS=")
-	cmd.Env = append(cmd.Env, env...)
-	return cmd
-}
-
-func run(t *testing.T, env []string, args ...string) (string, string, int) {
-	t.Helper()
-	cmd := jvmfitCmd(t, env, args...)
-	var out, errb bytes.Buffer
-	cmd.Stdout, cmd.Stderr = &out, &errb
-	err := cmd.Run()
-	code := 0
-	var ee *exec.ExitError
-	if errors.As(err, &ee) {
-		code = ee.ExitCode()
-	} else if err != nil {
-		t.Fatal(err)
-	}
-	return out.String(), errb.String(), code
-}
-
-func needJava(t *testing.T) {
-	t.Helper()
-	prereq.Java(t, java17)
-}
-
 func TestFlagsBadInputExit2(t *testing.T) {
-	needJava(t)
+	clitest.NeedJava(t)
 	dir := t.TempDir()
 	fake := filepath.Join(dir, "jdk", "bin", "java")
 	os.MkdirAll(filepath.Dir(fake), 0o755)
 	os.WriteFile(fake, []byte("#!/bin/sh\nexit 0\n"), 0o755)
 	os.Mkdir(filepath.Join(dir, "jdk", "release"), 0o755) // unreadable as a file
 	cases := map[string][]string{
-		"bad size":      {"flags", "--java", java17, "--memory", "12X"},
-		"zero cpus":     {"flags", "--java", java17, "--cpus", "0"},
-		"negative cpus": {"flags", "--java", java17, "--cpus=-2"},
-		"bad cpuset":    {"flags", "--java", java17, "--cpuset", "3-1"},
-		"unknown goal":  {"flags", "--java", java17, "--goal", "fast"},
-		"bad format":    {"flags", "--java", java17, "--format", "xml"},
+		"bad size":      {"flags", "--java", clitest.Java17, "--memory", "12X"},
+		"zero cpus":     {"flags", "--java", clitest.Java17, "--cpus", "0"},
+		"negative cpus": {"flags", "--java", clitest.Java17, "--cpus=-2"},
+		"bad cpuset":    {"flags", "--java", clitest.Java17, "--cpuset", "3-1"},
+		"unknown goal":  {"flags", "--java", clitest.Java17, "--goal", "fast"},
+		"bad format":    {"flags", "--java", clitest.Java17, "--format", "xml"},
 		"missing java":  {"flags", "--java", filepath.Join(dir, "nope")},
 		"bad release":   {"flags", "--java", fake},
-		"too small":     {"flags", "--java", java17, "--strict", "--memory", "12Mi"},
-		"bad profile":   {"flags", "--java", java17, "--profile", filepath.Join(dir, "none.json")},
-		"exec bad flag": {"exec", "--java", java17, "--memory", "1x", "-version"},
+		"too small":     {"flags", "--java", clitest.Java17, "--strict", "--memory", "12Mi"},
+		"bad profile":   {"flags", "--java", clitest.Java17, "--profile", filepath.Join(dir, "none.json")},
+		"exec bad flag": {"exec", "--java", clitest.Java17, "--memory", "1x", "-version"},
 	}
 	for name, args := range cases {
-		out, errs, code := run(t, nil, args...)
+		out, errs, code := clitest.Run(t, nil, args...)
 		lines := strings.Split(strings.TrimSpace(errs), "\n")
 		if code != 2 || out != "" || len(lines) != 1 || !strings.HasPrefix(lines[0], "jvmfit: ") {
 			t.Errorf("%s: exit %d, stdout %q, stderr %q; want exit 2 and one line", name, code, out, errs)
 		}
 	}
-	_, errs, _ := run(t, nil, "flags", "--java", java17, "--strict", "--memory", "12Mi")
+	_, errs, _ := clitest.Run(t, nil, "flags", "--java", clitest.Java17, "--strict", "--memory", "12Mi")
 	if !strings.Contains(errs, "smallest limit accepted") {
 		t.Errorf("refusal does not name the smallest limit: %s", errs)
 	}
 }
 
 func TestFlagsOutputAndPrecedence(t *testing.T) {
-	needJava(t)
-	out, errs, code := run(t, nil, "flags", "--java", java17, "--memory", "256Mi", "--cpus", "1")
+	clitest.NeedJava(t)
+	out, errs, code := clitest.Run(t, nil, "flags", "--java", clitest.Java17, "--memory", "256Mi", "--cpus", "1")
 	if code != 0 || !strings.Contains(out, "-XX:+UseSerialGC") || strings.Count(out, "\n") != 1 {
 		t.Fatalf("exit %d: %s %s", code, out, errs)
 	}
-	out, _, _ = run(t, []string{"JAVA_TOOL_OPTIONS=-Xmx100m -XX:+UseParallelGC"}, "flags", "--java", java17, "--memory", "256Mi", "--cpus", "1")
+	out, _, _ = clitest.Run(t, []string{"JAVA_TOOL_OPTIONS=-Xmx100m -XX:+UseParallelGC"}, "flags", "--java", clitest.Java17, "--memory", "256Mi", "--cpus", "1")
 	if strings.Contains(out, "-Xmx") || strings.Contains(out, "UseSerialGC") {
 		t.Errorf("JAVA_TOOL_OPTIONS did not win: %s", out)
 	}
 	// The one override rule: a heap the user gives as MaxRAM is the heap,
 	// so jvmfit gives no -Xmx that the JVM would take over it.
-	out, _, _ = run(t, []string{"JAVA_TOOL_OPTIONS=-XX:MaxRAM=400m"}, "flags", "--java", java17, "--memory", "512Mi", "--cpus", "1")
+	out, _, _ = clitest.Run(t, []string{"JAVA_TOOL_OPTIONS=-XX:MaxRAM=400m"}, "flags", "--java", clitest.Java17, "--memory", "512Mi", "--cpus", "1")
 	if strings.Contains(out, "-Xmx") || !strings.Contains(out, "-XX:MaxMetaspaceSize=") {
 		t.Errorf("JAVA_TOOL_OPTIONS' MaxRAM did not win for the heap: %s", out)
 	}
-	out, _, _ = run(t, nil, "flags", "--java", java17, "--memory", "256Mi", "--explain")
+	out, _, _ = clitest.Run(t, nil, "flags", "--java", clitest.Java17, "--memory", "256Mi", "--explain")
 	for _, w := range []string{"OPTION", "REASON", "headroom", "MaxMetaspaceSize"} {
 		if !strings.Contains(out, w) {
 			t.Errorf("--explain lacks %s", w)
 		}
 	}
 	for _, f := range []string{"json", "java-tool-options", "dockerfile", "k8s"} {
-		if out, errs, code := run(t, nil, "flags", "--java", java17, "--memory", "1G", "--format", f); code != 0 || !strings.Contains(out, "-Xmx") {
+		if out, errs, code := clitest.Run(t, nil, "flags", "--java", clitest.Java17, "--memory", "1G", "--format", f); code != 0 || !strings.Contains(out, "-Xmx") {
 			t.Errorf("--format %s: %d %s %s", f, code, out, errs)
 		}
 	}
 	// Fixture tree: detection through --root.
 	root, _ := filepath.Abs("../../internal/cgroup/testdata/limits/v1-parent")
-	out, errs, code = run(t, nil, "flags", "--java", java17, "--root", root, "--format", "json")
+	out, errs, code = clitest.Run(t, nil, "flags", "--java", clitest.Java17, "--root", root, "--format", "json")
 	if code != 0 || !strings.Contains(out, `"limitBytes": 268435456`) || !strings.Contains(out, "-XX:ActiveProcessorCount=1") {
 		t.Errorf("fixture detection: %d %s %s", code, out, errs)
 	}
@@ -146,24 +101,24 @@ func writeProg(t *testing.T) string {
 }
 
 func TestExecPassesExitCode(t *testing.T) {
-	needJava(t)
+	clitest.NeedJava(t)
 	prog := writeProg(t)
-	out, errs, code := run(t, nil, "exec", "--memory", "256Mi", "--cpus", "1", "--", java17, prog, "7")
+	out, errs, code := clitest.Run(t, nil, "exec", "--memory", "256Mi", "--cpus", "1", "--", clitest.Java17, prog, "7")
 	if code != 7 || !strings.Contains(out, "pid ") {
 		t.Fatalf("exit %d, want 7: %s %s", code, out, errs)
 	}
 	// JAVA_APP_JAR/JAVA_MAIN_CLASS style: -jar-less source file via JAVA_MAIN_CLASS is not
 	// possible, so check JVMFIT_DISABLE runs java unchanged instead.
-	out, _, code = run(t, []string{"JVMFIT_DISABLE=1", "JAVA_OPTIONS=-Xmx64m"}, "exec", "--memory", "256Mi", "--", java17, prog, "3")
+	out, _, code = clitest.Run(t, []string{"JVMFIT_DISABLE=1", "JAVA_OPTIONS=-Xmx64m"}, "exec", "--memory", "256Mi", "--", clitest.Java17, prog, "3")
 	if code != 3 || !strings.Contains(out, "heap ") {
 		t.Fatalf("disabled: exit %d %s", code, out)
 	}
 }
 
 func TestExecIsTheJVMAndPassesSIGTERM(t *testing.T) {
-	needJava(t)
+	clitest.NeedJava(t)
 	prog := writeProg(t)
-	cmd := jvmfitCmd(t, nil, "exec", "--memory", "256Mi", "--cpus", "1", java17, prog, "sleep")
+	cmd := clitest.Cmd(t, nil, "exec", "--memory", "256Mi", "--cpus", "1", clitest.Java17, prog, "sleep")
 	pr, pw, _ := os.Pipe()
 	cmd.Stdout = pw
 	if err := cmd.Start(); err != nil {

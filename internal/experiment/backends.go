@@ -93,7 +93,7 @@ func (s *Session) useKube(ctx context.Context, cfg BackendConfig, db string) (Op
 		return out, backendErrorf("--backend k8s needs the app's image: give --image NAME[:TAG] or image: in the descriptor")
 	}
 	o := kube.Options{Namespace: cfg.Namespace, Kubeconfig: cfg.Kubeconfig, AgentImage: cfg.AgentImage, Pending: cfg.Pending,
-		DryRun: cfg.DryRun, Manifests: cfg.Manifests, Progress: s.Progress}
+		DryRun: cfg.DryRun, Manifests: cfg.Manifests}
 	k, err := kube.Open(ctx, s.App, db, o)
 	var ce *kube.ConfigError
 	switch {

@@ -39,8 +39,8 @@ func anchored(r Request, style string) (Resolved, error) {
 	return Resolved{Options: o.Args, Env: o.Env}, nil
 }
 
-// AppJar is the jar an app runs: the descriptor's jar, or the word after
-// -jar in its command (relative to its directory); "" if neither.
+// AppJar is the jar an app runs: the descriptor's jar, or the jar its
+// command runs (app.CommandJar), relative to its directory; "" if neither.
 func AppJar(a *app.App) string {
 	if a == nil {
 		return ""
@@ -48,14 +48,9 @@ func AppJar(a *app.App) string {
 	if a.Jar != "" {
 		return a.Jar
 	}
-	for i, w := range a.Command {
-		if w == "-jar" && i+1 < len(a.Command) {
-			j := a.Command[i+1]
-			if !filepath.IsAbs(j) && a.Dir != "" {
-				j = filepath.Join(a.Dir, j)
-			}
-			return j
-		}
+	j := app.CommandJar(a.Command)
+	if j != "" && !filepath.IsAbs(j) && a.Dir != "" {
+		j = filepath.Join(a.Dir, j)
 	}
-	return ""
+	return j
 }

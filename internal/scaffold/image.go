@@ -8,6 +8,7 @@ import (
 	"path/filepath"
 	"strings"
 
+	"github.com/jvmfit/jvmfit/internal/app"
 	"github.com/jvmfit/jvmfit/internal/detect"
 	"github.com/jvmfit/jvmfit/internal/docker"
 )
@@ -33,7 +34,7 @@ func DetectImage(ctx context.Context, e docker.Engine, image string) (*detect.Re
 	if err != nil {
 		return nil, err
 	}
-	jar := jarIn(start.Argv)
+	jar := app.CommandJar(start.Argv)
 	if jar == "" {
 		return detectUnpacked(ctx, e, image, start)
 	}
@@ -64,21 +65,6 @@ func DetectImage(ctx context.Context, e docker.Engine, image string) (*detect.Re
 	r.Jar = jar
 	r.Evidence += ", in " + jar + " in the image"
 	return r, nil
-}
-
-// jarIn is the jar after -jar in an image's argv, its shell form ("sh -c
-// 'exec java -jar /app.jar'") included.
-func jarIn(argv []string) string {
-	var words []string
-	for _, a := range argv {
-		words = append(words, strings.Fields(strings.NewReplacer("'", " ", `"`, " ").Replace(a))...)
-	}
-	for i, w := range words {
-		if w == "-jar" && i+1 < len(words) {
-			return words[i+1]
-		}
-	}
-	return ""
 }
 
 // detectUnpacked looks for a jar unpacked where a buildpack or an

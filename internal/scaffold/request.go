@@ -8,6 +8,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/jvmfit/jvmfit/internal/app"
 	"github.com/jvmfit/jvmfit/internal/detect"
 	"github.com/jvmfit/jvmfit/internal/trial"
 )
@@ -57,7 +58,7 @@ func (r Request) Input(ctx context.Context) (Input, error) {
 		in.Command = strings.Fields(r.Command)
 		in.Found, err = commandFound(in.Command)
 		in.Name = nameOr(r.Name, "app")
-		if jar := commandJar(in.Command); jar != "" {
+		if jar := app.CommandJar(in.Command); jar != "" {
 			in.Name = nameOr(r.Name, strings.TrimSuffix(filepath.Base(jar), ".jar"))
 		}
 	}
@@ -99,20 +100,10 @@ func (r Request) check() error {
 
 // commandFound detects the jar a command runs with -jar, if any.
 func commandFound(argv []string) (*detect.Result, error) {
-	if jar := commandJar(argv); jar != "" {
+	if jar := app.CommandJar(argv); jar != "" {
 		return detect.Jar(jar)
 	}
 	return detect.Guess("the command runs no -jar"), nil
-}
-
-// commandJar is the jar after a command's -jar ("" if none).
-func commandJar(argv []string) string {
-	for i, a := range argv {
-		if a == "-jar" && i+1 < len(argv) {
-			return argv[i+1]
-		}
-	}
-	return ""
 }
 
 func nameOr(name, fallback string) string {

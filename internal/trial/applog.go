@@ -54,6 +54,20 @@ func openLog(logDir string, spec Spec, started time.Time) (*appLog, error) {
 	}
 }
 
+// KeepLog creates, in a caller's LogDir, the log of a trial whose app's
+// output a backend reads back from where the app ran (a Kubernetes pod's
+// log), under the name the trial's own log would have.
+func KeepLog(logDir string, spec Spec, started time.Time) (*os.File, error) {
+	if logDir == "" {
+		return nil, errors.New("no log directory to keep the app's log in")
+	}
+	l, err := openLog(logDir, spec, started)
+	if err != nil {
+		return nil, err
+	}
+	return l.file, nil
+}
+
 func logName(spec Spec, started time.Time) string {
 	parts := []string{spec.AppName}
 	if spec.NoLimits {

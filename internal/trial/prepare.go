@@ -13,7 +13,6 @@ import (
 	"github.com/jvmfit/jvmfit/internal/cgroup"
 	"github.com/jvmfit/jvmfit/internal/jdk"
 	"github.com/jvmfit/jvmfit/internal/jvmopts"
-	"github.com/jvmfit/jvmfit/internal/sandbox"
 	"github.com/jvmfit/jvmfit/internal/size"
 )
 
@@ -45,13 +44,8 @@ func Prepare(spec Spec, a *app.App, optionSets string) (Spec, error) {
 	if err := checkLimits(&spec); err != nil {
 		return spec, err
 	}
-	if a.Image == "" && !spec.NoLimits {
-		// A host whose cgroups give the trial no limits is refused now,
-		// before a service or the app starts.
-		l := cgroup.Spec{MemoryBytes: spec.MemoryBytes, CPUs: spec.CPUs, CPUSet: spec.CPUSet}
-		if err := sandbox.CheckLimits(l); err != nil {
-			return spec, err
-		}
+	if err := checkHost(spec, a); err != nil {
+		return spec, err
 	}
 	if err := checkLauncher(spec, a); err != nil {
 		return spec, err

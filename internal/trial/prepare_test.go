@@ -41,3 +41,29 @@ func TestPrepareRefusesMoreCPUsThanJvmfitHas(t *testing.T) {
 		}
 	}
 }
+
+// A host app's limited trial is refused in Prepare when the registered
+// host check (the local backend's cgroups) says this host cannot limit it,
+// with the limits asked; an unlimited trial is not asked about.
+func TestPrepareAsksTheHostCheck(t *testing.T) {
+	a, err := app.Parse(filepath.Join(t.TempDir(), "app.yaml"), []byte("name: x\njar: x.jar\nready: http://127.0.0.1:${port}/\n"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer func(f func(cgroup.Spec) error) { hostCheck = f }(hostCheck)
+	var asked []cgroup.Spec
+	hostCheck = func(l cgroup.Spec) error {
+		asked = append(asked, l)
+		return &cgroup.PlaceError{Msg: "no cgroup here can hold a trial's limits"}
+	}
+	_, err = Prepare(Spec{MemoryBytes: 256 << 20, CPUs: 1}, a, "")
+	if err == nil || !strings.Contains(err.Error(), "no cgroup here") {
+		t.Fatalf("got %v: want the host check's refusal", err)
+	}
+	if len(asked) != 1 || asked[0].MemoryBytes != 256<<20 || asked[0].CPUs != 1 {
+		t.Fatalf("asked %+v: want the trial's limits once", asked)
+	}
+	if _, err := Prepare(Spec{NoLimits: true}, a, ""); err != nil || len(asked) != 1 {
+		t.Errorf("--no-limits: %v, asked %d times: want no question", err, len(asked))
+	}
+}

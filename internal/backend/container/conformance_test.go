@@ -6,7 +6,6 @@ import (
 	"context"
 	"fmt"
 	"os"
-	"os/exec"
 	"path/filepath"
 	"strconv"
 	"strings"
@@ -36,65 +35,28 @@ func TestConformance(t *testing.T) {
 	if _, err := image.JDKBase(ctx, docker.Default(), image.JDK17, conformanceImage); err != nil {
 		t.Fatal(err)
 	}
-	classes := compileFixture(t)
+	classes := backendtest.FixtureClasses(t, image.JDK17)
+	fixture := backendtest.Fixture{
+		Classes:      "/fixture",
+		ReadyTimeout: 60 * time.Second,
+		// On the host's network, the classes mounted into the container.
+		Start: func(args []string) string {
+			return fmt.Sprintf("image: %s\nargs: %s\nvolumes: [%q]\n",
+				conformanceImage, backendtest.YAMLList(append([]string{"java"}, args...)), classes+":/fixture:ro")
+		},
+	}
 	backendtest.Run(t, backendtest.Harness{
 		Backend: Backend{},
 		Trial: func(t *testing.T, k backendtest.Kind, mem int64, cpus float64) (trial.Spec, *app.App) {
-			return fixtureTrial(t, classes, k, mem, cpus)
+			return fixture.Trial(t, k, trial.Spec{JVM: "default", MemoryBytes: mem, CPUs: cpus, Engine: "docker"})
 		},
 		Live:   liveContainers,
 		Limits: engineLimits,
-		FullGC: func(t *testing.T, r *trial.Result) bool {
-			if len(r.Series) == 0 {
-				return false
-			}
-			last := r.Series[len(r.Series)-1]
-			t.Logf("last sample: %d young, %d old GCs", last.YoungGCs, last.OldGCs)
-			return last.OldGCs > 0
-		},
+		FullGC: backendtest.LastSampleAfterFullGC,
 	})
 }
 
 const conformanceImage = "jvmfit-test/jdk17:latest"
-
-// compileFixture compiles trial's fixture server for the image's JDK 17.
-func compileFixture(t *testing.T) string {
-	t.Helper()
-	javac := image.JDK17 + "/bin/javac"
-	prereq.File(t, "JDK 17's javac, which compiles the fixture server", javac, prereq.Installer)
-	dir := t.TempDir()
-	os.Chmod(dir, 0o755) // the container's user reads it
-	src, _ := filepath.Abs("../../trial/testdata/Server.java")
-	if out, err := exec.Command(javac, "--release", "11", "-d", dir, src).CombinedOutput(); err != nil {
-		t.Fatalf("javac: %v\n%s", err, out)
-	}
-	return dir
-}
-
-// fixtureTrial is the fixture server in the image on the host's network:
-// serving (OK), touching direct memory until the kernel kills it (OOM), or
-// under a minute's load (Long).
-func fixtureTrial(t *testing.T, classes string, k backendtest.Kind, mem int64, cpus float64) (trial.Spec, *app.App) {
-	mode, opts, spec := "serve", "", trial.Spec{JVM: "default", MemoryBytes: mem, CPUs: cpus, Engine: "docker"}
-	switch k {
-	case backendtest.OOM:
-		mode, opts, spec.Duration = "oom", `"-XX:MaxDirectMemorySize=4g", `, 20*time.Second
-	case backendtest.Long:
-		spec.Duration = time.Minute
-	}
-	scenario, _ := filepath.Abs("../../trial/testdata/light.yaml")
-	yaml := fmt.Sprintf("name: conformance-%s\nimage: %s\nargs: [\"java\", %s\"-cp\", \"/fixture\", \"Server\", %q, \"${port}\"]\n"+
-		"volumes: [%q]\nready: http://127.0.0.1:${port}/health\nready_timeout: 60s\nscenario: %s\n",
-		mode, conformanceImage, opts, mode, classes+":/fixture:ro", scenario)
-	a, err := app.Parse(filepath.Join(t.TempDir(), "app.yaml"), []byte(yaml))
-	if err != nil {
-		t.Fatal(err)
-	}
-	if spec, err = trial.Prepare(spec, a, ""); err != nil {
-		t.Fatal(err)
-	}
-	return spec, a
-}
 
 // ownContainers are the ids of the containers this process runs.
 func ownContainers() []string {

@@ -20,14 +20,12 @@ type Options struct {
 	// Manifests, or a directory.
 	DryRun    string
 	Manifests io.Writer
-	// Progress gets the runner's lines.
-	Progress io.Writer
 }
 
 // Backend is the Kubernetes backend readied for one experiment: each trial
 // a Job whose agent runs trial.Run in the pod (trial.Backend).
 type Backend struct {
-	run func(ctx context.Context, spec trial.Spec) (*trial.Result, error)
+	run func(ctx context.Context, spec trial.Spec, o trial.Options) (*trial.Result, error)
 	// Batch, when set, is how many trials may be asked for at once: a dry
 	// run runs nothing, so it writes every batched trial's Job.
 	Batch int
@@ -72,15 +70,17 @@ func Open(ctx context.Context, a *app.App, db string, o Options) (*Backend, erro
 	if err != nil {
 		return nil, err
 	}
-	r := &Runner{Client: client, App: a, Jobs: jobs, Pending: o.Pending, Progress: o.Progress}
+	r := &Runner{Client: client, App: a, Jobs: jobs, Pending: o.Pending}
 	return &Backend{run: r.Run, Swept: n, Namespace: jobs.Namespace}, nil
 }
 
-// Run runs one prepared trial of the app Open was given as a Job (or
-// writes its manifest, in a dry run). The Job's agent writes its own log
-// in the pod; o's progress is the one Open was given.
-func (b *Backend) Run(ctx context.Context, spec trial.Spec, _ *trial.App, _ trial.Options) (*trial.Result, error) {
-	return b.run(ctx, spec)
+// Run runs one prepared trial as a Job (or writes its manifest, in a dry
+// run), with o's progress and log directory (Runner.Run). The app is the
+// one Open was given, not a: the Jobs' image and owner, and the sweep of
+// an earlier run's Jobs, were fixed for it there (the Session passes that
+// same app).
+func (b *Backend) Run(ctx context.Context, spec trial.Spec, _ *trial.App, o trial.Options) (*trial.Result, error) {
+	return b.run(ctx, spec, o)
 }
 
 func absPath(p string) string {

@@ -33,9 +33,10 @@ type DryRun struct {
 	Written int
 }
 
-// Run is an experiment.RunFunc that writes the trial's Job and returns
-// ErrDryRun.
-func (d *DryRun) Run(_ context.Context, spec trial.Spec) (*trial.Result, error) {
+// Run writes the trial's Job and returns ErrDryRun. o is unused: nothing
+// runs, so there is no step to report and no app output to keep (the
+// manifests are the output, written to Out or Dir).
+func (d *DryRun) Run(_ context.Context, spec trial.Spec, _ trial.Options) (*trial.Result, error) {
 	task, err := NewTask(spec, d.App)
 	if err != nil {
 		return nil, err

@@ -117,7 +117,7 @@ func TestEnvtestJobWithTheTrialsLimits(t *testing.T) {
 		share = *j.Spec.Template.Spec.ShareProcessNamespace
 		finishedWith(msg, terminated(AppContainer, "Error", 143, ""))(job, p)
 	})
-	res, err := envRunner(c, ns).Run(ctx, spec)
+	res, err := envRunner(c, ns).Run(ctx, spec, trial.Options{})
 	if err != nil || res.Verdict != trial.OK {
 		t.Fatalf("%v %v", res, err)
 	}
@@ -158,7 +158,7 @@ func TestEnvtestVerdicts(t *testing.T) {
 			startKubelet(t, ctx, c, ns, tc.fate)
 			r := envRunner(c, ns)
 			r.Pending = time.Second
-			res, err := r.Run(ctx, spec)
+			res, err := r.Run(ctx, spec, trial.Options{})
 			if err != nil || res.Verdict != trial.KO || res.Kind != tc.want {
 				t.Fatalf("got %v, %v: want KO %s", res, err, tc.want)
 			}
@@ -187,7 +187,7 @@ func TestEnvtestSIGINTDeletesTheJob(t *testing.T) {
 		time.Sleep(100 * time.Millisecond) // the pod is running
 		syscall.Kill(os.Getpid(), syscall.SIGINT)
 	}()
-	res, err := envRunner(c, ns).Run(ctx, testSpec(256*mi))
+	res, err := envRunner(c, ns).Run(ctx, testSpec(256*mi), trial.Options{})
 	if !errors.Is(err, context.Canceled) || res != nil {
 		t.Fatalf("got %v, %v", res, err)
 	}

@@ -13,7 +13,7 @@ import (
 	"github.com/jvmfit/jvmfit/internal/trial"
 )
 
-// Runner runs trials as Jobs; its Run is an experiment.RunFunc, so the
+// Runner runs trials as Jobs; its Run is what Backend.Run asks, so the
 // Session stores, reuses and resumes them as it does local trials. It is
 // safe for concurrent use (the Session's --parallel).
 type Runner struct {
@@ -23,8 +23,6 @@ type Runner struct {
 	// Pending is how long a pod may stay unschedulable, or fail to pull an
 	// image, before the trial ends as such (default 5 minutes).
 	Pending time.Duration
-	// Progress gets a line per Job; nil = quiet.
-	Progress io.Writer
 	// Logs opens a container's log; nil = the API's pods/log. Only a
 	// result too large for the termination message needs it.
 	Logs func(ctx context.Context, pod, container string) (io.ReadCloser, error)
@@ -57,9 +55,10 @@ func (r *Runner) noPod() time.Duration {
 	return max(r.pending(), 10*time.Second)
 }
 
-func (r *Runner) say(format string, a ...any) {
-	if r.Progress != nil {
-		fmt.Fprintf(r.Progress, format+"\n", a...)
+// say writes a line to the trial's progress stream (nil = quiet).
+func say(w io.Writer, format string, a ...any) {
+	if w != nil {
+		fmt.Fprintf(w, format+"\n", a...)
 	}
 }
 
@@ -68,7 +67,13 @@ func (r *Runner) say(format string, a ...any) {
 // unschedulable) decide, and deletes the Job and its pod on every path,
 // a cancelled ctx (SIGINT) included. A pod that cannot run at all (a bad
 // image) is an error, not a verdict, and nothing is stored.
-func (r *Runner) Run(ctx context.Context, spec trial.Spec) (*trial.Result, error) {
+//
+// o is the trial's, as for every backend: its Progress gets a line per
+// Job, and its LogDir keeps the app container's log (keepAppLog), read
+// before the Job is deleted, since the app's output is in the pod and not
+// in the agent's result. Without a LogDir nothing is kept: the log goes
+// with the pod.
+func (r *Runner) Run(ctx context.Context, spec trial.Spec, o trial.Options) (*trial.Result, error) {
 	task, err := NewTask(spec, r.App)
 	if err != nil {
 		return nil, err
@@ -82,11 +87,17 @@ func (r *Runner) Run(ctx context.Context, spec trial.Spec) (*trial.Result, error
 	if err := r.Client.CreateJob(ctx, job); err != nil {
 		return nil, fmt.Errorf("creating Job %s in namespace %s: %w", name, r.Jobs.Namespace, err)
 	}
-	defer r.remove(name)
-	r.say("  job %s/%s created", r.Jobs.Namespace, name)
+	defer r.remove(name, o.Progress)
+	say(o.Progress, "  job %s/%s created", r.Jobs.Namespace, name)
 	st, pod, err := r.wait(ctx, name)
 	if err != nil {
 		return nil, err
+	}
+	var logNote string
+	if o.LogDir != "" && pod != nil {
+		if err := r.keepAppLog(ctx, pod, spec, started, o.LogDir); err != nil {
+			logNote = "the app's log not kept: " + err.Error()
+		}
 	}
 	var res *trial.Result
 	switch st.phase {
@@ -104,6 +115,9 @@ func (r *Runner) Run(ctx context.Context, spec trial.Spec) (*trial.Result, error
 	}
 	res.Spec, res.Key = spec, spec.Key()
 	res.Notes = append(res.Notes, fmt.Sprintf("ran as Job %s/%s%s", r.Jobs.Namespace, name, onNode(pod)))
+	if logNote != "" {
+		res.Notes = append(res.Notes, logNote)
+	}
 	return res, nil
 }
 
@@ -143,10 +157,38 @@ func (r *Runner) result(ctx context.Context, pod *corev1.Pod, st podState, spec 
 }
 
 func (r *Runner) openLog(ctx context.Context, pod string) (io.ReadCloser, error) {
+	return r.containerLog(ctx, pod, AgentContainer)
+}
+
+func (r *Runner) containerLog(ctx context.Context, pod, container string) (io.ReadCloser, error) {
 	if r.Logs != nil {
-		return r.Logs(ctx, pod, AgentContainer)
+		return r.Logs(ctx, pod, container)
 	}
-	return r.Client.PodLog(ctx, r.Jobs.Namespace, pod, AgentContainer)
+	return r.Client.PodLog(ctx, r.Jobs.Namespace, pod, container)
+}
+
+// appLogMax bounds what one trial's app log costs the API server and the
+// disk: a service's log over a trial is kilobytes, a debug flood is not.
+const appLogMax = 8 << 20
+
+// keepAppLog copies the app container's log (its first appLogMax bytes)
+// into dir, under the name a local trial's log of the same spec would have
+// (trial.KeepLog).
+func (r *Runner) keepAppLog(ctx context.Context, pod *corev1.Pod, spec trial.Spec, started time.Time, dir string) error {
+	rc, err := r.containerLog(ctx, pod.Name, AppContainer)
+	if err != nil {
+		return err
+	}
+	defer rc.Close()
+	f, err := trial.KeepLog(dir, spec, started)
+	if err != nil {
+		return err
+	}
+	_, err = io.Copy(f, io.LimitReader(rc, appLogMax))
+	if cerr := f.Close(); err == nil {
+		err = cerr
+	}
+	return err
 }
 
 func (r *Runner) readLog(ctx context.Context, pod *corev1.Pod) (*trial.Result, error) {
@@ -178,10 +220,10 @@ func (r *Runner) logTail(ctx context.Context, pod *corev1.Pod) string {
 // remove deletes the Job and its pods, even when ctx is cancelled: the
 // Job with background propagation, and the pods by label at once, since
 // a cluster's garbage collector may take its time (and envtest has none).
-func (r *Runner) remove(name string) {
+func (r *Runner) remove(name string, progress io.Writer) {
 	ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
 	defer cancel()
 	if err := deleteTrial(ctx, r.Client, r.Jobs.Namespace, name); err != nil {
-		r.say("  could not delete job %s/%s: %v (the next run sweeps it)", r.Jobs.Namespace, name, err)
+		say(progress, "  could not delete job %s/%s: %v (the next run sweeps it)", r.Jobs.Namespace, name, err)
 	}
 }

@@ -38,7 +38,7 @@ func runWith(t *testing.T, fate func(string, *corev1.Pod), tune func(*Runner)) (
 	if tune != nil {
 		tune(r)
 	}
-	res, err := r.Run(ctx, testSpec(256*mi))
+	res, err := r.Run(ctx, testSpec(256*mi), trial.Options{})
 	assertGone(t, c, "trials")
 	return res, err, c
 }
@@ -181,7 +181,7 @@ func TestRunCancelledDeletesTheJob(t *testing.T) {
 		}
 		cancel()
 	}()
-	res, err := newRunner(c).Run(ctx, testSpec(256*mi))
+	res, err := newRunner(c).Run(ctx, testSpec(256*mi), trial.Options{})
 	if !errors.Is(err, context.Canceled) || res != nil {
 		t.Fatalf("got %v, %v", res, err)
 	}
@@ -228,7 +228,7 @@ func TestRunSurvivesWatchExpiryAndClose(t *testing.T) {
 	}()
 	r := newRunner(c)
 	r.Recheck = time.Minute // no periodic resync: only the broken watches may make it list again
-	res, err := r.Run(ctx, spec)
+	res, err := r.Run(ctx, spec, trial.Options{})
 	if err != nil || res.Verdict != trial.OK {
 		t.Fatalf("%v %v", res, err)
 	}
@@ -286,7 +286,7 @@ func TestRunJobWithoutPodIsAnError(t *testing.T) {
 	defer cancel()
 	r := newRunner(c)
 	r.NoPod, r.Recheck = 200*time.Millisecond, 50*time.Millisecond
-	res, err := r.Run(ctx, testSpec(256*mi))
+	res, err := r.Run(ctx, testSpec(256*mi), trial.Options{})
 	if err == nil || res != nil || !strings.Contains(err.Error(), "made no pod in 200ms") {
 		t.Errorf("got %v, %v", res, err)
 	}

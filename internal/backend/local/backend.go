@@ -10,8 +10,15 @@ package local
 import (
 	"context"
 
+	"github.com/jvmfit/jvmfit/internal/sandbox"
 	"github.com/jvmfit/jvmfit/internal/trial"
 )
+
+// The local backend answers trial.Prepare's question of a host app: can
+// this host's cgroups limit its trial at all.
+func init() {
+	trial.UseHostCheck(sandbox.CheckLimits)
+}
 
 // Backend runs trial.Run's steps with the cgroup Sandbox and the host's
 // Prober.

@@ -3,13 +3,10 @@
 package local_test
 
 import (
-	"fmt"
 	"os"
-	"os/exec"
 	"path/filepath"
 	"strconv"
 	"strings"
-	"sync"
 	"testing"
 	"time"
 
@@ -27,76 +24,26 @@ func TestConformance(t *testing.T) {
 		t.Skip("-short: real JVM trials")
 	}
 	prereq.Root(t)
-	prereq.Java(t, java17)
+	prereq.Java(t, jdk17+"/bin/java")
+	fixture := backendtest.Fixture{
+		Classes:      backendtest.FixtureClasses(t, jdk17),
+		ReadyTimeout: 30 * time.Second,
+		Start: func(args []string) string {
+			return "command: " + backendtest.YAMLList(append([]string{"${java}", "${jvm_options}"}, args...)) + "\n"
+		},
+	}
 	backendtest.Run(t, backendtest.Harness{
 		Backend: local.Backend{},
-		Trial:   fixtureTrial,
-		Live:    func(*testing.T) []string { return trialGroups("memory") },
-		Limits:  groupLimits,
-		FullGC:  lastSampleAfterFullGC,
+		Trial: func(t *testing.T, k backendtest.Kind, mem int64, cpus float64) (trial.Spec, *app.App) {
+			return fixture.Trial(t, k, trial.Spec{Java: jdk17 + "/bin/java", JVM: "default", MemoryBytes: mem, CPUs: cpus})
+		},
+		Live:   func(*testing.T) []string { return trialGroups("memory") },
+		Limits: groupLimits,
+		FullGC: backendtest.LastSampleAfterFullGC,
 	})
 }
 
-const java17 = "/usr/lib/jvm/java-17-openjdk-amd64/bin/java"
-
-var fixture struct {
-	once sync.Once
-	dir  string
-	err  error
-}
-
-// fixtureClasses compiles the fixture server once per test binary.
-func fixtureClasses(t *testing.T) string {
-	t.Helper()
-	javac := filepath.Join(filepath.Dir(java17), "javac")
-	prereq.File(t, "JDK 17's javac, which compiles the fixture server", javac, prereq.Installer)
-	fixture.once.Do(func() {
-		fixture.dir, fixture.err = os.MkdirTemp("", "jvmfit-fixture-")
-		if fixture.err != nil {
-			return
-		}
-		src, _ := filepath.Abs("../../trial/testdata/Server.java")
-		if out, err := exec.Command(javac, "--release", "11", "-d", fixture.dir, src).CombinedOutput(); err != nil {
-			fixture.err = fmt.Errorf("javac: %v\n%s", err, out)
-		}
-	})
-	if fixture.err != nil {
-		t.Fatal(fixture.err)
-	}
-	return fixture.dir
-}
-
-func TestMain(m *testing.M) {
-	code := m.Run()
-	if fixture.dir != "" {
-		os.RemoveAll(fixture.dir)
-	}
-	os.Exit(code)
-}
-
-// fixtureTrial is the fixture server with its light scenario: serving
-// (OK), touching direct memory until the kernel kills it (OOM), or under a
-// minute's load (Long).
-func fixtureTrial(t *testing.T, k backendtest.Kind, mem int64, cpus float64) (trial.Spec, *app.App) {
-	mode, opts, spec := "serve", "", trial.Spec{Java: java17, JVM: "default", MemoryBytes: mem, CPUs: cpus}
-	switch k {
-	case backendtest.OOM:
-		mode, opts, spec.Duration = "oom", `"-XX:MaxDirectMemorySize=4g", `, 20*time.Second
-	case backendtest.Long:
-		spec.Duration = time.Minute
-	}
-	scenario, _ := filepath.Abs("../../trial/testdata/light.yaml")
-	yaml := fmt.Sprintf("name: conformance-%s\ncommand: [\"${java}\", \"${jvm_options}\", %s\"-cp\", %q, \"Server\", %q, \"${port}\"]\n"+
-		"ready: http://127.0.0.1:${port}/health\nready_timeout: 30s\nscenario: %s\n", mode, opts, fixtureClasses(t), mode, scenario)
-	a, err := app.Parse(filepath.Join(t.TempDir(), "app.yaml"), []byte(yaml))
-	if err != nil {
-		t.Fatal(err)
-	}
-	if spec, err = trial.Prepare(spec, a, ""); err != nil {
-		t.Fatal(err)
-	}
-	return spec, a
-}
+const jdk17 = "/usr/lib/jvm/java-17-openjdk-amd64"
 
 // ownGroup is this process's cgroup in a v1 controller's hierarchy (or v2's
 // one), as a directory.
@@ -164,15 +111,4 @@ func readInt(dir, name string) (int64, error) {
 		return 0, err
 	}
 	return strconv.ParseInt(strings.TrimSpace(string(b)), 10, 64)
-}
-
-// lastSampleAfterFullGC: the sampler's last sample follows the full GC the
-// spec asked for (an old-generation collection counted).
-func lastSampleAfterFullGC(t *testing.T, r *trial.Result) bool {
-	if len(r.Series) == 0 {
-		return false
-	}
-	last := r.Series[len(r.Series)-1]
-	t.Logf("last sample: %d young, %d old GCs", last.YoungGCs, last.OldGCs)
-	return last.OldGCs > 0
 }

@@ -1,13 +1,11 @@
-package main
+package run
 
 import (
 	"bufio"
 	"bytes"
 	"database/sql"
 	"encoding/json"
-	"fmt"
 	"os"
-	"os/exec"
 	"path/filepath"
 	"strconv"
 	"strings"
@@ -15,67 +13,37 @@ import (
 	"testing"
 	"time"
 
+	"github.com/jvmfit/jvmfit/e2e/cli/clitest"
 	"github.com/jvmfit/jvmfit/internal/prereq"
 	"github.com/jvmfit/jvmfit/internal/store"
 )
 
-// runFixture compiles the trial runner's fixture server and writes a
-// descriptor for it in the given mode; it returns the descriptor's path.
-func runFixture(t *testing.T, mode, readyTimeout string) string {
-	t.Helper()
-	needJava(t)
-	dir := t.TempDir()
-	javac := filepath.Join(filepath.Dir(java17), "javac")
-	if out, err := exec.Command(javac, "--release", "11", "-d", dir, "../../internal/trial/testdata/Server.java").CombinedOutput(); err != nil {
-		t.Fatalf("cannot compile the fixture: %v %s", err, out)
-	}
-	sc, err := os.ReadFile("../../internal/trial/testdata/light.yaml")
-	if err != nil {
-		t.Fatal(err)
-	}
-	os.WriteFile(filepath.Join(dir, "light.yaml"), sc, 0o644)
-	desc := fmt.Sprintf(`name: fixture
-command: ["${java}", "${jvm_options}", "-cp", %q, "Server", %q, "${port}"]
-ready: http://127.0.0.1:${port}/health
-ready_timeout: %s
-scenario: light.yaml
-`, dir, mode, readyTimeout)
-	p := filepath.Join(dir, "app.yaml")
-	os.WriteFile(p, []byte(desc), 0o644)
-	return p
-}
-
-func needRootRun(t *testing.T) {
-	t.Helper()
-	prereq.Root(t)
-}
-
 func TestRunBadInputExit2(t *testing.T) {
-	needJava(t)
-	desc := runFixture(t, "serve", "10s")
+	clitest.NeedJava(t)
+	desc := clitest.RunFixture(t, "serve", "10s")
 	cases := map[string][]string{
 		"no app":        {"run", "--memory", "64Mi"},
 		"app and jar":   {"run", "--app", desc, "--jar", "x.jar", "--memory", "64Mi"},
 		"ready w/ app":  {"run", "--app", desc, "--ready", "http://127.0.0.1:1/", "--memory", "64Mi"},
 		"missing file":  {"run", "--app", "/nonexistent/app.yaml", "--memory", "64Mi"},
 		"bad memory":    {"run", "--app", desc, "--memory", "lots"},
-		"no memory":     {"run", "--app", desc, "--java", java17},
-		"bad jvm":       {"run", "--app", desc, "--memory", "64Mi", "--java", java17, "--jvm", "Xmx64m"},
-		"no sets file":  {"run", "--app", desc, "--memory", "64Mi", "--java", java17, "--jvm", "set:pardef"},
-		"bad slo":       {"run", "--app", desc, "--memory", "64Mi", "--java", java17, "--slo", "p99<=soon"},
+		"no memory":     {"run", "--app", desc, "--java", clitest.Java17},
+		"bad jvm":       {"run", "--app", desc, "--memory", "64Mi", "--java", clitest.Java17, "--jvm", "Xmx64m"},
+		"no sets file":  {"run", "--app", desc, "--memory", "64Mi", "--java", clitest.Java17, "--jvm", "set:pardef"},
+		"bad slo":       {"run", "--app", desc, "--memory", "64Mi", "--java", clitest.Java17, "--slo", "p99<=soon"},
 		"bad var":       {"run", "--app", desc, "--memory", "64Mi", "--var", "novalue"},
 		"jar no ready":  {"run", "--jar", desc, "--memory", "64Mi"},
-		"bad goal":      {"run", "--app", desc, "--memory", "256Mi", "--java", java17, "--jvm", "jvmfit:fast"},
+		"bad goal":      {"run", "--app", desc, "--memory", "256Mi", "--java", clitest.Java17, "--jvm", "jvmfit:fast"},
 		"limits+none":   {"run", "--app", desc, "--memory", "256Mi", "--no-limits"},
-		"too many cpus": {"run", "--app", desc, "--memory", "256Mi", "--java", java17, "--cpus", "4096"},
+		"too many cpus": {"run", "--app", desc, "--memory", "256Mi", "--java", clitest.Java17, "--cpus", "4096"},
 		"unknown flag":  {"run", "--app", desc, "--memroy", "256Mi"},
 		"missing java":  {"run", "--app", desc, "--memory", "256Mi", "--java", "/nonexistent/java"},
-		"bad db":        {"run", "--app", desc, "--memory", "256Mi", "--java", java17, "--db", "/nonexistent/dir/x.db"},
-		"unknown field": {"run", "--app", writeDesc(t, "jar: a.jar\nready: http://h/\nreddy: 1\n"), "--memory", "64Mi"},
+		"bad db":        {"run", "--app", desc, "--memory", "256Mi", "--java", clitest.Java17, "--db", "/nonexistent/dir/x.db"},
+		"unknown field": {"run", "--app", clitest.WriteDesc(t, "jar: a.jar\nready: http://h/\nreddy: 1\n"), "--memory", "64Mi"},
 		"no scenario":   {"run", "--app", desc, "--scenario", "/nonexistent/s.yaml", "--memory", "64Mi"},
 	}
 	for name, args := range cases {
-		_, stderr, code := run(t, nil, args...)
+		_, stderr, code := clitest.Run(t, nil, args...)
 		lines := strings.Split(strings.TrimSpace(stderr), "\n")
 		if code != 2 || len(lines) != 1 || !strings.HasPrefix(lines[0], "jvmfit: ") {
 			t.Errorf("%s: exit %d, stderr %q; want exit 2 and one line", name, code, stderr)
@@ -86,16 +54,16 @@ func TestRunBadInputExit2(t *testing.T) {
 // Issue 12, finding 7: a file that is no descriptor, and a limit no
 // cgroup takes, are one plain line each, and nothing is started or echoed.
 func TestRunRefusesPlainly(t *testing.T) {
-	needJava(t)
-	desc := runFixture(t, "serve", "10s")
+	clitest.NeedJava(t)
+	desc := clitest.RunFixture(t, "serve", "10s")
 	for _, c := range []struct {
 		args []string
 		want string
 	}{
 		{[]string{"run", "--app", "/etc/passwd", "--memory", "64Mi"}, "/etc/passwd: not an app descriptor: expected a YAML map of fields"},
-		{[]string{"run", "--app", desc, "--memory", "1Ki", "--java", java17}, "--memory 1Ki: a trial's limit is at least 4Mi"},
+		{[]string{"run", "--app", desc, "--memory", "1Ki", "--java", clitest.Java17}, "--memory 1Ki: a trial's limit is at least 4Mi"},
 	} {
-		_, stderr, code := run(t, nil, c.args...)
+		_, stderr, code := clitest.Run(t, nil, c.args...)
 		if code != 2 || !strings.HasPrefix(stderr, "jvmfit: "+c.want) || strings.Count(stderr, "\n") != 1 {
 			t.Errorf("%q: exit %d, stderr %q; want exit 2 and one line starting %q", c.args, code, stderr, c.want)
 		}
@@ -109,11 +77,11 @@ func TestRunRefusesPlainly(t *testing.T) {
 // scenario; and finding 6: the echoed command line shows the environment
 // the mode gives the app.
 func TestRunScenarioOverridesTheDescriptorsAndEchoesTheEnv(t *testing.T) {
-	needRootRun(t)
-	desc := runFixture(t, "serve", "30s")
+	prereq.Root(t)
+	desc := clitest.RunFixture(t, "serve", "30s")
 	other := filepath.Join(t.TempDir(), "other.yaml")
 	os.WriteFile(other, []byte("requests:\n  limits: {url: /limits}\nphases:\n  - {name: other, model: closed, workers: 1, iterations: 7, sequence: [limits]}\n"), 0o644)
-	stdout, stderr, code := run(t, nil, "run", "--app", desc, "--scenario", other, "--memory", "256Mi", "--java", java17, "--jvm", "jvmfit",
+	stdout, stderr, code := clitest.Run(t, nil, "run", "--app", desc, "--scenario", other, "--memory", "256Mi", "--java", clitest.Java17, "--jvm", "jvmfit",
 		"--db", filepath.Join(t.TempDir(), "t.db"), "--json")
 	if code != 0 {
 		t.Fatalf("exit %d\n%s", code, stderr)
@@ -130,22 +98,16 @@ func TestRunScenarioOverridesTheDescriptorsAndEchoesTheEnv(t *testing.T) {
 	if len(r.Phases) != 1 || r.Phases[0].Phase != "other" || r.Phases[0].Requests != 7 {
 		t.Errorf("phases %+v, want the --scenario's one phase of 7 requests", r.Phases)
 	}
-	if !strings.Contains(stderr, "jvm jvmfit: MALLOC_ARENA_MAX=2 "+java17+" ") {
+	if !strings.Contains(stderr, "jvm jvmfit: MALLOC_ARENA_MAX=2 "+clitest.Java17+" ") {
 		t.Errorf("the echoed command line lacks the plan's environment:\n%s", stderr)
 	}
 }
 
-func writeDesc(t *testing.T, body string) string {
-	p := filepath.Join(t.TempDir(), "app.yaml")
-	os.WriteFile(p, []byte(body), 0o644)
-	return p
-}
-
 func TestRunStoresOKAndKO(t *testing.T) {
-	needRootRun(t)
+	prereq.Root(t)
 	db := filepath.Join(t.TempDir(), "t.db")
-	ok := runFixture(t, "serve", "30s")
-	stdout, stderr, code := run(t, nil, "run", "--app", ok, "--memory", "256Mi", "--cpus", "1", "--java", java17, "--db", db, "--json")
+	ok := clitest.RunFixture(t, "serve", "30s")
+	stdout, stderr, code := clitest.Run(t, nil, "run", "--app", ok, "--memory", "256Mi", "--cpus", "1", "--java", clitest.Java17, "--db", db, "--json")
 	if code != 0 {
 		t.Fatalf("OK trial exit %d\n%s", code, stderr)
 	}
@@ -167,9 +129,9 @@ func TestRunStoresOKAndKO(t *testing.T) {
 	if ws, _ := top["working_set_peak_bytes"].(float64); ws <= 0 || ws > top["memory_peak_bytes"].(float64) {
 		t.Errorf("working set peak %v, cgroup peak %v", ws, top["memory_peak_bytes"])
 	}
-	ko := runFixture(t, "exit", "30s")
+	ko := clitest.RunFixture(t, "exit", "30s")
 	tmp := t.TempDir()
-	stdout, _, code = run(t, []string{"TMPDIR=" + tmp}, "run", "--app", ko, "--memory", "256Mi", "--java", java17, "--db", db)
+	stdout, _, code = clitest.Run(t, []string{"TMPDIR=" + tmp}, "run", "--app", ko, "--memory", "256Mi", "--java", clitest.Java17, "--db", db)
 	if code == 0 || !strings.Contains(stdout, "KO exited") || !strings.Contains(stdout, "fixture line 40") {
 		t.Errorf("KO trial exit %d:\n%s", code, stdout)
 	}
@@ -194,15 +156,15 @@ func TestRunStoresOKAndKO(t *testing.T) {
 }
 
 func TestRunSIGINTLeavesNothingBehind(t *testing.T) {
-	needRootRun(t)
+	prereq.Root(t)
 	db := filepath.Join(t.TempDir(), "t.db")
-	desc := runFixture(t, "serve", "30s")
+	desc := clitest.RunFixture(t, "serve", "30s")
 	marker := "-Djvmfit.runtest=" + strconv.FormatInt(time.Now().UnixNano(), 36)
 	// A first trial gives the database something to keep consistent.
-	if _, stderr, code := run(t, nil, "run", "--app", desc, "--memory", "256Mi", "--java", java17, "--db", db, "--duration", "1s"); code != 0 {
+	if _, stderr, code := clitest.Run(t, nil, "run", "--app", desc, "--memory", "256Mi", "--java", clitest.Java17, "--db", db, "--duration", "1s"); code != 0 {
 		t.Fatalf("first trial exit %d\n%s", code, stderr)
 	}
-	cmd := jvmfitCmd(t, nil, "run", "--app", desc, "--memory", "256Mi", "--java", java17, "--db", db, "--duration", "60s", "--jvm", marker)
+	cmd := clitest.Cmd(t, nil, "run", "--app", desc, "--memory", "256Mi", "--java", clitest.Java17, "--db", db, "--duration", "60s", "--jvm", marker)
 	var errb bytes.Buffer
 	pr, pw, _ := os.Pipe()
 	cmd.Stderr = pw
@@ -214,7 +176,7 @@ func TestRunSIGINTLeavesNothingBehind(t *testing.T) {
 	ready := make(chan bool, 1)
 	go func() {
 		sc := bufio.NewScanner(pr)
-		sc.Split(scanCRLF)
+		sc.Split(clitest.ScanCRLF)
 		for sc.Scan() {
 			errb.WriteString(sc.Text() + "\n")
 			if strings.HasPrefix(strings.TrimLeft(sc.Text(), "\x1b[K"), "measure") {
@@ -230,11 +192,11 @@ func TestRunSIGINTLeavesNothingBehind(t *testing.T) {
 	case <-time.After(60 * time.Second):
 		t.Fatalf("the trial did not reach its measured phase in 60s")
 	}
-	javaPids := pidsWith(marker)
+	javaPids := clitest.PidsWith(marker)
 	if len(javaPids) != 1 {
 		t.Fatalf("want one java process with %s, found %v", marker, javaPids)
 	}
-	groups := filepath.Join(ownMemoryCgroup(t), "jvmfit-"+strconv.Itoa(cmd.Process.Pid))
+	groups := filepath.Join(clitest.OwnMemoryCgroup(t), "jvmfit-"+strconv.Itoa(cmd.Process.Pid))
 	if _, err := os.Stat(groups); err != nil {
 		t.Fatalf("no trial cgroup at %s while running", groups)
 	}
@@ -251,7 +213,7 @@ func TestRunSIGINTLeavesNothingBehind(t *testing.T) {
 	if c := cmd.ProcessState.ExitCode(); c != 130 {
 		t.Errorf("exit %d, want 130", c)
 	}
-	if left := pidsWith(marker); len(left) != 0 {
+	if left := clitest.PidsWith(marker); len(left) != 0 {
 		t.Errorf("java still running: %v", left)
 	}
 	if entries, err := os.ReadDir(groups); err == nil {
@@ -273,55 +235,14 @@ func TestRunSIGINTLeavesNothingBehind(t *testing.T) {
 	}
 }
 
-// scanCRLF splits on \n and \r, so progress lines count as lines.
-func scanCRLF(data []byte, atEOF bool) (int, []byte, error) {
-	for i, b := range data {
-		if b == '\n' || b == '\r' {
-			return i + 1, data[:i], nil
-		}
-	}
-	if atEOF && len(data) > 0 {
-		return len(data), data, nil
-	}
-	return 0, nil, nil
-}
-
-func pidsWith(marker string) []int {
-	var out []int
-	entries, _ := os.ReadDir("/proc")
-	for _, e := range entries {
-		pid, err := strconv.Atoi(e.Name())
-		if err != nil {
-			continue
-		}
-		b, err := os.ReadFile(filepath.Join("/proc", e.Name(), "cmdline"))
-		if err == nil && bytes.Contains(b, []byte(marker)) {
-			out = append(out, pid)
-		}
-	}
-	return out
-}
-
-func ownMemoryCgroup(t *testing.T) string {
-	b, _ := os.ReadFile("/proc/self/cgroup")
-	for _, line := range strings.Split(string(b), "\n") {
-		p := strings.SplitN(line, ":", 3)
-		if len(p) == 3 && p[1] == "memory" {
-			return filepath.Join("/sys/fs/cgroup/memory", p[2])
-		}
-	}
-	t.Skip("no v1 memory cgroup")
-	return ""
-}
-
 // A jvmfit whose output is closed mid-trial (jvmfit run ... 2>&1 | head)
 // stops as after SIGTERM and cleans up: before, the runtime's SIGPIPE
 // killed it at the next progress line, before its deferred cleanup,
 // leaving the app and its jvmfit-<pid> cgroups for the next run's sweep.
 func TestRunIntoAClosedPipeLeavesNoCgroups(t *testing.T) {
-	needRootRun(t)
-	desc := runFixture(t, "serve", "30s")
-	cmd := jvmfitCmd(t, nil, "run", "--app", desc, "--memory", "256Mi", "--java", java17,
+	prereq.Root(t)
+	desc := clitest.RunFixture(t, "serve", "30s")
+	cmd := clitest.Cmd(t, nil, "run", "--app", desc, "--memory", "256Mi", "--java", clitest.Java17,
 		"--db", filepath.Join(t.TempDir(), "t.db"), "--duration", "1s")
 	pr, pw, err := os.Pipe()
 	if err != nil {
@@ -336,7 +257,7 @@ func TestRunIntoAClosedPipeLeavesNoCgroups(t *testing.T) {
 	t.Cleanup(func() { cmd.Process.Kill() })
 	// The reader stops once the app is ready, as head does after its lines.
 	sc := bufio.NewScanner(pr)
-	sc.Split(scanCRLF)
+	sc.Split(clitest.ScanCRLF)
 	for sc.Scan() {
 		errb.WriteString(sc.Text() + "\n")
 		if strings.Contains(sc.Text(), "ready in") {

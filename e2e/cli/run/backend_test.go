@@ -1,4 +1,4 @@
-package main
+package run
 
 import (
 	"os"
@@ -6,13 +6,14 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/jvmfit/jvmfit/e2e/cli/clitest"
 	"github.com/jvmfit/jvmfit/internal/image"
 )
 
 // The backend flags refuse bad input with one line and exit 2.
 func TestBackendFlagsBadInput(t *testing.T) {
-	needJava(t)
-	desc, _ := filepath.Abs("../../workloads/filecache/app.yaml")
+	clitest.NeedJava(t)
+	desc, _ := filepath.Abs("../../../workloads/filecache/app.yaml")
 	db := filepath.Join(t.TempDir(), "j.db")
 	for name, args := range map[string][]string{
 		"unknown backend":   {"--backend", "nomad"},
@@ -21,7 +22,7 @@ func TestBackendFlagsBadInput(t *testing.T) {
 		"local dry run":     {"--dry-run"},
 		"local parallel":    {"--parallel", "2"},
 	} {
-		_, errOut, code := run(t, nil, append([]string{"sweep", "--app", desc, "--java", java17, "--db", db}, args...)...)
+		_, errOut, code := clitest.Run(t, nil, append([]string{"sweep", "--app", desc, "--java", clitest.Java17, "--db", db}, args...)...)
 		if code != 2 || strings.Count(strings.TrimSpace(errOut), "\n") != 0 {
 			t.Errorf("%s: exit %d, stderr %q: want exit 2 and one line", name, code, errOut)
 		}
@@ -36,11 +37,11 @@ func TestBackendFlagsBadInput(t *testing.T) {
 func TestSweepDryRunWritesTheJobs(t *testing.T) {
 	// The plan is made for the image's own JDK, so the image must be here
 	// (built offline from the host's JDK 17), though no container runs.
-	filecacheImage(t)
-	scenario, _ := filepath.Abs("../../workloads/filecache/scenario.yaml")
+	clitest.FilecacheImage(t)
+	scenario, _ := filepath.Abs("../../../workloads/filecache/scenario.yaml")
 	dir := t.TempDir()
 	db, out := filepath.Join(dir, "j.db"), filepath.Join(dir, "jobs")
-	_, errOut, code := run(t, []string{"KUBECONFIG=/nonexistent"}, "sweep", "--image", image.FilecacheRef,
+	_, errOut, code := clitest.Run(t, []string{"KUBECONFIG=/nonexistent"}, "sweep", "--image", image.FilecacheRef,
 		"--ready", "http://127.0.0.1:8080/actuator/health", "--scenario", scenario, "--db", db,
 		"--memory", "192Mi,256Mi", "--cpus", "1,2", "--backend", "k8s", "--dry-run="+out)
 	if code != 0 {

@@ -1,4 +1,4 @@
-package main
+package run
 
 import (
 	"bufio"
@@ -16,6 +16,8 @@ import (
 	"testing"
 	"time"
 
+	"github.com/jvmfit/jvmfit/e2e/cli/clitest"
+	"github.com/jvmfit/jvmfit/internal/prereq"
 	"github.com/jvmfit/jvmfit/internal/probe"
 	"github.com/jvmfit/jvmfit/internal/store"
 	"github.com/jvmfit/jvmfit/internal/trial"
@@ -67,7 +69,7 @@ func TestCorruptDatabase(t *testing.T) {
 			{"report", "--db", db, "--list"},
 			{"profile", "--db", db, "--trial", "1"},
 		} {
-			out, stderr, code := run(t, nil, args...)
+			out, stderr, code := clitest.Run(t, nil, args...)
 			line := strings.TrimSpace(stderr)
 			t.Logf("%s %s: exit %d: %s", filepath.Base(db), args[0], code, line)
 			if code != 1 && code != 2 || strings.Count(line, "\n") != 0 || !strings.Contains(line, db) ||
@@ -137,12 +139,12 @@ func errorLines(stderr string) []string {
 // A full disk under --db: the run that cannot store says so in one line and
 // exits 1, and the trials stored before are intact and readable.
 func TestFullDiskUnderTheDatabase(t *testing.T) {
-	needRootRun(t)
-	desc := runFixture(t, "serve", "30s")
+	prereq.Root(t)
+	desc := clitest.RunFixture(t, "serve", "30s")
 	disk := smallDisk(t, "4m")
 	db := filepath.Join(disk, "t.db")
-	base := []string{"run", "--app", desc, "--memory", "256Mi", "--java", java17, "--db", db, "--duration", "1s"}
-	if _, stderr, code := run(t, nil, base...); code != 0 {
+	base := []string{"run", "--app", desc, "--memory", "256Mi", "--java", clitest.Java17, "--db", db, "--duration", "1s"}
+	if _, stderr, code := clitest.Run(t, nil, base...); code != 0 {
 		t.Fatalf("first trial exit %d\n%s", code, stderr)
 	}
 	// The disk fills while a trial runs: it cannot be stored at its end.
@@ -154,7 +156,7 @@ func TestFullDiskUnderTheDatabase(t *testing.T) {
 		t.Errorf("disk filled during the trial: exit %d, want 1 and one line saying it was not stored:\n%s", code, stderr)
 	}
 	// A run on the full disk stops before its trial.
-	_, stderr, code = run(t, nil, base...)
+	_, stderr, code = clitest.Run(t, nil, base...)
 	lines = errorLines(stderr)
 	if strings.Contains(stderr, "ready in") {
 		t.Errorf("a trial ran on a full disk:\n%s", stderr)
@@ -164,9 +166,9 @@ func TestFullDiskUnderTheDatabase(t *testing.T) {
 	if code != 1 || len(lines) != 1 || !strings.Contains(lines[0], db) || !strings.Contains(lines[0], "full") {
 		t.Errorf("run on a full disk: exit %d, want 1 and one line naming %s and the full disk:\n%s", code, db, stderr)
 	}
-	sweep := []string{"sweep", "--app", desc, "--java", java17, "--db", db, "--memory", "256Mi", "--rate", "10", "--duration", "1s"}
+	sweep := []string{"sweep", "--app", desc, "--java", clitest.Java17, "--db", db, "--memory", "256Mi", "--rate", "10", "--duration", "1s"}
 	t0 := time.Now()
-	_, stderr, code = run(t, nil, sweep...)
+	_, stderr, code = clitest.Run(t, nil, sweep...)
 	lines = errorLines(stderr)
 	t.Logf("sweep on a full disk: exit %d after %v: %q", code, time.Since(t0).Round(10*time.Millisecond), lines)
 	if code != 1 || len(lines) != 1 || !strings.Contains(lines[0], db) || !strings.Contains(lines[0], "full") {
@@ -203,7 +205,7 @@ func TestFullDiskUnderTheDatabase(t *testing.T) {
 // with marker, and returns its stderr and exit code.
 func runUntil(t *testing.T, args []string, marker string, at func(jvmfitPid int)) (string, int) {
 	t.Helper()
-	cmd := jvmfitCmd(t, nil, args...)
+	cmd := clitest.Cmd(t, nil, args...)
 	pr, pw, _ := os.Pipe()
 	cmd.Stderr = pw
 	if err := cmd.Start(); err != nil {
@@ -216,7 +218,7 @@ func runUntil(t *testing.T, args []string, marker string, at func(jvmfitPid int)
 	go func() {
 		defer close(done)
 		sc := bufio.NewScanner(pr)
-		sc.Split(scanCRLF)
+		sc.Split(clitest.ScanCRLF)
 		seen := false
 		for sc.Scan() {
 			errb.WriteString(sc.Text() + "\n")
@@ -242,7 +244,7 @@ func runUntil(t *testing.T, args []string, marker string, at func(jvmfitPid int)
 // command line run through sh -c script (which ends in exec "$@").
 func wrappedDescriptor(t *testing.T, script string) string {
 	t.Helper()
-	plain := runFixture(t, "serve", "30s")
+	plain := clitest.RunFixture(t, "serve", "30s")
 	dir := filepath.Dir(plain)
 	desc := fmt.Sprintf(`name: fixture
 command: ["/bin/sh", "-c", %q, "sh", "${java}", "${jvm_options}", "-cp", %q, "Server", "serve", "${port}"]
@@ -259,7 +261,7 @@ scenario: light.yaml
 // (setsid), are killed at the trial's end: the trial is OK, and no process
 // and no cgroup is left.
 func TestAppThatWillNotGo(t *testing.T) {
-	needRootRun(t)
+	prereq.Root(t)
 	for _, c := range []struct {
 		name, script string
 	}{
@@ -273,18 +275,18 @@ func TestAppThatWillNotGo(t *testing.T) {
 			desc := wrappedDescriptor(t, strings.ReplaceAll(c.script, "MARK", mark))
 			marker := "-Djvmfit.faulttest=" + mark
 			db := filepath.Join(t.TempDir(), "t.db")
-			args := []string{"run", "--app", desc, "--memory", "256Mi", "--java", java17, "--db", db, "--duration", "2s", "--jvm", marker}
+			args := []string{"run", "--app", desc, "--memory", "256Mi", "--java", clitest.Java17, "--db", db, "--duration", "2s", "--jvm", marker}
 			var pids []int
 			var group string
 			t0 := time.Now()
 			var tMeasure time.Time
 			stderr, code := runUntil(t, args, "measure", func(jvmfitPid int) {
 				tMeasure = time.Now()
-				pids = append(pidsWith(marker), pidsWith("1000."+mark)...)
+				pids = append(clitest.PidsWith(marker), clitest.PidsWith("1000."+mark)...)
 				group = trialGroup(jvmfitPid)
 				if c.name == "ignores SIGTERM" {
 					// Proof that it ignores TERM: it is still there after one.
-					for _, pid := range pidsWith(marker) {
+					for _, pid := range clitest.PidsWith(marker) {
 						syscall.Kill(pid, syscall.SIGTERM)
 						time.Sleep(300 * time.Millisecond)
 						if !alive(pid) {
@@ -319,7 +321,7 @@ func TestAppThatWillNotGo(t *testing.T) {
 			if _, err := os.Stat(group); !os.IsNotExist(err) {
 				t.Errorf("trial cgroup %s is left (%v)", group, err)
 			}
-			st := openStore(t, db)
+			st := clitest.OpenStore(t, db)
 			if rs, err := st.Trials(store.Filter{}); err != nil || len(rs) != 1 || rs[0].Verdict != trial.OK {
 				t.Errorf("stored %d trials (%v), want one OK", len(rs), err)
 			}
@@ -354,14 +356,14 @@ func alive(pid int) bool {
 // trials stored stay, and the same sweep run again takes them from the
 // store, runs the rest, and sweeps away the killed run's cgroup tree.
 func TestSweepSurvivesSIGKILL(t *testing.T) {
-	needRootRun(t)
-	desc := runFixture(t, "serve", "30s")
+	prereq.Root(t)
+	desc := clitest.RunFixture(t, "serve", "30s")
 	db := filepath.Join(t.TempDir(), "k.db")
 	mark := strconv.FormatInt(time.Now().UnixNano()%1000000, 10)
 	marker := "-Djvmfit.killtest=" + mark
-	args := []string{"sweep", "--app", desc, "--java", java17, "--db", db, "--cpus", "1", "--memory", "256Mi",
+	args := []string{"sweep", "--app", desc, "--java", clitest.Java17, "--db", db, "--cpus", "1", "--memory", "256Mi",
 		"--rate", "10,20,30", "--duration", "1s", "--jvm", "'" + marker + "'", "--experiment", "killed"}
-	cmd := jvmfitCmd(t, []string{"TMPDIR=" + t.TempDir()}, args...)
+	cmd := clitest.Cmd(t, []string{"TMPDIR=" + t.TempDir()}, args...)
 	var errb bytes.Buffer
 	cmd.Stderr = &errb
 	if err := cmd.Start(); err != nil {
@@ -383,11 +385,11 @@ func TestSweepSurvivesSIGKILL(t *testing.T) {
 		if time.Now().After(deadline) {
 			t.Fatalf("no trial stored with the next one running in 120 s:\n%s", errb.String())
 		}
-		if java = pidsWith(marker); stored() >= 1 && len(java) == 1 {
+		if java = clitest.PidsWith(marker); stored() >= 1 && len(java) == 1 {
 			break
 		}
 	}
-	groups := filepath.Join(ownMemoryCgroup(t), "jvmfit-"+strconv.Itoa(cmd.Process.Pid))
+	groups := filepath.Join(clitest.OwnMemoryCgroup(t), "jvmfit-"+strconv.Itoa(cmd.Process.Pid))
 	if err := cmd.Process.Signal(syscall.SIGKILL); err != nil {
 		t.Fatal(err)
 	}
@@ -399,11 +401,11 @@ func TestSweepSurvivesSIGKILL(t *testing.T) {
 	}
 	// Rerun: the stored trials come from the store, the rest run.
 	args[len(args)-1] = "resumed"
-	out, stderr, code := run(t, []string{"TMPDIR=" + t.TempDir()}, args...)
+	out, stderr, code := clitest.Run(t, []string{"TMPDIR=" + t.TempDir()}, args...)
 	if code != 0 || !strings.Contains(out, "## Recommendation") {
 		t.Fatalf("rerun exit %d:\n%s\n%s", code, out, stderr)
 	}
-	st := openStore(t, db)
+	st := clitest.OpenStore(t, db)
 	killed, _ := st.Trials(store.Filter{Experiment: "killed", Light: true})
 	resumed, err := st.Trials(store.Filter{Experiment: "resumed", Light: true})
 	if err != nil || len(resumed) != 3 {
@@ -423,7 +425,7 @@ func TestSweepSurvivesSIGKILL(t *testing.T) {
 	if reused != len(killed) || strings.Count(stderr, "from the store") != len(killed) {
 		t.Errorf("the rerun reused %d of the %d stored trials:\n%s", reused, len(killed), stderr)
 	}
-	if left := pidsWith(marker); len(left) != 0 {
+	if left := clitest.PidsWith(marker); len(left) != 0 {
 		t.Errorf("processes left: %v", left)
 	}
 	if _, err := os.Stat(groups); !os.IsNotExist(err) {

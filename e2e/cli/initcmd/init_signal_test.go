@@ -1,4 +1,4 @@
-package main
+package initcmd
 
 import (
 	"bufio"
@@ -10,15 +10,16 @@ import (
 	"testing"
 	"time"
 
+	"github.com/jvmfit/jvmfit/e2e/cli/clitest"
 	"github.com/jvmfit/jvmfit/internal/prereq"
 )
 
 // SIGINT during init's check stops the app and removes its cgroup, exits
 // 130, and leaves the files written before the check.
 func TestInitSIGINTDuringCheckLeavesNothingBehind(t *testing.T) {
-	needRootRun(t)
-	needJava(t)
-	src := filepath.Join("..", "..", "workloads", "greet-plain", "target", "greet-plain.jar")
+	prereq.Root(t)
+	clitest.NeedJava(t)
+	src := filepath.Join("..", "..", "..", "workloads", "greet-plain", "target", "greet-plain.jar")
 	prereq.Built(t, src)
 	dir := t.TempDir()
 	// The jar's name marks the app's java command line.
@@ -29,7 +30,7 @@ func TestInitSIGINTDuringCheckLeavesNothingBehind(t *testing.T) {
 		t.Fatal(err)
 	}
 	os.WriteFile(jar, b, 0o644)
-	cmd := jvmfitCmd(t, nil, "init", "--jar", jar, "--out", filepath.Join(dir, "sizing"), "--java", java17)
+	cmd := clitest.Cmd(t, nil, "init", "--jar", jar, "--out", filepath.Join(dir, "sizing"), "--java", clitest.Java17)
 	pr, pw, _ := os.Pipe()
 	cmd.Stderr = pw
 	if err := cmd.Start(); err != nil {
@@ -40,7 +41,7 @@ func TestInitSIGINTDuringCheckLeavesNothingBehind(t *testing.T) {
 	loading := make(chan bool, 1)
 	go func() {
 		sc := bufio.NewScanner(pr)
-		sc.Split(scanCRLF)
+		sc.Split(clitest.ScanCRLF)
 		for sc.Scan() {
 			if strings.HasPrefix(strings.TrimLeft(sc.Text(), "\x1b[K"), "warmup") {
 				select {
@@ -55,10 +56,10 @@ func TestInitSIGINTDuringCheckLeavesNothingBehind(t *testing.T) {
 	case <-time.After(60 * time.Second):
 		t.Fatal("the check did not start its load in 60s")
 	}
-	if pids := pidsWith(marker); len(pids) != 1 {
+	if pids := clitest.PidsWith(marker); len(pids) != 1 {
 		t.Fatalf("want one java running %s, found %v", marker, pids)
 	}
-	groups := filepath.Join(ownMemoryCgroup(t), "jvmfit-"+strconv.Itoa(cmd.Process.Pid))
+	groups := filepath.Join(clitest.OwnMemoryCgroup(t), "jvmfit-"+strconv.Itoa(cmd.Process.Pid))
 	if _, err := os.Stat(groups); err != nil {
 		t.Fatalf("no trial cgroup at %s while checking", groups)
 	}
@@ -73,7 +74,7 @@ func TestInitSIGINTDuringCheckLeavesNothingBehind(t *testing.T) {
 	if c := cmd.ProcessState.ExitCode(); c != 130 {
 		t.Errorf("exit %d, want 130", c)
 	}
-	if left := pidsWith(marker); len(left) != 0 {
+	if left := clitest.PidsWith(marker); len(left) != 0 {
 		t.Errorf("java still running: %v", left)
 	}
 	if _, err := os.Stat(groups); err == nil {

@@ -1,4 +1,4 @@
-package main
+package tune
 
 import (
 	"encoding/json"
@@ -7,6 +7,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/jvmfit/jvmfit/e2e/cli/clitest"
 	"github.com/jvmfit/jvmfit/internal/detect"
 	"github.com/jvmfit/jvmfit/internal/prereq"
 )
@@ -52,8 +53,8 @@ func TestPoolCapsShowInThreadCount(t *testing.T) {
 	if testing.Short() {
 		t.Skip("starts four real services twice each")
 	}
-	needRootRun(t)
-	needJava(t)
+	prereq.Root(t)
+	clitest.NeedJava(t)
 	const java25 = "/usr/lib/jvm/temurin-25-jdk-amd64/bin/java"
 	prereq.Java(t, java25) // Helidon 4 needs 21+
 	scen := filepath.Join(t.TempDir(), "closed16.yaml")
@@ -64,13 +65,13 @@ func TestPoolCapsShowInThreadCount(t *testing.T) {
 		dir, jar, java string
 		fewer          int
 	}{
-		{"greet-spring", "greet-spring/target/greet-spring.jar", java17, 6},
-		{"greet-quarkus", "greet-quarkus/target/quarkus-app/quarkus-run.jar", java17, 10},
-		{"greet-micronaut", "greet-micronaut/target/greet-micronaut.jar", java17, 5},
+		{"greet-spring", "greet-spring/target/greet-spring.jar", clitest.Java17, 6},
+		{"greet-quarkus", "greet-quarkus/target/quarkus-app/quarkus-run.jar", clitest.Java17, 10},
+		{"greet-micronaut", "greet-micronaut/target/greet-micronaut.jar", clitest.Java17, 5},
 		{"greet-helidon", "greet-helidon/target/greet-helidon.jar", java25, 4},
 	} {
 		t.Run(c.dir, func(t *testing.T) {
-			jar := filepath.Join("..", "..", "workloads", c.jar)
+			jar := filepath.Join("..", "..", "..", "workloads", c.jar)
 			prereq.Built(t, jar)
 			r, err := detect.Jar(jar)
 			if err != nil {
@@ -110,7 +111,7 @@ type poolFigures struct {
 // returns its peak thread count, cgroup peak and throughput.
 func poolTrial(t *testing.T, jar, java, scen, db, jvm string) poolFigures {
 	t.Helper()
-	stdout, stderr, code := run(t, nil, "run", "--jar", jar, "--scenario", scen, "--memory", "512Mi", "--cpus", "2",
+	stdout, stderr, code := clitest.Run(t, nil, "run", "--jar", jar, "--scenario", scen, "--memory", "512Mi", "--cpus", "2",
 		"--java", java, "--db", db, "--slo", "success>=0.999", "--jvm", jvm, "--json")
 	if code != 0 {
 		t.Fatalf("run --jvm %q: exit %d\n%s%s", jvm, code, stdout, stderr)

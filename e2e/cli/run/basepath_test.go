@@ -1,4 +1,4 @@
-package main
+package run
 
 import (
 	"encoding/json"
@@ -9,6 +9,9 @@ import (
 	"slices"
 	"strings"
 	"testing"
+
+	"github.com/jvmfit/jvmfit/e2e/cli/clitest"
+	"github.com/jvmfit/jvmfit/internal/prereq"
 )
 
 // pathServer is a loopback HTTP server that is not Java: it answers 200 on
@@ -63,8 +66,8 @@ func buildPathServer(t *testing.T, dir string) string {
 // (here /api) must prefix every relative URL, although the trial points the
 // scenario at the app's own address and port.
 func TestRunKeepsScenarioBasePath(t *testing.T) {
-	needRootRun(t)
-	needJava(t) // the trial inspects the JDK even when the command is not Java
+	prereq.Root(t)
+	clitest.NeedJava(t) // the trial inspects the JDK even when the command is not Java
 	dir := t.TempDir()
 	bin := buildPathServer(t, dir)
 	paths := filepath.Join(dir, "paths.log")
@@ -84,7 +87,7 @@ scenario: scenario.yaml
 slo: "success>=1"
 `, bin, paths)), 0o644)
 
-	stdout, stderr, code := run(t, nil, "run", "--app", desc, "--memory", "128Mi", "--java", java17,
+	stdout, stderr, code := clitest.Run(t, nil, "run", "--app", desc, "--memory", "128Mi", "--java", clitest.Java17,
 		"--db", filepath.Join(dir, "t.db"), "--json")
 	log, _ := os.ReadFile(paths)
 	var r struct {
@@ -112,13 +115,9 @@ slo: "success>=1"
 		t.Errorf("%d requests missed the base path, e.g. %s", len(other), other[0])
 	}
 	if !slices.Contains(api, "/api/items/1") || !slices.Contains(api, "/api/list") {
-		t.Errorf("the server saw %d paths under /api/ (%v), want /api/items/1 and /api/list", len(api), first(api, 4))
+		t.Errorf("the server saw %d paths under /api/ (%v), want /api/items/1 and /api/list", len(api), clitest.First(api, 4))
 	}
 	if code != 0 || r.Load.Requests < 15 || r.Load.Success != 1 {
 		t.Errorf("exit %d, %d requests, success %.2f: want an OK trial with every request answered", code, r.Load.Requests, r.Load.Success)
 	}
-}
-
-func first(list []string, n int) []string {
-	return list[:min(n, len(list))]
 }

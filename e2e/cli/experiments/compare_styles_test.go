@@ -1,4 +1,4 @@
-package main
+package experiments
 
 import (
 	"encoding/json"
@@ -6,6 +6,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/jvmfit/jvmfit/e2e/cli/clitest"
 	"github.com/jvmfit/jvmfit/internal/prereq"
 	"github.com/jvmfit/jvmfit/internal/store"
 )
@@ -14,10 +15,10 @@ var fiveModes = []string{"default", "runjava", "paketo", "ubi", "jvmfit"}
 
 func needFilecache(t *testing.T) string {
 	t.Helper()
-	needJava(t)
-	needRootRun(t)
-	prereq.Built(t, "../../workloads/filecache/target/filecache.jar")
-	abs, _ := filepath.Abs("../../workloads/filecache/app.yaml")
+	clitest.NeedJava(t)
+	prereq.Root(t)
+	prereq.Built(t, "../../../workloads/filecache/target/filecache.jar")
+	abs, _ := filepath.Abs("../../../workloads/filecache/app.yaml")
 	return abs
 }
 
@@ -26,7 +27,7 @@ func needFilecache(t *testing.T) string {
 func TestCompareStylesPaketoRefusal(t *testing.T) {
 	app := needFilecache(t)
 	db := filepath.Join(t.TempDir(), "c.db")
-	out, errOut, code := run(t, nil, "compare", "--app", app, "--memory", "256Mi", "--cpus", "1",
+	out, errOut, code := clitest.Run(t, nil, "compare", "--app", app, "--memory", "256Mi", "--cpus", "1",
 		"--jvm", strings.Join(fiveModes, ","), "--db", db)
 	if code != 2 || !strings.Contains(errOut, "jvm=paketo") || !strings.Contains(errOut, "heap would be negative") ||
 		strings.Count(strings.TrimSpace(errOut), "\n") != 0 || strings.Contains(errOut, "panic") {
@@ -43,7 +44,7 @@ func TestCompareStylesSideBySide(t *testing.T) {
 	}
 	app := needFilecache(t)
 	db := filepath.Join(t.TempDir(), "c.db")
-	out, errOut, code := run(t, nil, "compare", "--app", app, "--memory", "640Mi", "--cpus", "1",
+	out, errOut, code := clitest.Run(t, nil, "compare", "--app", app, "--memory", "640Mi", "--cpus", "1",
 		"--jvm", strings.Join(fiveModes, ","), "--db", db, "--json",
 		"--var", "files=20", "--var", "workers=2", "--rate", "20", "--warmup", "1s", "--duration", "3s")
 	if code != 0 {

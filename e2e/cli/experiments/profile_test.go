@@ -1,4 +1,4 @@
-package main
+package experiments
 
 import (
 	"bytes"
@@ -8,17 +8,18 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/jvmfit/jvmfit/e2e/cli/clitest"
 	"github.com/jvmfit/jvmfit/internal/plan"
 	"github.com/jvmfit/jvmfit/internal/prereq"
 )
 
 func TestProfileBadInputExit2(t *testing.T) {
-	needRootRun(t)
+	prereq.Root(t)
 	dir := t.TempDir()
 	db := filepath.Join(dir, "t.db")
 	// A trial run without NMT: a profile from it is refused, naming the flag.
-	desc := runFixture(t, "serve", "30s")
-	if _, stderr, code := run(t, nil, "run", "--app", desc, "--memory", "256Mi", "--java", java17, "--db", db, "--duration", "1s"); code != 0 {
+	desc := clitest.RunFixture(t, "serve", "30s")
+	if _, stderr, code := clitest.Run(t, nil, "run", "--app", desc, "--memory", "256Mi", "--java", clitest.Java17, "--db", db, "--duration", "1s"); code != 0 {
 		t.Fatalf("fixture trial exit %d\n%s", code, stderr)
 	}
 	cases := map[string]struct {
@@ -29,11 +30,11 @@ func TestProfileBadInputExit2(t *testing.T) {
 		"no such db":      {[]string{"profile", "--db", filepath.Join(dir, "none.db"), "--trial", "1"}, "no such database"},
 		"no such trial":   {[]string{"profile", "--db", db, "--trial", "99"}, "no such trial"},
 		"run without NMT": {[]string{"profile", "--db", db, "--trial", "1", "-o", filepath.Join(dir, "p.json")}, "--nmt"},
-		"profile-out dir": {[]string{"run", "--app", desc, "--memory", "256Mi", "--java", java17, "--db", db, "--profile-out", "/nonexistent/p.json"}, "/nonexistent"},
-		"profile-out -":   {[]string{"run", "--app", desc, "--memory", "256Mi", "--java", java17, "--db", db, "--profile-out", "-"}, "file name"},
+		"profile-out dir": {[]string{"run", "--app", desc, "--memory", "256Mi", "--java", clitest.Java17, "--db", db, "--profile-out", "/nonexistent/p.json"}, "/nonexistent"},
+		"profile-out -":   {[]string{"run", "--app", desc, "--memory", "256Mi", "--java", clitest.Java17, "--db", db, "--profile-out", "-"}, "file name"},
 	}
 	for name, c := range cases {
-		_, stderr, code := run(t, nil, c.args...)
+		_, stderr, code := clitest.Run(t, nil, c.args...)
 		lines := strings.Split(strings.TrimSpace(stderr), "\n")
 		if code != 2 || len(lines) != 1 || !strings.Contains(lines[0], c.want) {
 			t.Errorf("%s: exit %d, stderr %q; want exit 2 and one line naming %s", name, code, stderr, c.want)
@@ -51,20 +52,20 @@ func TestRunProfileOutFilecache(t *testing.T) {
 	if testing.Short() {
 		t.Skip("-short: filecache takes a minute or more to start on a shared machine")
 	}
-	needRootRun(t)
-	needJava(t)
-	desc, _ := filepath.Abs("../../workloads/filecache/app.yaml")
+	prereq.Root(t)
+	clitest.NeedJava(t)
+	desc, _ := filepath.Abs("../../../workloads/filecache/app.yaml")
 	jars, _ := filepath.Glob(filepath.Join(filepath.Dir(desc), "target", "*.jar"))
 	if len(jars) == 0 {
 		prereq.Built(t, filepath.Join(filepath.Dir(desc), "target", "filecache.jar"))
 	}
 	dir := t.TempDir()
 	db, out := filepath.Join(dir, "t.db"), filepath.Join(dir, "filecache.json")
-	stdout, stderr, code := run(t, nil, "run", "--app", desc, "--memory", "384Mi", "--cpus", "1", "--java", java17,
+	stdout, stderr, code := clitest.Run(t, nil, "run", "--app", desc, "--memory", "384Mi", "--cpus", "1", "--java", clitest.Java17,
 		"--rate", "20", "--warmup", "3s", "--duration", "8s", "--var", "files=20", "--var", "workers=4",
 		"--slo", "success>=0.99,start<=150s", "--db", db, "--profile-out", out)
 	if code != 0 {
-		t.Fatalf("run exit %d\n%s\n%s", code, stdout, lastLines(stderr, 10))
+		t.Fatalf("run exit %d\n%s\n%s", code, stdout, stderr)
 	}
 	p, err := plan.LoadProfile(out)
 	if err != nil {
@@ -85,7 +86,7 @@ func TestRunProfileOutFilecache(t *testing.T) {
 	if p.CodeCacheUsedBytes < 2*mib || p.LiveHeapBytes < 4*mib || p.CDSArchiveBytes < 2*mib || p.PeakUncappedNativeBytes < 4*mib || p.PeakThreads < 15 {
 		t.Errorf("code %d, live %d, CDS %d, uncapped %d, threads %d", p.CodeCacheUsedBytes, p.LiveHeapBytes, p.CDSArchiveBytes, p.PeakUncappedNativeBytes, p.PeakThreads)
 	}
-	if _, stderr, code := run(t, nil, "flags", "--java", java17, "--memory", "256Mi", "--cpus", "1", "--profile", out); code != 0 {
+	if _, stderr, code := clitest.Run(t, nil, "flags", "--java", clitest.Java17, "--memory", "256Mi", "--cpus", "1", "--profile", out); code != 0 {
 		t.Errorf("flags --profile refused the profile: exit %d %s", code, stderr)
 	}
 	// The same profile from the stored trial.
@@ -94,7 +95,7 @@ func TestRunProfileOutFilecache(t *testing.T) {
 		t.Fatalf("no trial id in\n%s", stdout)
 	}
 	again := filepath.Join(dir, "again.json")
-	if _, stderr, code := run(t, nil, "profile", "--db", db, "--trial", id[1], "-o", again); code != 0 {
+	if _, stderr, code := clitest.Run(t, nil, "profile", "--db", db, "--trial", id[1], "-o", again); code != 0 {
 		t.Fatalf("profile exit %d: %s", code, stderr)
 	}
 	a, _ := os.ReadFile(out)
@@ -102,9 +103,4 @@ func TestRunProfileOutFilecache(t *testing.T) {
 	if !bytes.Equal(a, b) {
 		t.Errorf("jvmfit profile from the store differs from --profile-out:\n%s\n%s", a, b)
 	}
-}
-
-func lastLines(s string, n int) string {
-	lines := strings.Split(strings.TrimSpace(s), "\n")
-	return strings.Join(lines[max(0, len(lines)-n):], "\n")
 }

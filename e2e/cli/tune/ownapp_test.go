@@ -1,4 +1,4 @@
-package main
+package tune
 
 import (
 	"os"
@@ -6,15 +6,16 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/jvmfit/jvmfit/e2e/cli/clitest"
 	"github.com/jvmfit/jvmfit/internal/prereq"
 )
 
-var greetPlain = filepath.Join("..", "..", "workloads", "greet-plain", "target", "greet-plain.jar")
+var greetPlain = filepath.Join("..", "..", "..", "workloads", "greet-plain", "target", "greet-plain.jar")
 
 // The app flags (--jar, --get, --arg, --env) are refused in one line,
 // exit 2, before anything is stored, on each of the five commands.
 func TestOwnAppFlagsBadInputExit2(t *testing.T) {
-	needJava(t)
+	clitest.NeedJava(t)
 	prereq.Built(t, greetPlain)
 	dir := t.TempDir()
 	db := filepath.Join(dir, "bad.db")
@@ -41,16 +42,16 @@ func TestOwnAppFlagsBadInputExit2(t *testing.T) {
 	}
 	for _, command := range []string{"run", "minmem", "sweep", "compare", "tune"} {
 		for name, c := range cases {
-			args := append([]string{command, "--db", db, "--java", java17}, c.args...)
+			args := append([]string{command, "--db", db, "--java", clitest.Java17}, c.args...)
 			if command == "run" {
 				args = append(args, "--memory", "256Mi")
 			}
-			_, stderr, code := run(t, []string{"TMPDIR=" + dir}, args...)
+			_, stderr, code := clitest.Run(t, []string{"TMPDIR=" + dir}, args...)
 			lines := strings.Split(strings.TrimSpace(stderr), "\n")
 			if code != 2 || len(lines) != 1 || !strings.HasPrefix(lines[0], "jvmfit: ") || !strings.Contains(lines[0], c.want) {
 				t.Errorf("%s %s: exit %d, stderr %q; want exit 2 and one line with %q", command, name, code, stderr, c.want)
 			}
-			noExperiments(t, db, command+" "+name)
+			clitest.NoExperiments(t, db, command+" "+name)
 		}
 	}
 }
@@ -58,13 +59,13 @@ func TestOwnAppFlagsBadInputExit2(t *testing.T) {
 // run --jar --get: the framework gives the port and readiness, --get the
 // load. The GET is really made: a path the app does not serve is KO.
 func TestRunJarGet(t *testing.T) {
-	needRootRun(t)
-	needJava(t)
+	prereq.Root(t)
+	clitest.NeedJava(t)
 	prereq.Built(t, greetPlain)
 	db := filepath.Join(t.TempDir(), "j.db")
-	args := []string{"run", "--jar", greetPlain, "--rate", "20", "--memory", "256Mi", "--java", java17, "--db", db,
+	args := []string{"run", "--jar", greetPlain, "--rate", "20", "--memory", "256Mi", "--java", clitest.Java17, "--db", db,
 		"--warmup", "2s", "--duration", "3s"}
-	stdout, stderr, code := run(t, nil, append(args, "--get", "/api/greeting")...)
+	stdout, stderr, code := clitest.Run(t, nil, append(args, "--get", "/api/greeting")...)
 	if code != 0 || !strings.Contains(stdout, "| OK |") || !strings.Contains(stdout, "20.0 req/s") || !strings.Contains(stderr, "--port=") {
 		t.Fatalf("exit %d\n%s%s", code, stdout, stderr)
 	}
@@ -75,7 +76,7 @@ func TestRunJarGet(t *testing.T) {
 	if b, _ := os.ReadFile(scs[0]); !strings.Contains(string(b), `url: "/api/greeting"`) {
 		t.Errorf("generated scenario does not GET /api/greeting:\n%s", b)
 	}
-	stdout, stderr, code = run(t, nil, append(args, "--get", "/nope")...)
+	stdout, stderr, code = clitest.Run(t, nil, append(args, "--get", "/nope")...)
 	if code != 1 || !strings.Contains(stdout, "KO slo") || !strings.Contains(stdout, "GET http://127.0.0.1:") || !strings.Contains(stdout, "/nope: unexpected status 404") {
 		t.Errorf("a --get the app does not serve: exit %d, want 1 and KO\n%s%s", code, stdout, stderr)
 	}
@@ -83,12 +84,12 @@ func TestRunJarGet(t *testing.T) {
 
 // One command from a jar to a proven answer, on a small budget.
 func TestTuneJar(t *testing.T) {
-	needRootRun(t)
-	needJava(t)
+	prereq.Root(t)
+	clitest.NeedJava(t)
 	prereq.Built(t, greetPlain)
 	db := filepath.Join(t.TempDir(), "t.db")
-	out := tuneJSON(t, experimentRun(t, "tune", "--jar", greetPlain, "--get", "/api/greeting", "--rate", "20",
-		"--java", java17, "--db", db, "--budget", "6", "--warmup", "2s", "--duration", "2s", "--soak", "4s",
+	out := tuneJSON(t, clitest.ExperimentRun(t, "tune", "--jar", greetPlain, "--get", "/api/greeting", "--rate", "20",
+		"--java", clitest.Java17, "--db", db, "--budget", "6", "--warmup", "2s", "--duration", "2s", "--soak", "4s",
 		"--generous", "256Mi", "--json"))
 	if out.Verdict == "none" || out.MemoryBytes <= 0 || out.MemoryBytes > 256<<20 || len(out.Options) == 0 || out.Trials > 6 {
 		t.Fatalf("no answer within the budget: %+v", out)

@@ -1,6 +1,6 @@
 //go:build linux
 
-package main
+package initcmd
 
 import (
 	"archive/zip"
@@ -13,6 +13,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/jvmfit/jvmfit/e2e/cli/clitest"
 	"github.com/jvmfit/jvmfit/internal/docker"
 	"github.com/jvmfit/jvmfit/internal/image"
 	"github.com/jvmfit/jvmfit/internal/prereq"
@@ -28,7 +29,7 @@ func buildGreetQuarkusImage(t *testing.T) {
 	prereq.Root(t)
 	prereq.Docker(t)
 	prereq.Java(t, image.JDK17+"/bin/java")
-	root, _ := filepath.Abs("../..")
+	root, _ := filepath.Abs("../../..")
 	app := filepath.Join(root, "workloads", "greet-quarkus", "target", "quarkus-app")
 	prereq.Built(t, filepath.Join(app, "quarkus-run.jar"))
 	ctx, cancel := context.WithTimeout(context.Background(), 5*time.Minute)
@@ -50,9 +51,9 @@ func buildGreetQuarkusImage(t *testing.T) {
 // init --image reads the jar the image runs: Spring Boot in filecache's
 // image (/app.jar), without starting it.
 func TestInitImageDetectsTheJarItRuns(t *testing.T) {
-	filecacheImage(t)
+	clitest.FilecacheImage(t)
 	dir := t.TempDir()
-	stdout, stderr, code := run(t, nil, "init", "--image", image.FilecacheRef, "--out", dir, "--no-check")
+	stdout, stderr, code := clitest.Run(t, nil, "init", "--image", image.FilecacheRef, "--out", dir, "--no-check")
 	if code != 0 || !strings.Contains(stdout, "Spring Boot 3.5.16") || !strings.Contains(stdout, "/app.jar in the image") {
 		t.Fatalf("exit %d\n%s%s", code, stdout, stderr)
 	}
@@ -72,7 +73,7 @@ func TestInitImageQuarkusChecked(t *testing.T) {
 	}
 	buildGreetQuarkusImage(t)
 	dir := t.TempDir()
-	stdout, stderr, code := run(t, nil, "init", "--image", greetQuarkusImage, "--out", dir, "--get", "/api/greeting")
+	stdout, stderr, code := clitest.Run(t, nil, "init", "--image", greetQuarkusImage, "--out", dir, "--get", "/api/greeting")
 	if code != 0 || !strings.Contains(stdout, "Quarkus 3.33.2") || !strings.Contains(stdout, "/deployments/quarkus-run.jar in the image") ||
 		!strings.Contains(stdout, "200×") || strings.Contains(stdout, "FAILED") {
 		t.Fatalf("exit %d\n%s%s", code, stdout, stderr)
@@ -89,11 +90,11 @@ func TestInitImageWithoutJavaHome(t *testing.T) {
 	}
 	ref := greetPlainDistroless(t)
 	dir := t.TempDir()
-	stdout, stderr, code := run(t, nil, "init", "--image", ref, "--out", dir, "--get", "/api/greeting")
+	stdout, stderr, code := clitest.Run(t, nil, "init", "--image", ref, "--out", dir, "--get", "/api/greeting")
 	if code != 0 || !strings.Contains(stdout, "JDK's HTTP server") || !strings.Contains(stdout, "200×") || strings.Contains(stdout, "FAILED") {
 		t.Fatalf("init: exit %d\n%s%s", code, stdout, stderr)
 	}
-	stdout, stderr, code = run(t, nil, "run", "--app", filepath.Join(dir, "app.yaml"), "--memory", "256Mi", "--cpus", "0",
+	stdout, stderr, code = clitest.Run(t, nil, "run", "--app", filepath.Join(dir, "app.yaml"), "--memory", "256Mi", "--cpus", "0",
 		"--warmup", "2s", "--duration", "3s", "--slo", "success>=0.999", "--db", filepath.Join(dir, "x.db"))
 	if code != 0 || !strings.Contains(stdout, "| OK |") || !strings.Contains(stdout, "JDK 17") {
 		t.Fatalf("run at 256Mi: exit %d\n%s%s", code, stdout, stderr)
@@ -107,7 +108,7 @@ func greetPlainDistroless(t *testing.T) string {
 	prereq.Root(t)
 	prereq.Docker(t)
 	prereq.Java(t, image.JDK17+"/bin/java")
-	root, _ := filepath.Abs("../..")
+	root, _ := filepath.Abs("../../..")
 	jar := filepath.Join(root, "workloads", "greet-plain", "target", "greet-plain.jar")
 	prereq.Built(t, jar)
 	ctx, cancel := context.WithTimeout(context.Background(), 5*time.Minute)
@@ -134,7 +135,7 @@ func TestRunImageGet(t *testing.T) {
 	}
 	ref := greetPlainDistroless(t)
 	db := filepath.Join(t.TempDir(), "i.db")
-	stdout, stderr, code := run(t, nil, "run", "--image", ref, "--get", "/api/greeting", "--rate", "20", "--memory", "256Mi",
+	stdout, stderr, code := clitest.Run(t, nil, "run", "--image", ref, "--get", "/api/greeting", "--rate", "20", "--memory", "256Mi",
 		"--cpus", "0", "--warmup", "2s", "--duration", "3s", "--db", db)
 	if code != 0 || !strings.Contains(stdout, "| OK |") || !strings.Contains(stdout, "60 requests") {
 		t.Fatalf("exit %d\n%s%s", code, stdout, stderr)
@@ -152,7 +153,7 @@ func TestInitImageBuildpackStyle(t *testing.T) {
 	prereq.Root(t)
 	prereq.Docker(t)
 	prereq.Java(t, image.JDK17+"/bin/java")
-	root, _ := filepath.Abs("../..")
+	root, _ := filepath.Abs("../../..")
 	jar := filepath.Join(root, "workloads", "greet-spring", "target", "greet-spring.jar")
 	prereq.Built(t, jar)
 	ctx, cancel := context.WithTimeout(context.Background(), 5*time.Minute)
@@ -171,7 +172,7 @@ func TestInitImageBuildpackStyle(t *testing.T) {
 		t.Fatal(err)
 	}
 	out := filepath.Join(dir, "sizing")
-	stdout, stderr, code := run(t, nil, "init", "--image", ref, "--out", out, "--get", "/api/greeting")
+	stdout, stderr, code := clitest.Run(t, nil, "init", "--image", ref, "--out", out, "--get", "/api/greeting")
 	if code != 0 || !strings.Contains(stdout, "Spring Boot 3.5.16") || !strings.Contains(stdout, "unpacked in /workspace") ||
 		!strings.Contains(stdout, "200×") || strings.Contains(stdout, "FAILED") {
 		t.Fatalf("exit %d\n%s%s", code, stdout, stderr)

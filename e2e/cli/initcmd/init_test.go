@@ -1,4 +1,4 @@
-package main
+package initcmd
 
 import (
 	"archive/zip"
@@ -10,6 +10,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/jvmfit/jvmfit/e2e/cli/clitest"
 	"github.com/jvmfit/jvmfit/internal/prereq"
 )
 
@@ -58,7 +59,7 @@ func TestInitBadInputExit2(t *testing.T) {
 		"bad limit":     {[]string{"--jar", good, "--check-memory", "lots"}, "--check-memory"},
 		"command jar":   {[]string{"--command", "java -jar " + corrupt}, "is not a jar"},
 	} {
-		_, stderr, code := run(t, nil, append([]string{"init", "--out", out}, c.args...)...)
+		_, stderr, code := clitest.Run(t, nil, append([]string{"init", "--out", out}, c.args...)...)
 		if code != 2 || strings.Count(stderr, "\n") != 1 || !strings.HasPrefix(stderr, "jvmfit: ") || !strings.Contains(stderr, c.want) {
 			t.Errorf("%s: exit %d, stderr %q; want exit 2 and one line with %q", name, code, stderr, c.want)
 		}
@@ -71,10 +72,10 @@ func TestInitBadInputExit2(t *testing.T) {
 // An unknown framework gets its files, guesses marked, exit 0: here a main
 // class that is not even in the jar, so the check's start fails too.
 func TestInitUnknownFrameworkWritesGuesses(t *testing.T) {
-	needJava(t)
+	clitest.NeedJava(t)
 	dir := t.TempDir()
 	jar := zipJar(t, dir, "mystery.jar", map[string]string{"META-INF/MANIFEST.MF": "Manifest-Version: 1.0\r\nMain-Class: a.Main\r\n\r\n"})
-	stdout, stderr, code := run(t, nil, "init", "--jar", jar, "--out", dir, "--ready-timeout", "10s", "--java", java17)
+	stdout, stderr, code := clitest.Run(t, nil, "init", "--jar", jar, "--out", dir, "--ready-timeout", "10s", "--java", clitest.Java17)
 	if code != 0 {
 		t.Fatalf("exit %d: %s%s", code, stdout, stderr)
 	}
@@ -86,7 +87,7 @@ func TestInitUnknownFrameworkWritesGuesses(t *testing.T) {
 		t.Errorf("app.yaml:\n%s\nstdout:\n%s", b, stdout)
 	}
 	// The files stand: a second init needs --force.
-	if _, stderr, code := run(t, nil, "init", "--jar", jar, "--out", dir, "--no-check"); code != 2 || !strings.Contains(stderr, "--force") {
+	if _, stderr, code := clitest.Run(t, nil, "init", "--jar", jar, "--out", dir, "--no-check"); code != 2 || !strings.Contains(stderr, "--force") {
 		t.Errorf("second init: exit %d, %q", code, stderr)
 	}
 }
@@ -95,8 +96,8 @@ func TestInitUnknownFrameworkWritesGuesses(t *testing.T) {
 // the URL tried and its last answer. The plain service is told another
 // port after jvmfit's (--port=N wins), so nothing listens on ${port}.
 func TestInitNeverReadyNamesURLAndLastAnswer(t *testing.T) {
-	needJava(t)
-	jar := filepath.Join("..", "..", "workloads", "greet-plain", "target", "greet-plain.jar")
+	clitest.NeedJava(t)
+	jar := filepath.Join("..", "..", "..", "workloads", "greet-plain", "target", "greet-plain.jar")
 	prereq.Built(t, jar)
 	ln, err := net.Listen("tcp", "127.0.0.1:0")
 	if err != nil {
@@ -105,7 +106,7 @@ func TestInitNeverReadyNamesURLAndLastAnswer(t *testing.T) {
 	elsewhere := ln.Addr().(*net.TCPAddr).Port
 	ln.Close()
 	dir := t.TempDir()
-	stdout, stderr, code := run(t, nil, "init", "--jar", jar, "--out", dir, "--java", java17,
+	stdout, stderr, code := clitest.Run(t, nil, "init", "--jar", jar, "--out", dir, "--java", clitest.Java17,
 		"--arg", "--port="+strconv.Itoa(elsewhere), "--ready-timeout", "6s")
 	// stderr: the check's progress lines, then the error's one line.
 	lines := strings.Split(strings.TrimSpace(stderr), "\n")
@@ -131,7 +132,7 @@ func TestInitThenRunEveryFramework(t *testing.T) {
 	if testing.Short() {
 		t.Skip("starts five real services several times each")
 	}
-	needJava(t)
+	clitest.NeedJava(t)
 	prereq.Java(t, "/usr/lib/jvm/temurin-25-jdk-amd64/bin/java") // Helidon 4 needs 21+
 	for _, c := range []struct{ jar, framework string }{
 		{"greet-spring/target/greet-spring.jar", "Spring Boot 3.5.16"},
@@ -141,24 +142,24 @@ func TestInitThenRunEveryFramework(t *testing.T) {
 		{"greet-plain/target/greet-plain.jar", "a plain main class on the JDK's HTTP server"},
 	} {
 		t.Run(strings.Split(c.jar, "/")[0], func(t *testing.T) {
-			jar := filepath.Join("..", "..", "workloads", c.jar)
+			jar := filepath.Join("..", "..", "..", "workloads", c.jar)
 			prereq.Built(t, jar)
 			dir := t.TempDir()
 			t0 := time.Now()
-			stdout, stderr, code := run(t, []string{"JAVA_HOME=/usr/lib/jvm/java-17-openjdk-amd64"},
+			stdout, stderr, code := clitest.Run(t, []string{"JAVA_HOME=/usr/lib/jvm/java-17-openjdk-amd64"},
 				"init", "--jar", jar, "--get", "/api/greeting?name=jvmfit", "--out", dir)
 			if code != 0 || !strings.Contains(stdout, c.framework) || !strings.Contains(stdout, "200×") || strings.Contains(stdout, "GUESS") {
 				t.Fatalf("init: exit %d\n%s%s", code, stdout, stderr)
 			}
 			app := filepath.Join(dir, "app.yaml")
 			db := filepath.Join(dir, "x.db")
-			stdout, stderr, code = run(t, []string{"JAVA_HOME=/usr/lib/jvm/java-17-openjdk-amd64"},
+			stdout, stderr, code = clitest.Run(t, []string{"JAVA_HOME=/usr/lib/jvm/java-17-openjdk-amd64"},
 				"run", "--app", app, "--memory", "1Gi", "--cpus", "0", "--warmup", "2s", "--duration", "3s", "--db", db, "--slo", answersSLO)
 			if code != 0 || !strings.Contains(stdout, "| OK |") {
 				t.Fatalf("run at 1Gi: exit %d\n%s%s", code, stdout, stderr)
 			}
 			t.Logf("%s: init to a first OK trial in %s: %s", c.framework, time.Since(t0).Round(100*time.Millisecond), strings.SplitN(stdout, "\n", 2)[0])
-			stdout, stderr, code = run(t, []string{"JAVA_HOME=/usr/lib/jvm/java-17-openjdk-amd64"},
+			stdout, stderr, code = clitest.Run(t, []string{"JAVA_HOME=/usr/lib/jvm/java-17-openjdk-amd64"},
 				"run", "--app", app, "--memory", "16Mi", "--cpus", "0", "--warmup", "2s", "--duration", "3s", "--db", db, "--slo", answersSLO)
 			if code != 1 || !strings.Contains(stdout, "| KO ") {
 				t.Fatalf("run at 16Mi: exit %d\n%s%s", code, stdout, stderr)
@@ -170,11 +171,11 @@ func TestInitThenRunEveryFramework(t *testing.T) {
 // --command: the command as the user runs it; its -jar is detected, its
 // java becomes the trial's, and the check passes.
 func TestInitCommand(t *testing.T) {
-	needJava(t)
-	jar := filepath.Join("..", "..", "workloads", "greet-plain", "target", "greet-plain.jar")
+	clitest.NeedJava(t)
+	jar := filepath.Join("..", "..", "..", "workloads", "greet-plain", "target", "greet-plain.jar")
 	prereq.Built(t, jar)
 	dir := t.TempDir()
-	stdout, stderr, code := run(t, nil, "init", "--command", "java -Xss512k -jar "+jar, "--get", "/api/greeting", "--out", dir, "--java", java17)
+	stdout, stderr, code := clitest.Run(t, nil, "init", "--command", "java -Xss512k -jar "+jar, "--get", "/api/greeting", "--out", dir, "--java", clitest.Java17)
 	if code != 0 || !strings.Contains(stdout, "greet-plain: a plain main class") || !strings.Contains(stdout, "200×") {
 		t.Fatalf("exit %d\n%s%s", code, stdout, stderr)
 	}
@@ -182,14 +183,5 @@ func TestInitCommand(t *testing.T) {
 	abs, _ := filepath.Abs(jar)
 	if !strings.Contains(string(b), `command: ["${java}", "${jvm_options}", "-Xss512k", "-jar", "`+abs+`"]`) || !strings.Contains(string(b), `args: ["--port=${port}"]`) {
 		t.Errorf("app.yaml:\n%s", b)
-	}
-}
-
-func TestFirstLimitIsTwiceThePeakInSteps(t *testing.T) {
-	const mi = 1 << 20
-	for _, c := range []struct{ peak, want int64 }{{0, 512 * mi}, {30 * mi, 128 * mi}, {70 * mi, 192 * mi}, {131 * mi, 320 * mi}} {
-		if got := firstLimit(c.peak); got != c.want {
-			t.Errorf("peak %d MiB: %d MiB, want %d", c.peak/mi, got/mi, c.want/mi)
-		}
 	}
 }

@@ -1,11 +1,10 @@
-package main
+package experiments
 
 import (
 	"bytes"
 	"encoding/json"
 	"errors"
 	"fmt"
-	"os"
 	"os/exec"
 	"path/filepath"
 	"strings"
@@ -13,33 +12,19 @@ import (
 	"testing"
 	"time"
 
+	"github.com/jvmfit/jvmfit/e2e/cli/clitest"
+	"github.com/jvmfit/jvmfit/internal/prereq"
 	"github.com/jvmfit/jvmfit/internal/store"
 	"github.com/jvmfit/jvmfit/internal/trial"
 )
 
-// noExperiments fails unless the database is absent or holds no experiment.
-func noExperiments(t *testing.T, db, name string) {
-	t.Helper()
-	if _, err := os.Stat(db); err != nil {
-		return
-	}
-	st, err := store.Open(db)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer st.Close()
-	if es, _ := st.Experiments(); len(es) != 0 {
-		t.Errorf("%s: %d experiments stored for a usage error", name, len(es))
-	}
-}
-
 func TestExperimentsBadInputExit2(t *testing.T) {
-	needJava(t)
-	desc := runFixture(t, "serve", "10s")
-	sets := writeDesc(t, "small: [-XX:+UseSerialGC]\n")
+	clitest.NeedJava(t)
+	desc := clitest.RunFixture(t, "serve", "10s")
+	sets := clitest.WriteDesc(t, "small: [-XX:+UseSerialGC]\n")
 	dir := t.TempDir()
 	db := filepath.Join(dir, "bad.db")
-	j := []string{"--app", desc, "--java", java17, "--db", db}
+	j := []string{"--app", desc, "--java", clitest.Java17, "--db", db}
 	with := func(args ...string) []string { return append(append([]string{args[0]}, j...), args[1:]...) }
 	cases := map[string][]string{
 		"minmem no app":        {"minmem", "--db", db},
@@ -59,7 +44,7 @@ func TestExperimentsBadInputExit2(t *testing.T) {
 		"sweep unknown set":    with("sweep", "--jvm", "default,set:nope", "--option-sets", sets),
 		"sweep bad memory":     with("sweep", "--memory", "lots"),
 		"sweep too many cpus":  with("sweep", "--cpus", "1,4096"),
-		"sweep missing java":   {"sweep", "--app", desc, "--db", db, "--java", java17 + ",/nonexistent/java"},
+		"sweep missing java":   {"sweep", "--app", desc, "--db", db, "--java", clitest.Java17 + ",/nonexistent/java"},
 		"sweep soak < 0":       with("sweep", "--soak", "-1s"),
 		"compare no app":       {"compare", "--db", db},
 		"compare missing sets": with("compare", "--sets", "/nonexistent/sets.yaml"),
@@ -68,58 +53,23 @@ func TestExperimentsBadInputExit2(t *testing.T) {
 		"compare soak < 0":     with("compare", "--sets", sets, "--soak", "-1s"),
 	}
 	for name, args := range cases {
-		_, stderr, code := run(t, []string{"TMPDIR=" + dir}, args...)
+		_, stderr, code := clitest.Run(t, []string{"TMPDIR=" + dir}, args...)
 		lines := strings.Split(strings.TrimSpace(stderr), "\n")
 		if code != 2 || len(lines) != 1 || !strings.HasPrefix(lines[0], "jvmfit: ") {
 			t.Errorf("%s: exit %d, stderr %q; want exit 2 and one line", name, code, stderr)
 		}
-		noExperiments(t, db, name)
+		clitest.NoExperiments(t, db, name)
 	}
 	if left, _ := filepath.Glob(filepath.Join(dir, "jvmfit-*")); len(left) != 0 {
 		t.Errorf("left behind: %v", left)
 	}
 }
 
-// experimentRun runs a short real experiment with its own TMPDIR and
-// checks it left nothing there: app logs belong next to the database.
-func experimentRun(t *testing.T, args ...string) (stdout string) {
-	t.Helper()
-	tmp := t.TempDir()
-	t0 := time.Now()
-	out, stderr, code := run(t, []string{"TMPDIR=" + tmp}, args...)
-	t.Logf("%s: exit %d in %s", args[0], code, time.Since(t0).Round(100*time.Millisecond))
-	if code != 0 {
-		t.Fatalf("%s exit %d\nstdout:\n%s\nstderr:\n%s", args[0], code, out, stderr)
-	}
-	// stderr is a pipe here, not a terminal: progress is plain lines.
-	if strings.ContainsAny(stderr, "\r\x1b") || !strings.Contains(stderr, "[1") {
-		t.Errorf("%s: progress on a pipe has control characters or no trial lines:\n%q", args[0], stderr)
-	}
-	if left, _ := os.ReadDir(tmp); len(left) != 0 {
-		names := []string{}
-		for _, e := range left {
-			names = append(names, e.Name())
-		}
-		t.Errorf("%s left %v in TMPDIR", args[0], names)
-	}
-	return out
-}
-
-func openStore(t *testing.T, db string) *store.Store {
-	t.Helper()
-	st, err := store.Open(db)
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() { st.Close() })
-	return st
-}
-
 func TestMinMemRealRun(t *testing.T) {
-	needRootRun(t)
-	desc := runFixture(t, "serve", "20s")
+	prereq.Root(t)
+	desc := clitest.RunFixture(t, "serve", "20s")
 	db := filepath.Join(t.TempDir(), "m.db")
-	out := experimentRun(t, "minmem", "--app", desc, "--java", java17, "--db", db, "--experiment", "mm",
+	out := clitest.ExperimentRun(t, "minmem", "--app", desc, "--java", clitest.Java17, "--db", db, "--experiment", "mm",
 		"--cpus", "1", "--jvm", "default,jvmfit", "--min", "16Mi", "--max", "128Mi", "--step", "16Mi", "--repeats", "0",
 		"--rate", "20", "--duration", "1s", "--soak", "3s", "--json")
 	var j struct {
@@ -150,7 +100,7 @@ func TestMinMemRealRun(t *testing.T) {
 	if len(j.Modes) != 2 || j.Recommendation == nil {
 		t.Fatalf("want two searches and a recommendation:\n%s", out)
 	}
-	st := openStore(t, db)
+	st := clitest.OpenStore(t, db)
 	e, err := st.Experiment("mm")
 	if err != nil {
 		t.Fatal(err)
@@ -194,19 +144,19 @@ func TestMinMemRealRun(t *testing.T) {
 		t.Errorf("%d logs kept for %d KO trials: %v", len(logs), ko, logs)
 	}
 	// The report shows what minmem concluded.
-	md, _, code := run(t, nil, "report", "--db", db, "-e", "mm")
+	md, _, code := clitest.Run(t, nil, "report", "--db", db, "-e", "mm")
 	if code != 0 || !strings.Contains(md, "Answer: ") || !strings.Contains(md, "## Recommendation") || !strings.Contains(md, "## The search") {
 		t.Errorf("report exit %d lacks the stored recommendation:\n%s", code, md)
 	}
 }
 
 func TestSweepRealRunAndResume(t *testing.T) {
-	needRootRun(t)
-	desc := runFixture(t, "serve", "20s")
+	prereq.Root(t)
+	desc := clitest.RunFixture(t, "serve", "20s")
 	db := filepath.Join(t.TempDir(), "s.db")
-	args := []string{"sweep", "--app", desc, "--java", java17, "--db", db, "--cpus", "1", "--memory", "128Mi",
+	args := []string{"sweep", "--app", desc, "--java", clitest.Java17, "--db", db, "--cpus", "1", "--memory", "128Mi",
 		"--rate", "10,20", "--duration", "1s"}
-	out := experimentRun(t, append(args, "--experiment", "sw1")...)
+	out := clitest.ExperimentRun(t, append(args, "--experiment", "sw1")...)
 	for _, want := range []string{"### Rate sweep", "### Where it breaks (knee)", "1 CPU: ", "the load generator and the services share them", "## Recommendation"} {
 		if !strings.Contains(out, want) {
 			t.Errorf("sweep output lacks %q:\n%s", want, out)
@@ -214,11 +164,11 @@ func TestSweepRealRunAndResume(t *testing.T) {
 	}
 	// The same sweep again runs nothing: both cells come from the store.
 	t0 := time.Now()
-	experimentRun(t, append(args, "--experiment", "sw2")...)
+	clitest.ExperimentRun(t, append(args, "--experiment", "sw2")...)
 	if d := time.Since(t0); d > 20*time.Second {
 		t.Errorf("resumed sweep took %s: cells were run again?", d)
 	}
-	st := openStore(t, db)
+	st := clitest.OpenStore(t, db)
 	for _, name := range []string{"sw1", "sw2"} {
 		e, err := st.Experiment(name)
 		if err != nil || e.Trials != 2 {
@@ -226,25 +176,25 @@ func TestSweepRealRunAndResume(t *testing.T) {
 		}
 	}
 	// One report over both.
-	md, _, code := run(t, nil, "report", "--db", db, "-e", "sw")
+	md, _, code := clitest.Run(t, nil, "report", "--db", db, "-e", "sw")
 	if code != 0 || !strings.Contains(md, "### Overview") || !strings.Contains(md, "## sw1 (") || !strings.Contains(md, "## sw2 (") {
 		t.Errorf("report -e sw exit %d:\n%s", code, md)
 	}
 }
 
 func TestCompareRealRun(t *testing.T) {
-	needRootRun(t)
-	desc := runFixture(t, "serve", "20s")
+	prereq.Root(t)
+	desc := clitest.RunFixture(t, "serve", "20s")
 	db := filepath.Join(t.TempDir(), "c.db")
-	sets := writeDesc(t, "serial: [-XX:+UseSerialGC, -Xmx32m]\nparallel: [-XX:+UseParallelGC, -Xmx32m]\n")
-	out := experimentRun(t, "compare", "--app", desc, "--java", java17, "--db", db, "--sets", sets,
+	sets := clitest.WriteDesc(t, "serial: [-XX:+UseSerialGC, -Xmx32m]\nparallel: [-XX:+UseParallelGC, -Xmx32m]\n")
+	out := clitest.ExperimentRun(t, "compare", "--app", desc, "--java", clitest.Java17, "--db", db, "--sets", sets,
 		"--memory", "128Mi", "--rate", "20", "--duration", "1s")
 	for _, want := range []string{"### Option sets compared", "| Configuration | set:serial | set:parallel |"} {
 		if !strings.Contains(out, want) {
 			t.Errorf("compare output lacks %q:\n%s", want, out)
 		}
 	}
-	st := openStore(t, db)
+	st := clitest.OpenStore(t, db)
 	if e, err := st.Experiment("latest"); err != nil || e.Trials != 2 || e.Kind != store.KindCompare {
 		t.Errorf("latest experiment %+v, %v", e, err)
 	}
@@ -254,12 +204,12 @@ func TestCompareRealRun(t *testing.T) {
 // leaves the experiment open and says how to resume; the same command then
 // takes the stored trials from the database and runs only the rest.
 func TestMinMemInterruptAndResume(t *testing.T) {
-	needRootRun(t)
-	desc := runFixture(t, "serve", "20s")
+	prereq.Root(t)
+	desc := clitest.RunFixture(t, "serve", "20s")
 	db := filepath.Join(t.TempDir(), "r.db")
-	args := []string{"minmem", "--app", desc, "--java", java17, "--db", db, "--cpus", "1", "--jvm", "default",
+	args := []string{"minmem", "--app", desc, "--java", clitest.Java17, "--db", db, "--cpus", "1", "--jvm", "default",
 		"--min", "16Mi", "--max", "128Mi", "--step", "16Mi", "--repeats", "1", "--rate", "20", "--duration", "1s", "--soak", "0"}
-	cmd := jvmfitCmd(t, []string{"TMPDIR=" + t.TempDir()}, append(args, "--experiment", "cut")...)
+	cmd := clitest.Cmd(t, []string{"TMPDIR=" + t.TempDir()}, append(args, "--experiment", "cut")...)
 	var errb bytes.Buffer
 	cmd.Stderr = &errb
 	if err := cmd.Start(); err != nil {
@@ -288,11 +238,11 @@ func TestMinMemInterruptAndResume(t *testing.T) {
 		t.Fatalf("after SIGINT: %v\n%s", err, errb.String())
 	}
 	done := storedTrials("cut")
-	st := openStore(t, db)
+	st := clitest.OpenStore(t, db)
 	if e, _ := st.Experiment("cut"); !e.Ended.IsZero() || e.Summary != nil {
 		t.Errorf("the interrupted experiment is marked ended or has an answer: %+v", e)
 	}
-	out := experimentRun(t, append(args, "--experiment", "resumed")...)
+	out := clitest.ExperimentRun(t, append(args, "--experiment", "resumed")...)
 	want := fmt.Sprintf("run, %d from the store)", len(done))
 	if !strings.Contains(out, want) || !strings.Contains(out, "## Recommendation") {
 		t.Fatalf("resumed minmem after %d stored trials lacks %q:\n%s", len(done), want, out)

@@ -1,19 +1,22 @@
-package main
+package tune
 
 import (
 	"encoding/json"
 	"path/filepath"
 	"strings"
 	"testing"
+
+	"github.com/jvmfit/jvmfit/e2e/cli/clitest"
+	"github.com/jvmfit/jvmfit/internal/prereq"
 )
 
 func TestTuneBadInputExit2(t *testing.T) {
-	needJava(t)
-	desc := runFixture(t, "serve", "10s")
+	clitest.NeedJava(t)
+	desc := clitest.RunFixture(t, "serve", "10s")
 	dir := t.TempDir()
 	db := filepath.Join(dir, "bad.db")
 	with := func(args ...string) []string {
-		return append([]string{"tune", "--app", desc, "--java", java17, "--db", db}, args...)
+		return append([]string{"tune", "--app", desc, "--java", clitest.Java17, "--db", db}, args...)
 	}
 	cases := map[string][]string{
 		"no app":         {"tune", "--cpus", "1", "--db", db},
@@ -38,12 +41,12 @@ func TestTuneBadInputExit2(t *testing.T) {
 		"stray argument": with("--cpus", "1", "filecache"),
 	}
 	for name, args := range cases {
-		_, stderr, code := run(t, []string{"TMPDIR=" + dir}, args...)
+		_, stderr, code := clitest.Run(t, []string{"TMPDIR=" + dir}, args...)
 		lines := strings.Split(strings.TrimSpace(stderr), "\n")
 		if code != 2 || len(lines) != 1 || !strings.HasPrefix(lines[0], "jvmfit: ") {
 			t.Errorf("%s: exit %d, stderr %q; want exit 2 and one line", name, code, stderr)
 		}
-		noExperiments(t, db, name)
+		clitest.NoExperiments(t, db, name)
 	}
 }
 
@@ -51,12 +54,12 @@ func TestTuneBadInputExit2(t *testing.T) {
 // budget, then tunes it again on the same database: the rerun must reuse
 // every stored trial (no JVM started) and give the same answer.
 func TestTuneRealRun(t *testing.T) {
-	needRootRun(t)
-	desc := runFixture(t, "serve", "20s")
+	prereq.Root(t)
+	desc := clitest.RunFixture(t, "serve", "20s")
 	db := filepath.Join(t.TempDir(), "t.db")
-	args := []string{"tune", "--app", desc, "--java", java17, "--db", db, "--cpus", "1", "--goal", "footprint",
+	args := []string{"tune", "--app", desc, "--java", clitest.Java17, "--db", db, "--cpus", "1", "--goal", "footprint",
 		"--budget", "6", "--rate", "20", "--duration", "1s", "--soak", "2s", "--generous", "256Mi", "--json"}
-	first := tuneJSON(t, experimentRun(t, args...))
+	first := tuneJSON(t, clitest.ExperimentRun(t, args...))
 	if first.Trials < 3 || first.Trials > 6 {
 		t.Errorf("%d trials; want 3 to 6 (budget 6)", first.Trials)
 	}
@@ -66,7 +69,7 @@ func TestTuneRealRun(t *testing.T) {
 	if first.Soak.Verdict != "OK" && first.Soak.Verdict != "KO" {
 		t.Errorf("soak verdict %q", first.Soak.Verdict)
 	}
-	stdout, stderr, code := run(t, nil, args...)
+	stdout, stderr, code := clitest.Run(t, nil, args...)
 	if code != 0 {
 		t.Fatalf("rerun exit %d\n%s", code, stderr)
 	}
@@ -82,7 +85,7 @@ func TestTuneRealRun(t *testing.T) {
 	}
 	// The answer is the experiment's summary: the report shows it, and
 	// the Pareto front as a table.
-	rep, _, code := run(t, nil, "report", "--db", db)
+	rep, _, code := clitest.Run(t, nil, "report", "--db", db)
 	if code != 0 || !strings.Contains(rep, "Pareto front") || !strings.Contains(rep, "| limit | candidate | p99 |") ||
 		!strings.Contains(rep, first.Verdict) {
 		t.Errorf("report of a tune (exit %d) lacks its answer or Pareto table:\n%s", code, rep)

@@ -1,4 +1,4 @@
-package main
+package tune
 
 import (
 	"encoding/json"
@@ -6,6 +6,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/jvmfit/jvmfit/e2e/cli/clitest"
 	"github.com/jvmfit/jvmfit/internal/app"
 	"github.com/jvmfit/jvmfit/internal/prereq"
 	"github.com/jvmfit/jvmfit/internal/store"
@@ -18,15 +19,15 @@ import (
 // answer or none with the budget a proof needs, the published JSON keys, and a soak run
 // through jvmfit exec with the profile, as recommended.
 func TestTuneFilecacheEndToEnd(t *testing.T) {
-	needRootRun(t)
-	desc := filepath.Join("..", "..", "workloads", "filecache", "app.yaml")
+	prereq.Root(t)
+	desc := filepath.Join("..", "..", "..", "workloads", "filecache", "app.yaml")
 	a, err := app.Load(desc)
 	if err != nil {
 		t.Fatalf("filecache descriptor: %v", err)
 	}
 	prereq.Built(t, a.Jar)
 	db := filepath.Join(t.TempDir(), "tune.db")
-	out := experimentRun(t, "tune", "--app", desc, "--cpus", "1", "--budget", "6", "--soak", "10s",
+	out := clitest.ExperimentRun(t, "tune", "--app", desc, "--cpus", "1", "--budget", "6", "--soak", "10s",
 		"--goal", "footprint", "--rate", "20", "--warmup", "2s", "--duration", "3s", "--generous", "512Mi",
 		"--var", "files=20", "--var", "workers=4", "--var", "warmup=2s", "--var", "duration=3s",
 		"--db", db, "--json")

@@ -1,6 +1,6 @@
 //go:build linux
 
-package main
+package run
 
 import (
 	"context"
@@ -13,29 +13,13 @@ import (
 	"testing"
 	"time"
 
+	"github.com/jvmfit/jvmfit/e2e/cli/clitest"
 	"github.com/jvmfit/jvmfit/internal/app"
 	"github.com/jvmfit/jvmfit/internal/cgroup"
 	"github.com/jvmfit/jvmfit/internal/docker"
 	"github.com/jvmfit/jvmfit/internal/image"
-	"github.com/jvmfit/jvmfit/internal/prereq"
 	"github.com/jvmfit/jvmfit/internal/trial"
 )
-
-// filecacheImage builds filecache's image from the host's JDK 17 (or finds
-// it up to date).
-func filecacheImage(t *testing.T) {
-	t.Helper()
-	prereq.Root(t)
-	prereq.Docker(t)
-	prereq.Java(t, image.JDK17+"/bin/java")
-	root, _ := filepath.Abs("../..")
-	prereq.Built(t, image.FilecacheJar(root))
-	ctx, cancel := context.WithTimeout(context.Background(), 5*time.Minute)
-	defer cancel()
-	if err := image.Ensure(ctx, docker.Default(), root, image.FilecacheRef); err != nil {
-		t.Fatal(err)
-	}
-}
 
 // imageRunArgs is `jvmfit run --image` of filecache's image on the host's
 // network; the port reaches Spring Boot through JAVA_TOOL_OPTIONS.
@@ -65,12 +49,12 @@ func containersOf(t *testing.T, pid int) string {
 // runs it: filecache's image is OK at 256Mi with its cgroup peak inside
 // the limit and the JDK the image holds, and KO oom-killed at 64Mi.
 func TestRunImageOKThenOOMKilled(t *testing.T) {
-	filecacheImage(t)
+	clitest.FilecacheImage(t)
 	for _, c := range []struct {
 		memory, verdict, kind string
 		code                  int
 	}{{"256Mi", "OK", "", 0}, {"64Mi", "KO", "oom-killed", 1}} {
-		stdout, stderr, code := run(t, nil, imageRunArgs(t, c.memory)...)
+		stdout, stderr, code := clitest.Run(t, nil, imageRunArgs(t, c.memory)...)
 		var r trial.Result
 		if err := json.Unmarshal([]byte(stdout), &r); err != nil {
 			t.Fatalf("%s: exit %d, not JSON: %v\n%s", c.memory, code, err, stderr)
@@ -91,7 +75,7 @@ func TestRunImageOKThenOOMKilled(t *testing.T) {
 // stops and removes it and jvmfit's cgroup sub-tree; exit 130, nothing
 // stored.
 func TestRunImageSIGINTLeavesNoContainer(t *testing.T) {
-	filecacheImage(t)
+	clitest.FilecacheImage(t)
 	var pid int
 	stderr, code := runUntil(t, imageRunArgs(t, "256Mi"), "trial ", func(p int) {
 		pid = p
@@ -130,8 +114,8 @@ func TestRunImageSIGINTLeavesNoContainer(t *testing.T) {
 // TestImageBadInputExit2: combinations that make no sense are refused in
 // one line with exit 2, before anything starts.
 func TestImageBadInputExit2(t *testing.T) {
-	filecacheImage(t)
-	desc := writeDesc(t, "jar: a.jar\nready: http://127.0.0.1:1/\n")
+	clitest.FilecacheImage(t)
+	desc := clitest.WriteDesc(t, "jar: a.jar\nready: http://127.0.0.1:1/\n")
 	ready := "http://127.0.0.1:1/"
 	img := image.FilecacheRef
 	cases := map[string][]string{
@@ -149,7 +133,7 @@ func TestImageBadInputExit2(t *testing.T) {
 		"compare bad get":       {"compare", "--image", img, "--get", "api"},
 	}
 	for name, args := range cases {
-		_, stderr, code := run(t, nil, args...)
+		_, stderr, code := clitest.Run(t, nil, args...)
 		lines := strings.Split(strings.TrimSpace(stderr), "\n")
 		if code != 2 || len(lines) != 1 {
 			t.Errorf("%s: exit %d, stderr %q; want exit 2 and one line", name, code, stderr)
@@ -161,7 +145,7 @@ func TestImageBadInputExit2(t *testing.T) {
 // container; the next jvmfit that runs an image trial removes it, and the
 // killed one's cgroup sub-tree, before its own trial.
 func TestRunImageSIGKILLThenRerunSweeps(t *testing.T) {
-	filecacheImage(t)
+	clitest.FilecacheImage(t)
 	var killed int
 	runUntil(t, imageRunArgs(t, "256Mi"), "trial ", func(p int) {
 		killed = p
@@ -177,7 +161,7 @@ func TestRunImageSIGKILLThenRerunSweeps(t *testing.T) {
 	}
 	t.Cleanup(func() { docker.Default().Run(context.Background(), nil, "rm", "--force", left) })
 	// The rerun's own trial: OOM-killed at once, which is quick.
-	_, stderr, code := run(t, nil, imageRunArgs(t, "64Mi")...)
+	_, stderr, code := clitest.Run(t, nil, imageRunArgs(t, "64Mi")...)
 	if code != 1 {
 		t.Errorf("rerun: exit %d, want 1 (KO)\n%s", code, stderr)
 	}
