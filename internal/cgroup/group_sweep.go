@@ -28,20 +28,8 @@ func (m *Manager) Sweep() ([]string, error) {
 	var removed []string
 	var first error
 	for _, own := range m.SweepDirs() {
-		ents, err := os.ReadDir(own)
-		if err != nil {
-			continue
-		}
-		for _, e := range ents {
-			sub := grpBaseRE().FindStringSubmatch(e.Name())
-			if !e.IsDir() || sub == nil {
-				continue
-			}
-			pid, _ := strconv.Atoi(sub[1])
-			if pid == m.pid || PidAlive(pid) {
-				continue
-			}
-			r, err := m.grpSweepTree(filepath.Join(own, e.Name()))
+		for _, tree := range m.staleIn(own) {
+			r, err := m.grpSweepTree(tree)
 			removed = append(removed, r...)
 			if err != nil && first == nil {
 				first = err
@@ -53,6 +41,42 @@ func (m *Manager) Sweep() ([]string, error) {
 	}
 	sort.Strings(removed)
 	return removed, first
+}
+
+// Stale lists the dead jvmfits' trees still there: those a Sweep kept
+// because a group in them still held a process. Right after a SIGKILL
+// that is usually the killed JVM's threads still exiting, so a caller
+// sweeps again later while Stale is not empty.
+func (m *Manager) Stale() []string {
+	grpBaseMu.Lock()
+	defer grpBaseMu.Unlock()
+	var out []string
+	for _, own := range m.SweepDirs() {
+		out = append(out, m.staleIn(own)...)
+	}
+	sort.Strings(out)
+	return out
+}
+
+// staleIn lists dir's jvmfit-<pid> trees whose pid is dead (not ours).
+func (m *Manager) staleIn(dir string) []string {
+	ents, err := os.ReadDir(dir)
+	if err != nil {
+		return nil
+	}
+	var out []string
+	for _, e := range ents {
+		sub := grpBaseRE().FindStringSubmatch(e.Name())
+		if !e.IsDir() || sub == nil {
+			continue
+		}
+		pid, _ := strconv.Atoi(sub[1])
+		if pid == m.pid || PidAlive(pid) {
+			continue
+		}
+		out = append(out, filepath.Join(dir, e.Name()))
+	}
+	return out
 }
 
 // SweepDirs are the directories whose jvmfit-<pid> children Sweep looks

@@ -7,6 +7,7 @@ import (
 	"os/exec"
 	"path/filepath"
 	"strconv"
+	"syscall"
 	"testing"
 )
 
@@ -72,6 +73,18 @@ func TestGroupSweepRealV1(t *testing.T) {
 	}
 	if _, err := os.Stat(dead); !os.IsNotExist(err) {
 		t.Errorf("%s kept", dead)
+	}
+	// What the Sweep kept is what a later one must try again.
+	if st := m.Stale(); len(st) != 1 || st[0] != busy {
+		t.Errorf("Stale() = %v, want only %s", st, busy)
+	}
+	_ = syscall.Kill(-holder.Process.Pid, syscall.SIGKILL)
+	_ = holder.Wait()
+	if _, err := m.Sweep(); err != nil {
+		t.Fatal(err)
+	}
+	if st := m.Stale(); len(st) != 0 {
+		t.Errorf("Stale() = %v after the holder died and a second Sweep", st)
 	}
 }
 

@@ -123,7 +123,7 @@ func (p *Process) enterGroup() (entered *os.File, extra []*os.File, err error) {
 	if err != nil {
 		return nil, nil, err
 	}
-	sweepOnce.Do(func() { _, _ = m.Sweep() })
+	sweepStale(m)
 	name := unsafeName().ReplaceAllString(p.spec.Name, "_")
 	if name == "" || name[0] == '.' || name[0] == '-' || name[0] == '_' {
 		name = "trial" + name
@@ -143,7 +143,24 @@ func (p *Process) enterGroup() (entered *os.File, extra []*os.File, err error) {
 	return r, []*os.File{w}, nil
 }
 
-var sweepOnce sync.Once
+// sweep remembers whether the dead jvmfits' trees are all gone. The first
+// trial sweeps them; a tree whose killed JVM was still exiting then is
+// kept (a live process is never touched), so each later trial start and
+// end tries again until none is left, instead of once per run.
+var sweep struct {
+	sync.Mutex
+	clean bool
+}
+
+func sweepStale(m *cgroup.Manager) {
+	sweep.Lock()
+	defer sweep.Unlock()
+	if sweep.clean {
+		return
+	}
+	_, _ = m.Sweep()
+	sweep.clean = len(m.Stale()) == 0
+}
 
 // CheckLimits says, changing nothing, whether a group with these limits
 // can be made here; a host whose cgroup layout or rights give trials no
@@ -287,6 +304,9 @@ func (p *Process) stop(grace time.Duration) error {
 			p.keepFinal(st)
 		}
 		errs = append(errs, p.group.Remove())
+		if m, err := cgroup.NewManager(cgroupRoot); err == nil {
+			sweepStale(m)
+		}
 	}
 	return errors.Join(errs...)
 }
