@@ -29,10 +29,10 @@ work=$(mktemp -d)
 trap 'rm -rf "$work"' EXIT
 trap 'exit 130' INT TERM
 
-budget=()
-[[ -n $BUDGET ]] && budget=(--budget "$BUDGET")
+budget=() budget_text="tune's own budget"
+[[ -n $BUDGET ]] && budget=(--budget "$BUDGET") budget_text="--budget $BUDGET"
 before=$(cut -d' ' -f1 /proc/loadavg)
-echo "bench/tunejar.sh: jvmfit tune --jar $JAR --get $GET --rate $RATE ${budget[*]} (load average $before)" >&2
+echo "bench/tunejar.sh: jvmfit tune --jar $JAR --get $GET --rate $RATE ($budget_text; load average $before)" >&2
 t0=$(date +%s.%N)
 "$JVMFIT" tune --jar "$JAR" --get "$GET" --rate "$RATE" "${budget[@]}" --db "$work/tune.db" --json \
   >"$work/tune.json" 2> >(tee "$work/tune.log" >&2) || true
@@ -47,7 +47,7 @@ echo "bench/tunejar.sh: $verdict $(jq -r '(.memory_bytes // 0) / 1048576' "$work
 # shellcheck source=bench/results.sh
 . bench/results.sh
 write_results tunejar.json bench/tunejar.sh \
-  "jvmfit tune --jar $JAR --get $GET --rate $RATE ${budget[*]:-(tune's own budget)}, tune's defaults otherwise (1 CPU, goal balanced, the generated scenario's 20 s warm-up and 30 s measured, its soak); answer: $verdict, candidate $candidate" \
+  "jvmfit tune --jar $JAR --get $GET --rate $RATE ($budget_text), tune's defaults otherwise (1 CPU, goal balanced, the generated scenario's 20 s warm-up and 30 s measured, its soak); answer: $verdict, candidate $candidate" \
   "tune.seconds=$seconds" \
   "tune.minutes=$(awk -v s="$seconds" 'BEGIN { printf "%.1f", s / 60 }')" \
   "tune.answer_mib=$(jq '(.memory_bytes // 0) / 1048576' "$work/tune.json")" \
