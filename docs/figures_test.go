@@ -30,11 +30,12 @@ var (
 
 // results is one bench/results/*.json file.
 type results struct {
-	Script  string             `json:"script"`
-	Date    string             `json:"date"`
-	Machine string             `json:"machine"`
-	Figures map[string]float64 `json:"figures"`
-	Plans   map[string]string  `json:"plans"`
+	Script   string             `json:"script"`
+	Recorded string             `json:"recorded"`
+	Date     string             `json:"date"`
+	Machine  string             `json:"machine"`
+	Figures  map[string]float64 `json:"figures"`
+	Plans    map[string]string  `json:"plans"`
 }
 
 func loadResults(t *testing.T, file string) results {
@@ -49,6 +50,9 @@ func loadResults(t *testing.T, file string) results {
 	}
 	if r.Script == "" || r.Date == "" || r.Machine == "" {
 		t.Fatalf("bench/results/%s: script, date and machine are required", file)
+	}
+	if why := notScriptWritten("..", r); why != "" {
+		t.Fatalf("bench/results/%s is quoted, but %s: a doc quotes only figures a bench script writes (bench/results/README.md); rerun the script that writes it, or say the run in words without its numbers (git history keeps them)", file, why)
 	}
 	return r
 }
