@@ -100,15 +100,15 @@ done
 alive=yes
 kill -0 "$pid" 2>/dev/null || alive="no ($(tail -2 "$work/app.log" | tr '\n' ' '))"
 mib() { awk -v b="$1" 'BEGIN { printf "%.1f", b / 1048576 }'; }
-stat() { awk -v k="$1" '$1 == k { print $2 }' "$mem/memory.stat"; }
+mstat() { awk -v k="$1" '$1 == k { print $2 }' "$mem/memory.stat"; }
 {
   echo "# $NAME: $APP at $LIMIT, 1 CPU, $RATE req/s, warmup $WARMUP, measured $DURATION; load average $load0 at start, $(cut -d' ' -f1-3 /proc/loadavg) at end"
   echo "options: ${nmt[*]} $* ${ENV:+(env $ENV)}"
   echo "alive at the end of load: $alive"
-  jq -rs '[.[] | if type == "array" then .[] else . end] | map(select((.phase // "measure") == "measure")) | first // {} | "load: \(.requests // "?") requests, success \(.success // "?"), p99 \((.latencies.p99 // 0) / 1e6 * 10 | floor / 10) ms"' "$work/load.json" 2>/dev/null || true
+  jq -r '[.phases[]? | select(.phase == "measure")] | first // {} | "load: \(.requests // "?") requests, success \(.success // "?"), p99 \((.latencies.p99 // 0) / 1e6 * 10 | floor / 10) ms"' "$work/load.json" 2>/dev/null || true
   echo "cgroup: usage $(mib "$(cat "$mem/memory.usage_in_bytes")") MiB, peak $(mib "$(cat "$mem/memory.max_usage_in_bytes")") MiB, kmem $(mib "$(cat "$mem/memory.kmem.usage_in_bytes" 2>/dev/null || echo 0)") MiB (peak $(mib "$(cat "$mem/memory.kmem.max_usage_in_bytes" 2>/dev/null || echo 0)")), tcp $(mib "$(cat "$mem/memory.kmem.tcp.usage_in_bytes" 2>/dev/null || echo 0)") MiB"
-  echo "memory.stat: rss $(mib "$(stat rss)"), cache $(mib "$(stat cache)"), mapped_file $(mib "$(stat mapped_file)"), shmem $(mib "$(stat shmem)"), active_file $(mib "$(stat active_file)"), inactive_file $(mib "$(stat inactive_file)"), oom_kill $(awk '$1 == "oom_kill" { print $2 }' "$mem/memory.oom_control")"
-  awk 'BEGIN { m = 0 } $1 > m { m = $1; line = $0 } $2 > r { r = $2 } $3 > c { c = $3 } $4 > d { d = $4 } $6 > th { th = $6 } END { split(line, a, " "); printf "sampled every 0.2 s: at the highest usage %.1f MiB: rss %.1f, cache %.1f, dirty %.1f; peaks: rss %.1f, cache %.1f, dirty %.1f MiB\n", a[1]/1048576, a[2]/1048576, a[3]/1048576, a[4]/1048576, r/1048576, c/1048576, d/1048576 }' "$work/series"
+  echo "memory.stat: rss $(mib "$(mstat rss)"), cache $(mib "$(mstat cache)"), mapped_file $(mib "$(mstat mapped_file)"), shmem $(mib "$(mstat shmem)"), active_file $(mib "$(mstat active_file)"), inactive_file $(mib "$(mstat inactive_file)"), oom_kill $(awk '$1 == "oom_kill" { print $2 }' "$mem/memory.oom_control")"
+  awk 'BEGIN { m = 0 } $1 > m { m = $1; line = $0 } $2 > r { r = $2 } $3 > c { c = $3 } $4 > d { d = $4 } $6 > th { th = $6 } END { split(line, a, " "); printf "sampled every 0.2 s: at the highest usage %.1f MiB: rss %.1f, cache %.1f, dirty %.1f; peaks: rss %.1f, cache %.1f, dirty %.1f MiB; threads %d there, %d at most\n", a[1]/1048576, a[2]/1048576, a[3]/1048576, a[4]/1048576, r/1048576, c/1048576, d/1048576, a[6], th }' "$work/series"
   if [[ $alive == yes ]]; then
     echo "--- /proc/$pid/smaps_rollup"
     sed 1d "/proc/$pid/smaps_rollup"
