@@ -18,13 +18,19 @@ import (
 // stays within 16 MiB of the apps' measured minimum (112Mi, 128Mi), and
 // the heap there is at least 3/4 of the live set, below which none of the
 // apps started.
+//
+// sort is no longer in the table: with NMT's malloc headers out of its
+// measured native (measured.go), 104Mi plans sort a 16 MiB heap, above its
+// live set, and sort held there (jvmfit run --jvm jvmfit --profile, 1 CPU,
+// 20 req/s: OK, p99 133 ms, cgroup peak 94.4 MiB; load average 2.5), while
+// 96Mi is refused by the floor: no grid limit is left where it fails
+// cleanly. TestSortHoldsItsGridEdge keeps what it shows.
 func TestHeapFloorBelowLiveSet(t *testing.T) {
 	for _, c := range []struct {
 		profile        string
 		fails, lowest  int64 // MiB: a grid limit where the app fails; its measured minmem
 		failHeapAtMost int64 // MiB: the heap measured to fail there
 	}{
-		{"testdata/sort-c1-profile.json", 104, 112, 14},
 		{"testdata/inventory-c1-profile.json", 120, 128, 20},
 		{"testdata/filecache-tune-profile.json", 104, 112, 14},
 	} {
@@ -62,5 +68,26 @@ func TestHeapFloorBelowLiveSet(t *testing.T) {
 				t.Errorf("heap %d at the smallest accepted limit, want in [3/4, 1) of the live set %d", h, pr.LiveHeapBytes)
 			}
 		})
+	}
+}
+
+// sort at 104Mi, where it held with the plan's 16 MiB heap: the plan gives
+// the heap at least the live set there, and 96Mi is refused by the floor.
+func TestSortHoldsItsGridEdge(t *testing.T) {
+	pr, err := LoadProfile("testdata/sort-c1-profile.json")
+	if err != nil {
+		t.Fatal(err)
+	}
+	in := Input{Limits: limits(104*mib, 1), JDK: jdk17, Profile: pr}
+	p, err := Compute(in)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if h := p.HeapBytes(); h < pr.LiveHeapBytes {
+		t.Errorf("104Mi: heap %d MiB, below the live set %d MiB sort held with", h>>20, pr.LiveHeapBytes>>20)
+	}
+	var ref *RefusedError
+	if _, err := Compute(withMem(in, 96*mib)); !errors.As(err, &ref) {
+		t.Errorf("96Mi not refused: %v", err)
 	}
 }

@@ -34,6 +34,52 @@ const (
 	grain = 256 * size.KiB
 )
 
+// nmtHeaderShare is what NMT itself adds to a measured native beyond its
+// own category. A profile is measured under NMT summary, which puts a
+// 16-byte header on every malloc; the answer's JVM runs without NMT.
+// filecache, serial-c1 at 112Mi (1 CPU, 100 req/s, JDK 17, end of load,
+// bench/nonheap.sh): 98.7 MiB anonymous with NMT, 92.9 without. NMT's own
+// category (3.6 MiB) is already out of the profile's native; the other 2.2
+// MiB are the headers, 26% of Symbol's 8.4 MiB (symbols are most of the
+// ~230,000 mallocs, about 40 bytes each). 20% of Symbol's peak comes out
+// of the measured native: a little less than was measured.
+const nmtHeaderShare = 0.20
+
+// nmtHeaders is the share of the profile's native that NMT's malloc
+// headers made, when the profile ran with NMT and the plan's JVM does not.
+func nmtHeaders(pr *Profile, user []string) int64 {
+	if !nmtOn(pr.Options) || nmtOn(user) {
+		return 0
+	}
+	return int64(float64(pr.NMTPeakBytes["Symbol"]) * nmtHeaderShare)
+}
+
+func nmtOn(opts []string) bool {
+	for _, o := range opts {
+		if v, ok := strings.CutPrefix(o, "-XX:NativeMemoryTracking="); ok && v != "off" {
+			return true
+		}
+	}
+	return false
+}
+
+// archiveCharged is the part of the profile's mapped archive the plan
+// reserves: the written (anonymous) pages, and of the clean ones only what
+// the headroom does not hold. Clean pages are page cache of the archive's
+// file: the kernel reclaims them before it kills (and reads them again),
+// which is what the headroom is for. filecache's JDK archive: 11.7 MiB
+// resident, 9.8 written, so 1.9 MiB of clean pages that a 2.2 MiB
+// headroom holds; the cgroup charged 0.3-1.1 MiB of page cache in all
+// (memory.stat "cache", end of load). A profile without the split (0
+// written) counts the archive whole.
+func archiveCharged(pr *Profile, headroom int64) int64 {
+	if pr.CDSArchiveAnonBytes <= 0 {
+		return pr.CDSArchiveBytes
+	}
+	clean := pr.CDSArchiveBytes - pr.CDSArchiveAnonBytes
+	return pr.CDSArchiveAnonBytes + max(0, clean-headroom)
+}
+
 // Without a measured native the headroom is 5% of the limit; with one it
 // only holds what the kernel may reclaim: cgroup usage − anonymous RSS
 // peaked at 1.8-4.4 MiB over six filecache runs, of which the kernel
@@ -84,9 +130,11 @@ func scaledBurst(c1, measuredC1 bool, burst int64) int64 {
 }
 
 // capped are the NMT categories sized elsewhere in the plan (heap,
-// metaspace, code cache, the CDS archive, the compiler) or not a category.
+// metaspace, code cache, the CDS archive, the compiler), not a category,
+// or NMT's own bookkeeping, which the answer's JVM (without NMT) has not.
 var capped = map[string]bool{"Java Heap": true, "Class": true, "Metaspace": true, "Code": true,
-	"Shared class space": true, "Compiler": true, "Arena Chunk": true, "Total": true}
+	"Shared class space": true, "Compiler": true, "Arena Chunk": true, "Total": true,
+	"Native Memory Tracking": true}
 
 // otherNativeNMT is the sum of the peaks of every NMT category no option
 // caps (Symbol, Thread, GC, Internal, Other, NMT's own, ...).
@@ -114,10 +162,14 @@ func burstModel(c1 bool, compilers int) int64 {
 // Compiler and Arena Chunk peaks) is taken out and the plan's compiler is
 // counted from the model instead: the rest (symbols, stacks, GC,
 // internals) was 16.4-17.6 MiB on filecache whichever compiler ran.
-func (s *sizing) sizeNative(pr *Profile, c1 bool, compilers int) {
+//
+// NMT's malloc headers (nmtHeaders) come out first: the profile's JVM had
+// them, the plan's has not.
+func (s *sizing) sizeNative(pr *Profile, user []string, c1 bool, compilers int) {
 	s.measuredNative = true
 	pc1, pn := profileJIT(pr)
-	base := pr.PeakUncappedNativeBytes
+	headers := nmtHeaders(pr, user)
+	base := max(0, pr.PeakUncappedNativeBytes-headers)
 	burst := pr.NMTPeakBytes["Compiler"] + pr.NMTPeakBytes["Arena Chunk"]
 	what := "GC, compiler, stacks, symbols, malloc"
 	if (pc1 != c1 || pn != compilers) && burst > 0 {
@@ -134,7 +186,11 @@ func (s *sizing) sizeNative(pr *Profile, c1 bool, compilers int) {
 		what = "GC, stacks, symbols, malloc; compiler apart"
 	}
 	s.native = roundUp(base*(100+nativeMarginPct)/100+pr.MappedBufferBytes, grain)
-	s.set(RegNative, "profile", fmt.Sprintf("measured peak uncapped native %s (%s) × 1.05", size.Format(base), what))
+	less := ""
+	if headers > 0 {
+		less = fmt.Sprintf(", less %s of NMT's malloc headers (the profile ran with NMT, this JVM without)", size.Format(headers))
+	}
+	s.set(RegNative, "profile", fmt.Sprintf("measured peak uncapped native %s (%s%s) × 1.05", size.Format(base), what, less))
 	s.kernel = roundUp(kernelBase+kernelThread*int64(s.threads), grain)
 }
 
@@ -209,7 +265,10 @@ func MeasuredNonHeap(pr *Profile) int64 {
 // nonHeapAgainstMeasured says, for --explain, how far the planned
 // non-heap is from the measured one and which margin makes the gap: the
 // margins are what one trial cannot see (the spread between runs, classes
-// and code loaded later, NIO's bursts between readings, the kernel).
+// and code loaded later, NIO's bursts between readings, the kernel); what
+// the plan holds below a measured peak is what the answer's JVM will not
+// have (NMT's malloc headers) or the kernel reclaims (the archive's clean
+// pages, left to the headroom).
 func (p *Plan) nonHeapAgainstMeasured(pr *Profile) string {
 	m := MeasuredNonHeap(pr)
 	if m == 0 {
@@ -217,10 +276,17 @@ func (p *Plan) nonHeapAgainstMeasured(pr *Profile) string {
 	}
 	planned := p.Total() - p.HeapBytes()
 	meta := p.Region(RegMetaspace).Bytes + p.Region(RegClass).Bytes
-	return fmt.Sprintf("; non-heap planned %s against %s measured in the profile's trial: metaspace +%s, code cache +%s, direct +%s, native +%s over their peaks, kernel %s (not measured)",
+	native := p.Region(RegNative).Bytes + p.Region(RegCompiler).Bytes + p.Region(RegGC).Bytes - pr.PeakUncappedNativeBytes - pr.MappedBufferBytes
+	return fmt.Sprintf("; non-heap planned %s against %s measured in the profile's trial: metaspace %s, code cache %s, direct %s, native %s, CDS archive %s against their peaks, kernel %s (not measured)",
 		size.Format(planned), size.Format(m),
-		size.Format(max(0, meta-pr.MetaspaceUsedBytes)), size.Format(max(0, p.Region(RegCode).Bytes-pr.CodeCacheUsedBytes)),
-		size.Format(max(0, p.Region(RegDirect).Bytes-pr.DirectMemoryBytes)),
-		size.Format(max(0, p.Region(RegNative).Bytes+p.Region(RegCompiler).Bytes+p.Region(RegGC).Bytes-pr.PeakUncappedNativeBytes-pr.MappedBufferBytes)),
-		size.Format(p.Region(RegKernel).Bytes))
+		signed(meta-pr.MetaspaceUsedBytes), signed(p.Region(RegCode).Bytes-pr.CodeCacheUsedBytes),
+		signed(p.Region(RegDirect).Bytes-pr.DirectMemoryBytes), signed(native),
+		signed(p.Region(RegCDS).Bytes-pr.CDSArchiveBytes), size.Format(p.Region(RegKernel).Bytes))
+}
+
+func signed(b int64) string {
+	if b < 0 {
+		return "-" + size.Format(-b)
+	}
+	return "+" + size.Format(b)
 }

@@ -41,10 +41,14 @@ func (s *sizing) sizeFixed(in Input, u userSet, c1 bool, compilers int) {
 		s.cds = roundUp(in.cdsBytes, mib)
 		s.set(RegCDS, "jvmfit", "the JDK's default archive: the profile's archive or AOT cache is not in your options (what it held goes to metaspace)")
 	case pr.CDSArchiveBytes > 0:
-		// Counted whole: its written (anonymous) pages are left out of
-		// the profile's uncapped native.
-		s.cds = pr.CDSArchiveBytes
+		// Its written (anonymous) pages are left out of the profile's
+		// uncapped native, so they are counted here.
+		s.cds = archiveCharged(pr, s.headroom)
 		s.set(RegCDS, "profile", "measured resident size of the mapped archive, its written pages included")
+		if s.cds < pr.CDSArchiveBytes {
+			s.set(RegCDS, "profile", fmt.Sprintf("measured %s written of the mapped archive's %s resident: its clean pages are page cache the kernel reclaims, held by the headroom",
+				size.Format(pr.CDSArchiveAnonBytes), size.Format(pr.CDSArchiveBytes)))
+		}
 	default:
 		s.cds = roundUp(in.cdsBytes, mib)
 		s.set(RegCDS, "jvmfit", "the JDK's default archive (lib/server/classes.jsa), mapped at start, in no NMT cap")
@@ -61,7 +65,7 @@ func (s *sizing) sizeFixed(in Input, u userSet, c1 bool, compilers int) {
 	s.kernel = roundUp(kernelBase+kernelThread*int64(s.threads), mib)
 	s.set(RegKernel, "jvmfit", fmt.Sprintf("page tables and %d kernel stacks, charged to the container", s.threads))
 	if pr.PeakUncappedNativeBytes > 0 {
-		s.sizeNative(pr, c1, compilers)
+		s.sizeNative(pr, in.UserOptions, c1, compilers)
 	}
 }
 

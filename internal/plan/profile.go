@@ -41,6 +41,11 @@ type Profile struct {
 	// CDSArchiveBytes is the resident size of the mapped CDS archive or AOT
 	// cache: resident, charged to the container, and in no NMT cap.
 	CDSArchiveBytes int64 `json:"cdsArchiveBytes,omitempty"`
+	// CDSArchiveAnonBytes is the part of CDSArchiveBytes the JVM wrote to
+	// (copy-on-write, anonymous): the rest is clean page cache of the
+	// archive's file, which the kernel reclaims before it kills (0: not
+	// measured, the archive is counted whole).
+	CDSArchiveAnonBytes int64 `json:"cdsArchiveAnonBytes,omitempty"`
 	// PeakUncappedNativeBytes is the peak over the trial of resident
 	// anonymous memory minus heap, metaspace, code cache and direct memory:
 	// what no JVM option caps (GC and compiler work areas, symbols, malloc
@@ -88,7 +93,7 @@ func (p *Profile) Validate() error {
 		"codeCacheUsedBytes": p.CodeCacheUsedBytes, "metaspaceUsedBytes": p.MetaspaceUsedBytes,
 		"classSpaceUsedBytes": p.ClassSpaceUsedBytes, "directMemoryBytes": p.DirectMemoryBytes,
 		"mappedBufferBytes": p.MappedBufferBytes, "liveHeapBytes": p.LiveHeapBytes,
-		"cdsArchiveBytes": p.CDSArchiveBytes, "peakUncappedNativeBytes": p.PeakUncappedNativeBytes,
+		"cdsArchiveBytes": p.CDSArchiveBytes, "cdsArchiveAnonBytes": p.CDSArchiveAnonBytes, "peakUncappedNativeBytes": p.PeakUncappedNativeBytes,
 		"memoryLimitBytes": p.MemoryLimitBytes,
 	} {
 		if v < 0 {
@@ -99,6 +104,9 @@ func (p *Profile) Validate() error {
 		if v < 0 {
 			return fmt.Errorf("nmtPeakBytes[%q] is negative (%d)", cat, v)
 		}
+	}
+	if p.CDSArchiveAnonBytes > p.CDSArchiveBytes {
+		return fmt.Errorf("cdsArchiveAnonBytes %d is more than cdsArchiveBytes %d: the written pages are part of the archive's resident size", p.CDSArchiveAnonBytes, p.CDSArchiveBytes)
 	}
 	if p.PeakThreads > 100000 {
 		return fmt.Errorf("peakThreads %d is not plausible", p.PeakThreads)

@@ -43,6 +43,7 @@ func From(r *trial.Result) (p *plan.Profile, notes []string, err error) {
 		DirectMemoryBytes:       peak(s, func(x probe.Sample) int64 { return x.NMT[nmtDirect] }),
 		MappedBufferBytes:       peak(s, func(x probe.Sample) int64 { return x.MappedFileRSS }),
 		CDSArchiveBytes:         peak(s, func(x probe.Sample) int64 { return x.ArchiveRSS }),
+		CDSArchiveAnonBytes:     archiveAnon(s),
 		PeakUncappedNativeBytes: uncappedNative(s),
 		LiveHeapBytes:           r.Summary.LivePeak,
 		NMTPeakBytes:            probe.Summarise(s, 0).NMTPeak,
@@ -102,6 +103,18 @@ func uncappedNative(s []probe.Sample) int64 {
 		peak = max(peak, x.RSSAnon-capped-archiveAnon-x.NMT[nmtSelf])
 	}
 	return peak
+}
+
+// archiveAnon is the archive's written pages at the sample where its
+// resident size peaked (so never more than cdsArchiveBytes).
+func archiveAnon(s []probe.Sample) int64 {
+	var rss, anon int64
+	for _, x := range s {
+		if x.ArchiveRSS > rss {
+			rss, anon = x.ArchiveRSS, min(x.ArchiveAnon, x.ArchiveRSS)
+		}
+	}
+	return anon
 }
 
 func peak(s []probe.Sample, f func(probe.Sample) int64) int64 {

@@ -134,7 +134,7 @@ func TestSyntheticRules(t *testing.T) {
 	}
 	want := plan.Profile{Version: 1, App: "demo", LoadedClasses: 8000, PeakThreads: 30,
 		MetaspaceUsedBytes: 30 * mib, ClassSpaceUsedBytes: 4 * mib, DirectMemoryBytes: 2 * mib, MappedBufferBytes: mib,
-		CDSArchiveBytes: 12 * mib, LiveHeapBytes: 90 * mib / 4, JDKVersion: 17, JDKVendor: "Debian",
+		CDSArchiveBytes: 12 * mib, CDSArchiveAnonBytes: 3 * mib, LiveHeapBytes: 90 * mib / 4, JDKVersion: 17, JDKVendor: "Debian",
 		Options: []string{"-Xss512k"}, MemoryLimitBytes: 128 * mib, CPUs: 1, Rate: 100, Trial: 7}
 	p.PeakUncappedNativeBytes, p.NMTPeakBytes = 0, nil
 	if !reflect.DeepEqual(*p, want) {

@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"math"
 	"sort"
+	"strings"
 	"time"
 
 	"github.com/jvmfit/jvmfit/internal/judge"
@@ -175,7 +176,7 @@ func (s *searcher) candidates() error {
 	low := s.gridUp(s.cfg.Min)
 	for _, c := range cs {
 		tc := &cand{CandidateResult: &CandidateResult{Candidate: c, FloorBytes: low}}
-		f, err := s.floorOf(s.point(tc, PurposeSearch, low))
+		f, err := s.floorOf(s.untrained(tc, low))
 		switch {
 		case err != nil:
 			tc.Dropped = "the launcher cannot plan its options: " + err.Error()
@@ -187,7 +188,7 @@ func (s *searcher) candidates() error {
 		}
 		tc.ko = tc.FloorBytes - s.cfg.Step
 		if tc.Dropped == "" {
-			tc.start = s.startOf(s.point(tc, PurposeSearch, low))
+			tc.start = s.startOf(s.untrained(tc, low))
 		}
 		s.cands = append(s.cands, tc)
 	}
@@ -202,6 +203,32 @@ func (s *searcher) point(c *cand, purpose string, mem int64) Point {
 	}
 	p.Measure = purpose == PurposeSearch && c.prof == nil && s.cfg.Remeasure
 	return p
+}
+
+// untrained is c's search point at mem as the planner sees it before c's
+// training has run in this search: without the archive its options read.
+// In a fresh tune the file is not there yet (the launcher counts a mapped
+// archive only when the file exists); a resumed tune finds the one its
+// earlier training wrote, and planned with it the floor and the start
+// differed, so the resume asked for points the fresh run never did
+// (catalog: two serial-c1-appcds trials).
+func (s *searcher) untrained(c *cand, mem int64) Point {
+	p := s.point(c, PurposeSearch, mem)
+	if c.Training != nil && !c.trained {
+		p.Options = withoutArchive(p.Options)
+	}
+	return p
+}
+
+// withoutArchive drops the options that map a CDS archive or AOT cache.
+func withoutArchive(opts []string) []string {
+	var out []string
+	for _, o := range opts {
+		if !strings.HasPrefix(o, "-XX:SharedArchiveFile=") && !strings.HasPrefix(o, "-XX:AOTCache=") {
+			out = append(out, o)
+		}
+	}
+	return out
 }
 
 // floorOf is the lowest grid limit the launcher accepts the point's
