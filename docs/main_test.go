@@ -1,42 +1,22 @@
 package docs_test
 
 import (
-	"fmt"
 	"os"
 	"os/exec"
 	"path/filepath"
 	"testing"
 
+	"github.com/jvmfit/jvmfit/e2e/cli/clitest"
 	"github.com/jvmfit/jvmfit/internal/prereq"
 )
 
-// jvmfitBin is the binary built for this run.
-var jvmfitBin string
-
-func TestMain(m *testing.M) {
-	dir, err := os.MkdirTemp("", "jvmfit-docs-")
-	if err != nil {
-		fmt.Fprintln(os.Stderr, "docs: temp dir:", err)
-		os.Exit(1)
-	}
-	jvmfitBin = filepath.Join(dir, "jvmfit")
-	build := exec.Command("go", "build", "-o", jvmfitBin, "../cmd/jvmfit")
-	build.Env = append(os.Environ(), "CGO_ENABLED=0")
-	build.Stderr = os.Stderr
-	code := 1
-	if err := build.Run(); err != nil {
-		fmt.Fprintln(os.Stderr, "docs: building jvmfit:", err)
-	} else {
-		code = m.Run()
-	}
-	os.RemoveAll(dir)
-	os.Exit(code)
-}
+// TestMain builds jvmfit once for the package, as the CLI tests do.
+func TestMain(m *testing.M) { clitest.Main(m) }
 
 // jvmfit runs the built binary and returns its stdout; any failure fails t.
 func jvmfit(t *testing.T, args ...string) string {
 	t.Helper()
-	cmd := exec.Command(jvmfitBin, args...)
+	cmd := exec.Command(clitest.Bin(), args...)
 	// The launcher's inputs come from the arguments only, never from the
 	// environment of whoever runs the tests.
 	cmd.Env = []string{"PATH=" + os.Getenv("PATH"), "HOME=" + os.Getenv("HOME")}

@@ -2,6 +2,7 @@ package docs_test
 
 import (
 	"bytes"
+	"github.com/jvmfit/jvmfit/e2e/cli/clitest"
 	"os"
 	"os/exec"
 	"regexp"
@@ -30,7 +31,7 @@ func TestCommandOutputsInDocs(t *testing.T) {
 			found++
 			stream, args, have := m[1], strings.Fields(m[2]), strings.TrimSpace(m[3])
 			var stdout, stderr bytes.Buffer
-			cmd := exec.Command(jvmfitBin, args...)
+			cmd := exec.Command(clitest.Bin(), args...)
 			cmd.Env = []string{"PATH=" + os.Getenv("PATH"), "HOME=" + os.Getenv("HOME")}
 			cmd.Stdout, cmd.Stderr = &stdout, &stderr
 			_ = cmd.Run() // a refusal (exit 2) is output like any other
