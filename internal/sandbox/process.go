@@ -152,6 +152,13 @@ var sweep struct {
 	clean bool
 }
 
+// staleLeft says whether a sweep has yet to find nothing left.
+func staleLeft() bool {
+	sweep.Lock()
+	defer sweep.Unlock()
+	return !sweep.clean
+}
+
 func sweepStale(m *cgroup.Manager) {
 	sweep.Lock()
 	defer sweep.Unlock()
@@ -304,8 +311,10 @@ func (p *Process) stop(grace time.Duration) error {
 			p.keepFinal(st)
 		}
 		errs = append(errs, p.group.Remove())
-		if m, err := cgroup.NewManager(cgroupRoot); err == nil {
-			sweepStale(m)
+		if staleLeft() { // reading where this process sits costs I/O: only while needed
+			if m, err := cgroup.NewManager(cgroupRoot); err == nil {
+				sweepStale(m)
+			}
 		}
 	}
 	return errors.Join(errs...)
