@@ -11,8 +11,9 @@ import (
 // profile"):
 //
 //   - the JDK's regime: where the non-heap budget below would leave less
-//     heap than the JDK's own ergonomics give, the heap is the JDK's own
-//     and metaspace and direct memory keep the JDK's own choice (no cap).
+//     heap than the JDK's own ergonomics give, the heap is the JDK's own,
+//     metaspace keeps the JDK's own choice (no cap) and direct memory a
+//     cap a little above the JDK's own (noProfJDKDirect).
 //     The app then has the heap and the non-heap room it has under the
 //     defaults, less what C1, fewer compiler threads, a smaller code cache
 //     and two malloc arenas save (C1 can cost stack memory: an app with
@@ -52,6 +53,46 @@ func noProfDirectRange(goal string) (lo, hi int64) {
 		return 96 * mib, 128 * mib
 	}
 	return noProfDirectMin, 256 * mib
+}
+
+// Netty's pooled allocator (PooledByteBufAllocator's defaults), the most
+// common user of direct memory: it reserves 4 MiB chunks, and it sizes its
+// direct arenas from the cap, min(2 × CPUs, cap / chunk / 2 / 3), one more
+// arena per 24 MiB of cap. Each arena keeps chunks of its own, so an
+// arena more costs the pool more chunks: directbuf (2 CPUs, 200 req/s)
+// peaked at 56-68 MiB with 2 arenas and 68-76 MiB with 3 or 4.
+const (
+	poolChunk     = 4 * mib
+	poolArenaStep = 6 * poolChunk
+)
+
+// jdkOwnDirect is the JDK's own direct memory cap with no
+// MaxDirectMemorySize: Runtime.maxMemory(), under Serial the heap less one
+// survivor space (young a third of the heap, a survivor a tenth of young,
+// 64 KiB aligned): 61.9 MiB for -Xmx64m, 65.8 MiB for -Xmx68m.
+func jdkOwnDirect(heap int64) int64 {
+	const align = 64 << 10
+	return heap - heap/30/align*align
+}
+
+// noProfJDKDirect is the direct memory cap of a plan without a profile in
+// the JDK's regime: the JDK's own cap raised to the heap and one pool
+// chunk more, but not to the next 24 MiB step of Netty's arena count
+// (while the CPUs still bound it), and never below the JDK's own. The
+// JDK's own cap, which the plan used to leave in place, withholds a
+// survivor space: with it directbuf's pool (its store and requests take
+// 14 to 17 chunks) could not reserve its 17th chunk at 136Mi, 68 MiB
+// beside 9 bytes of unpooled buffers, and failed with "Cannot reserve ...
+// bytes of direct buffer memory" while the cgroup held it. A cap far above
+// the JDK's would let garbage direct buffers wait longer for the GC the
+// cap triggers, and cost a Netty app an arena more.
+func noProfJDKDirect(heap int64, cpus int) int64 {
+	own := jdkOwnDirect(heap)
+	c := heap + poolChunk
+	if arenas := own / poolArenaStep; arenas < int64(2*cpus) {
+		c = min(c, (arenas+1)*poolArenaStep-mib)
+	}
+	return max(roundUp(own, mib), c)
 }
 
 // footprintHeapShare is the part of what the budget leaves that footprint
@@ -139,11 +180,12 @@ func (s *sizing) noProfileHeap(in Input, n int, gc string) (int64, bool) {
 	return def, false
 }
 
-// jdkRegime sets the caps of a plan in the JDK's regime: metaspace and
-// direct memory keep the JDK's own limits (none, and the heap) unless the
-// user or a profile sized them. regions shows the estimates of what no
-// option caps only as far as the limit holds them after the heap.
-func (s *sizing) jdkRegime() {
+// jdkRegime sets the caps of a plan in the JDK's regime: metaspace keeps
+// the JDK's own limit (none) and direct memory a cap no smaller than the
+// JDK's own (noProfJDKDirect) unless the user or a profile sized them.
+// regions shows the estimates of what no option caps only as far as the
+// limit holds them after the heap.
+func (s *sizing) jdkRegime(cpus int) {
 	s.jdkHeap = true
 	if s.meta == 0 {
 		s.set(RegMetaspace, "jvmfit", "not capped: no profile, so the JDK's own choice (no MaxMetaspaceSize), as under the defaults; shown as what the limit leaves")
@@ -152,7 +194,9 @@ func (s *sizing) jdkRegime() {
 	}
 	if s.direct == 0 {
 		s.direct = directFloor
-		s.set(RegDirect, "jvmfit", "not capped: no profile, so the JDK's own choice (as large as the heap), as under the defaults; 2 MiB counted")
+		s.directCap = noProfJDKDirect(s.heap, cpus)
+		s.set(RegDirect, "jvmfit", fmt.Sprintf("no profile: the heap and one 4 MiB pool chunk (Netty's) more, where that adds no Netty arena; the JDK's own cap, %s, is the heap less a survivor space; %s counted",
+			size.Format(jdkOwnDirect(s.heap)), size.Format(directFloor)))
 	} else {
 		s.directCap = s.direct
 	}

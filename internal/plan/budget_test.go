@@ -106,20 +106,53 @@ func TestGoalsDifferInLargeContainers(t *testing.T) {
 	}
 }
 
-// Below the budget's regime the plan takes the JDK's heap and caps
-// neither metaspace nor direct memory, whatever the goal: the issue's
-// heap-bound service (24 MiB live set, 1 CPU) passed at 64Mi under the
-// defaults with a 32 MiB heap; the plan gave it 26 MiB at 112Mi.
+// Below the budget's regime the plan takes the JDK's heap and caps no
+// metaspace, whatever the goal: the heap-bound service (24 MiB
+// live set, 1 CPU) passed at 64Mi under the defaults with a 32 MiB heap;
+// the plan gave it 26 MiB at 112Mi. Direct memory gets a cap above the
+// JDK's own (the heap less a survivor space), by at most a 4 MiB chunk of
+// Netty's pool over the heap, and, while the CPUs do not bound Netty's
+// arena count (cap / 24 MiB, at most 2 per CPU), not into its next arena:
+// directbuf lost to the defaults on the chunk the JDK's own cap withholds.
 func TestNoProfileSmallLimitsKeepTheJDKsRegions(t *testing.T) {
-	for _, m := range []int64{64, 112, 200, 256, 384, 416} {
+	for _, m := range []int64{64, 112, 128, 136, 144, 152, 200, 256, 384, 416} {
 		for _, goal := range []string{Footprint, Balanced, Throughput} {
-			p := mustPlan(t, Input{Limits: limits(m*mib, 1), JDK: jdk17, Goal: goal})
-			if p.HeapBytes() != jdkDefaultHeap(m*mib, 1) {
-				t.Errorf("%dMi %s: heap %s, the JDK's is %s", m, goal, size.Format(p.HeapBytes()), size.Format(jdkDefaultHeap(m*mib, 1)))
+			for _, cpus := range []int{1, 2, 4} {
+				p := mustPlan(t, Input{Limits: limits(m*mib, float64(cpus)), JDK: jdk17, Goal: goal})
+				heap := jdkDefaultHeap(m*mib, cpus)
+				if p.HeapBytes() != heap {
+					t.Errorf("%dMi %s: heap %s, the JDK's is %s", m, goal, size.Format(p.HeapBytes()), size.Format(heap))
+				}
+				if has(p, "-XX:MaxMetaspaceSize=") {
+					t.Errorf("%dMi %s: a metaspace cap the JDK does not have: %v", m, goal, p.Options)
+				}
+				if !has(p, "-XX:MaxDirectMemorySize=") {
+					t.Fatalf("%dMi %s: no direct memory cap, so the JDK's own, the heap less a survivor space: %v", m, goal, p.Options)
+				}
+				d, own := optionBytes(t, p, "MaxDirectMemorySize"), jdkOwnDirect(heap)
+				arenas := func(c int64) int64 { return min(int64(2*cpus), c/(24*mib)) }
+				if d < own || d > heap+4*mib || arenas(d) != arenas(own) {
+					t.Errorf("%dMi %d CPUs %s: MaxDirectMemorySize %s: want at least the JDK's own %s, at most the heap %s and a chunk, and Netty's %d arenas (got %d)",
+						m, cpus, goal, size.Format(d), size.Format(own), size.Format(heap), arenas(own), arenas(d))
+				}
 			}
-			if has(p, "-XX:MaxMetaspaceSize=") || has(p, "-XX:MaxDirectMemorySize=") {
-				t.Errorf("%dMi %s: caps below the JDK's own: %v", m, goal, p.Options)
-			}
+		}
+	}
+	// The JDK's own cap as Java reports it (Runtime.maxMemory(), Serial):
+	// direct_jvm_test.go checks the model on real JVMs.
+	if own := jdkOwnDirect(64 * mib); own != 64880640 {
+		t.Errorf("the JDK's own cap for -Xmx64m: %d, Java says 64880640", own)
+	}
+	if own := jdkOwnDirect(68 * mib); own != 68943872 {
+		t.Errorf("the JDK's own cap for -Xmx68m: %d, Java says 68943872", own)
+	}
+	for _, c := range []struct {
+		mem, direct int64
+		cpus        float64
+	}{{128, 68, 2}, {136, 71, 2}, {144, 71, 2}, {152, 80, 2}, {136, 72, 1}, {144, 76, 1}, {256, 130, 2}} {
+		p := mustPlan(t, Input{Limits: limits(c.mem*mib, c.cpus), JDK: jdk17})
+		if d := optionBytes(t, p, "MaxDirectMemorySize"); d != c.direct*mib {
+			t.Errorf("%dMi, %g CPUs: MaxDirectMemorySize %s, want %dm", c.mem, c.cpus, size.Format(d), c.direct)
 		}
 	}
 	p := mustPlan(t, Input{Limits: limits(64*mib, 1), JDK: jdk17})

@@ -120,7 +120,7 @@ func (s *sizing) sizeHeapNoProfile(in Input, pr *Profile, n int, gc string) (str
 		s.metaCap, s.directCap = s.meta, s.direct
 		return gc, nil
 	}
-	s.jdkRegime()
+	s.jdkRegime(n)
 	return gc, nil
 }
 

@@ -81,6 +81,9 @@ func TestRealJVMUnderCgroup(t *testing.T) {
 				} else {
 					want["MaxMetaspaceSize"] = fmt.Sprint(optionBytes(t, p, "MaxMetaspaceSize"))
 				}
+				if has(p, "-XX:MaxDirectMemorySize=") {
+					want["MaxDirectMemorySize"] = fmt.Sprint(optionBytes(t, p, "MaxDirectMemorySize"))
+				}
 				if p.C1Only {
 					want["TieredStopAtLevel"] = "1"
 				} else {

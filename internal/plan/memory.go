@@ -40,7 +40,8 @@ type sizing struct {
 	// into metaspace instead.
 	archiveGone int64
 	// jdkHeap is the JDK's regime of a plan without a profile (budget.go):
-	// the JDK's heap, metaspace and direct memory uncapped unless sized.
+	// the JDK's heap, metaspace uncapped and direct memory a little above
+	// the JDK's own cap unless sized.
 	jdkHeap bool
 	// budget is the budget's regime (budget.go): caps above what any panel
 	// app used, not all counted whole.
