@@ -9,8 +9,9 @@
 # JDK's cap and the plan's), at a roomy limit (MEMORY) so that nothing else
 # fails; /stats (the JDK's direct buffer pool) is read every 250 ms and the
 # peak kept. EXTRA=1 adds jvmfit's plan with 3 and 4 arenas (what a cap of
-# 72 MiB or more gives Netty at 2 CPUs). Writes bench/results/directdemand.json
-# (OUT= overrides): SET.peak_min_mib, .peak_max_mib, .runs, .load1_max.
+# 72 MiB or more gives Netty at 2 CPUs); ONLY="SET ..." runs those sets only.
+# Writes bench/results/directdemand.json (OUT= overrides): SET.peak_min_mib,
+# .peak_max_mib, .peak_mean_mib, .runs, .load1_max.
 # Needs root (real cgroups); about 25 s a trial.
 #   REPEATS=3 CPUS=2 bash bench/directdemand.sh
 set -euo pipefail
@@ -77,6 +78,13 @@ extra=()
 if [[ $EXTRA == 1 ]]; then
   extra=("jvmfit_arenas3|${plan[*]}|3" "jvmfit_arenas4|${plan[*]}|4")
 fi
+if [[ -n ${ONLY:-} ]]; then # ONLY="jvmfit jvmfit_no_trim ...": those sets only
+  keep=()
+  for s in "${sets[@]}" "${extra[@]}"; do
+    [[ " $ONLY " == *" ${s%%|*} "* ]] && keep+=("$s")
+  done
+  sets=("${keep[@]}") extra=()
+fi
 
 # one_trial NAME OPTIONS ARENAS: one trial; prints the peak of the JDK's
 # direct buffer pool (bytes) and the 1-minute load average at its start.
@@ -99,7 +107,7 @@ one_trial() {
   echo "$peak $load"
 }
 
-declare -A lo hi n lmax
+declare -A lo hi n lmax sum
 for r in $(seq 1 "$REPEATS"); do
   for s in "${sets[@]}" "${extra[@]}"; do
     IFS='|' read -r name opts arenas <<<"$s"
@@ -110,13 +118,15 @@ for r in $(seq 1 "$REPEATS"); do
     if [[ -z ${hi[$name]:-} ]] || awk -v a="$mib" -v b="${hi[$name]}" 'BEGIN { exit !(a > b) }'; then hi[$name]=$mib; fi
     if [[ -z ${lmax[$name]:-} ]] || awk -v a="$load" -v b="${lmax[$name]}" 'BEGIN { exit !(a > b) }'; then lmax[$name]=$load; fi
     n[$name]=$((${n[$name]:-0} + 1))
+    sum[$name]=$(awk -v a="${sum[$name]:-0}" -v b="$mib" 'BEGIN { print a + b }')
   done
 done
 
 figures=()
 for name in "${!n[@]}"; do
-  figures+=("$name.peak_min_mib=${lo[$name]}" "$name.peak_max_mib=${hi[$name]}" "$name.runs=${n[$name]}" "$name.load1_max=${lmax[$name]}")
+  mean=$(awk -v s="${sum[$name]}" -v n="${n[$name]}" 'BEGIN { printf "%.1f", s / n }')
+  figures+=("$name.peak_min_mib=${lo[$name]}" "$name.peak_max_mib=${hi[$name]}" "$name.peak_mean_mib=$mean" "$name.runs=${n[$name]}" "$name.load1_max=${lmax[$name]}")
 done
 write_results "$OUT" "bench/directdemand.sh" \
-  "app directbuf, $CPUS CPUs, limit $MEMORY, the descriptor's load (5 s warm-up, 15 s measured), MaxDirectMemorySize=256m and $ARENAS Netty direct arenas (3 and 4 for the extra sets), $REPEATS runs a set interleaved; jvmfit's plan is today's at $PLAN_AT: ${plan[*]}; java $JAVA" \
+  "app directbuf, $CPUS CPUs, limit $MEMORY, the descriptor's load (5 s warm-up, 15 s measured), MaxDirectMemorySize=256m and $ARENAS Netty direct arenas (3 and 4 for the extra sets), $REPEATS runs a set interleaved${ONLY:+ (sets: $ONLY)}; jvmfit's plan is today's at $PLAN_AT: ${plan[*]}; java $JAVA" \
   "${figures[@]}"
