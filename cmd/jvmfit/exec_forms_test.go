@@ -64,8 +64,11 @@ var execForms = []execForm{
 	{name: "JAVA_TOOL_OPTIONS InitialRAMPercentage=90 MaxRAMPercentage=50 (fits)", mem: size.GiB,
 		env:  []string{"JAVA_TOOL_OPTIONS=-XX:InitialRAMPercentage=90 -XX:MaxRAMPercentage=50"},
 		want: map[string]string{"MaxHeapSize": "536870912", "InitialHeapSize": "536870912"}},
-	// Without a profile 64Mi holds the JDK's own heap, with metaspace left to the JDK: no doubt.
-	{name: "no options at 64Mi (the JDK's own heap)", mem: 64 * size.MiB, uncapped: true},
+	// Without a profile 64Mi holds the JDK's own heap, with metaspace left to
+	// the JDK and direct memory a 4 MiB chunk above the heap (the JDK's own
+	// cap is the heap less a survivor space): no doubt.
+	{name: "no options at 64Mi (the JDK's own heap)", mem: 64 * size.MiB, uncapped: true,
+		want: map[string]string{"MaxDirectMemorySize": "37748736"}},
 }
 
 // Each exec form, run for real: `jvmfit exec` as the entrypoint of a
