@@ -3,6 +3,7 @@ package plan
 import (
 	"os"
 	"path/filepath"
+	"strings"
 	"testing"
 )
 
@@ -94,4 +95,79 @@ func TestAOTCacheProfileWithoutTheCache(t *testing.T) {
 	if m := optionBytes(t, p, "MaxMetaspaceSize"); m > 8*mib {
 		t.Errorf("MaxMetaspaceSize %d MiB with the cache mapped, want the measured 4 MiB + margin", m>>20)
 	}
+}
+
+// A dynamic CDS archive in the user's options that the profile did not
+// map (tune's serial-c1-appcds before its own profile: catalog's archive
+// from its training, 84.4 MiB, with the profile measured under the JDK's
+// defaults): the archived classes' metadata is in the archive, so the plan
+// takes half the file out of the measured metaspace instead of counting
+// both. Checked against catalog's profile measured under the archive
+// (serial-c1 + the archive at 512Mi, JDK 17, 1 CPU): the cap still holds
+// the metaspace the app used with it, with the usual margin, and the
+// plan's non-heap is a quarter of the file and more below the double count.
+func TestNewAppArchiveTakesOverMetaspace(t *testing.T) {
+	def, err := LoadProfile("testdata/catalog-default-profile.json")
+	if err != nil {
+		t.Fatal(err)
+	}
+	with, err := LoadProfile("testdata/catalog-appcds-c1-profile.json")
+	if err != nil {
+		t.Fatal(err)
+	}
+	jsa := filepath.Join(t.TempDir(), "serial-c1.jsa")
+	const fileBytes = 88547328 // catalog's archive as tune's training wrote it
+	f, err := os.Create(jsa)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := f.Truncate(fileBytes); err != nil {
+		t.Fatal(err)
+	}
+	f.Close()
+	c1 := []string{"-XX:+UseSerialGC", "-XX:TieredStopAtLevel=1", "-XX:CICompilerCount=1", "-Xss256k"}
+	in := Input{Limits: limits(400*mib, 1), JDK: jdk17, Goal: Footprint, Profile: def, UserOptions: append(c1, "-XX:SharedArchiveFile="+jsa)}
+	p, err := Compute(in)
+	if err != nil {
+		t.Fatal(err)
+	}
+	need := with.MetaspaceUsedBytes*(100+metaMarginPct)/100 + metaMarginAdd
+	if m := optionBytes(t, p, "MaxMetaspaceSize"); m < need {
+		t.Errorf("MaxMetaspaceSize %.1f MiB, below the %.1f MiB catalog used with the archive (+ margin)", float64(m)/float64(mib), float64(need)/float64(mib))
+	}
+	in.UserOptions = append(c1, "-XX:SharedArchiveFile="+filepath.Join(t.TempDir(), "absent.jsa"))
+	without, err := Compute(in) // no file: the archive counts nothing, metaspace is the profile's
+	if err != nil {
+		t.Fatal(err)
+	}
+	doubled := nonHeap(without) + fileBytes
+	if got := nonHeap(p); got > doubled-fileBytes/4 {
+		t.Errorf("non-heap %.1f MiB with the archive; want at least a quarter of the %.1f MiB file below the double count %.1f MiB",
+			float64(got)/float64(mib), float64(fileBytes)/float64(mib), float64(doubled)/float64(mib))
+	}
+	checkFits(t, p, 400*mib)
+
+	// With the archive in the profile's options too, the profile measured
+	// it: nothing is taken out.
+	in.Profile, in.UserOptions = with, append(c1, with.Options[len(with.Options)-2])
+	if !strings.HasPrefix(in.UserOptions[len(in.UserOptions)-1], "-XX:SharedArchiveFile=") {
+		t.Fatalf("profile options %v: want the archive second to last", with.Options)
+	}
+	q, err := Compute(in)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if strings.Contains(q.Region(RegMetaspace).Why, "less") {
+		t.Errorf("metaspace with a profile that measured the archive: %s", q.Region(RegMetaspace).Why)
+	}
+}
+
+func nonHeap(p *Plan) int64 {
+	var n int64
+	for _, r := range p.Regions {
+		if r.Name != RegHeap && r.Name != RegHeadroom {
+			n += r.Bytes
+		}
+	}
+	return n
 }

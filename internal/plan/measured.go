@@ -205,9 +205,33 @@ func jitName(c1 bool, n int) string {
 // options map that the profile did not measure (a dynamic archive maps on
 // top of the JDK's): resident once the app has loaded its classes.
 func userArchiveBytes(opts []string, pr *Profile) int64 {
+	return archiveFileBytes(opts, pr, "-XX:SharedArchiveFile=", "-XX:AOTCache=")
+}
+
+// archiveTakeover is the share of a new CDS archive's file the plan takes
+// out of the metaspace the profile measured without it: the archived
+// classes' metadata is in the archive, not in metaspace. Dynamic AppCDS of
+// serial-c1 (JDK 17, 1 CPU; docs/tune.md, catalog): filecache's 32.1 MiB
+// archive took 24.6 MiB out of metaspace (0.77 of the file), catalog's
+// 84.4 MiB one 63 MiB (0.75), and a sixth of the file out of the symbols,
+// which the plan leaves in the native. Half, because the profile is the
+// JDK's defaults' (tiered, MethodData) and a cap too tight stops the
+// candidate's first trial before its own profile is measured; that
+// profile then sizes metaspace. Not for an AOT cache (JDK 25 holds more
+// than metadata: filecache's took 28.5 MiB of metaspace with 54.4
+// resident).
+const archiveTakeover = 0.5
+
+// newArchiveBytes is the size of the CDS archives the user's options map
+// and the profile did not measure (an AOT cache apart).
+func newArchiveBytes(opts []string, pr *Profile) int64 {
+	return archiveFileBytes(opts, pr, "-XX:SharedArchiveFile=")
+}
+
+func archiveFileBytes(opts []string, pr *Profile, prefixes ...string) int64 {
 	var n int64
 	for _, o := range opts {
-		for _, pre := range []string{"-XX:SharedArchiveFile=", "-XX:AOTCache="} {
+		for _, pre := range prefixes {
 			f, ok := strings.CutPrefix(o, pre)
 			if !ok || hasOption(pr.Options, o) {
 				continue

@@ -39,6 +39,9 @@ type sizing struct {
 	// dynamic archive) the plan's options do not map: its classes load
 	// into metaspace instead.
 	archiveGone int64
+	// archiveNew is the CDS archive the plan's options map and the profile
+	// did not: its classes' metadata is not in metaspace (archiveTakeover).
+	archiveNew int64
 	// jdkHeap is the JDK's regime of a plan without a profile (budget.go):
 	// the JDK's heap, metaspace uncapped and direct memory a little above
 	// the JDK's own cap unless sized.

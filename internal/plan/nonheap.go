@@ -54,6 +54,7 @@ func (s *sizing) sizeFixed(in Input, u userSet, c1 bool, compilers int) {
 		s.set(RegCDS, "jvmfit", "the JDK's default archive (lib/server/classes.jsa), mapped at start, in no NMT cap")
 	}
 	if a := userArchiveBytes(in.UserOptions, pr); a > 0 && !hasOption(in.UserOptions, "-Xshare:off") {
+		s.archiveNew = newArchiveBytes(in.UserOptions, pr)
 		s.cds += a
 		s.set(RegCDS, s.src[RegCDS], s.why[RegCDS]+"; plus "+size.Format(a)+" of the archive your options map")
 	}

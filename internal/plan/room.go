@@ -33,6 +33,11 @@ func (s *sizing) sizeMeasured(u userSet, pr *Profile) {
 			s.meta += roundUp(a, grain)
 			s.set(RegMetaspace, "profile", s.why[RegMetaspace]+fmt.Sprintf(", plus the %s of archive or AOT cache the profile had mapped and your options do not (its classes load here)", size.Format(a)))
 		}
+		if a := s.archiveNew; a > 0 && !s.shareOff {
+			take := roundUp(int64(float64(a)*archiveTakeover), grain)
+			s.meta = max(metaFloor, s.meta-take)
+			s.set(RegMetaspace, "profile", s.why[RegMetaspace]+fmt.Sprintf(", less %s: half the %s archive your options map and the profile did not (its classes' metadata is in it)", size.Format(take), size.Format(a)))
+		}
 		if c := roundUp(pr.ClassSpaceUsedBytes*(100+metaMarginPct)/100, grain); pr.ClassSpaceUsedBytes > 0 && c < s.meta {
 			s.class = c
 			s.set(RegClass, "profile", fmt.Sprintf("measured %s used × 1.03, inside MaxMetaspaceSize (the 1 GiB reservation is not resident)", size.Format(pr.ClassSpaceUsedBytes)))

@@ -49,7 +49,8 @@ var goalKnobs = map[string]knobs{
 // search tries them (the goal's most likely first). The first GC and
 // compiler pair also gets the variants of the knobs that matter less:
 // another heap size, the planner's own regions, and the class-data
-// archives (none, an app archive, and on JDK 25 an AOT cache).
+// archives (none, an app archive, and on JDK 25 an AOT cache); a C1 pair
+// also gets the lazy compiler (lazyJIT).
 func Candidates(goal string, cpus float64, jdkVersion int, prof *plan.Profile, archiveDir string) ([]Candidate, error) {
 	g, err := plan.ParseGoal(goal)
 	if err != nil {
@@ -83,6 +84,9 @@ func Candidates(goal string, cpus float64, jdkVersion int, prof *plan.Profile, a
 	out = append(out, Candidate{Name: first.Name + "-appcds",
 		Options:  join(first.Options, []string{"-XX:SharedArchiveFile=" + jsa}),
 		Training: join(first.Options, []string{"-XX:ArchiveClassesAtExit=" + jsa})})
+	if strings.HasSuffix(first.Name, "-c1") {
+		out = append(out, Candidate{Name: first.Name + "-lazyjit", Options: join(first.Options, lazyJIT)})
+	}
 	if jdkVersion >= 25 {
 		aot := filepath.Join(archiveDir, first.Name+".aot")
 		out = append(out, Candidate{Name: first.Name + "-aot",
@@ -91,6 +95,22 @@ func Candidates(goal string, cpus float64, jdkVersion int, prof *plan.Profile, a
 	}
 	return distinct(out), nil
 }
+
+// lazyJIT raises C1's thresholds tenfold (the tier-3 ones, which C1 alone
+// also compiles by): a method is compiled after 2,000 calls instead of
+// 200, a loop after 600,000 back-edges instead of 60,000. Methods run a
+// few hundred times at start-up then stay interpreted, so less code is
+// compiled and the compiler's arenas burst less, at the cost of more
+// interpretation, which the SLO judges. filecache, each candidate's own
+// profile at 256Mi (1 CPU, 100 req/s, JDK 17, a shared machine at load
+// 7-10), serial-c1 against this variant: code cache used 10.0 -> 5.8 MiB,
+// the compiler's arenas at their peak 8.1 -> 3.2 MiB, the uncapped native
+// 28.4 -> 20.3 MiB, p99 47 -> 26 ms, start 10.5 -> 11.3 s; the plan at
+// 104Mi gave the heap 24 MiB instead of 12 (non-heap 76.5 MiB planned
+// instead of 89.0), and a trial there passed with a cgroup peak of 94.8
+// MiB.
+var lazyJIT = []string{"-XX:Tier3InvocationThreshold=2000", "-XX:Tier3MinInvocationThreshold=1000",
+	"-XX:Tier3CompileThreshold=20000", "-XX:Tier3BackEdgeThreshold=600000"}
 
 // distinct drops a candidate whose options equal an earlier one's
 // (a heap variant rounds to the same -Xmx on a small live set): the same

@@ -30,7 +30,7 @@ func TestTuneCandidatesKnobs(t *testing.T) {
 		t.Fatal(err)
 	}
 	want := []string{"serial-c1", "serial-tiered", "parallel-c1", "parallel-tiered", "serial-c1-heap1.5x",
-		"serial-c1-planner", "serial-c1-noshare", "serial-c1-appcds"}
+		"serial-c1-planner", "serial-c1-noshare", "serial-c1-appcds", "serial-c1-lazyjit"}
 	if !slices.Equal(names(one), want) {
 		t.Errorf("footprint, 1 CPU, JDK 17: %v\nwant %v", names(one), want)
 	}
@@ -73,6 +73,15 @@ func TestTuneCandidatesKnobs(t *testing.T) {
 	cds := one[7]
 	if !slices.Contains(cds.Options, "-XX:SharedArchiveFile=/arc/serial-c1.jsa") || !slices.Contains(cds.Training, "-XX:ArchiveClassesAtExit=/arc/serial-c1.jsa") {
 		t.Errorf("app CDS: %+v", cds)
+	}
+
+	lazy := one[8]
+	if !slices.Equal(lazy.Options[:len(one[0].Options)], one[0].Options) || !slices.Contains(lazy.Options, "-XX:Tier3InvocationThreshold=2000") ||
+		!slices.Contains(lazy.Options, "-XX:Tier3BackEdgeThreshold=600000") {
+		t.Errorf("lazy JIT: %v; want serial-c1's options and C1's thresholds tenfold", lazy.Options)
+	}
+	if bal, _ := Candidates(plan.Balanced, 1, 17, testProfile, "/arc"); slices.ContainsFunc(names(bal), func(s string) bool { return strings.HasSuffix(s, "-lazyjit") }) {
+		t.Errorf("balanced: %v; the lazy JIT is a variant of a C1 first pair only (tiered's thresholds also delay C2)", names(bal))
 	}
 
 	two, _ := Candidates(plan.Footprint, 2, 25, testProfile, "/arc")
@@ -139,6 +148,32 @@ func TestTuneCandidatesRealJVM(t *testing.T) {
 		if left, _ := filepath.Glob(filepath.Join(dir, "*")); len(left) == 0 {
 			t.Errorf("JDK %d: no archive written", j.version)
 		}
+	}
+}
+
+// TestTuneLazyJITCompilesLess runs java -version under serial-c1 and
+// under its lazy-JIT variant on a real JDK 17: the variant's thresholds
+// must act on C1 alone (TieredStopAtLevel=1), so it compiles fewer
+// methods (58-62 against 23-24 here).
+func TestTuneLazyJITCompilesLess(t *testing.T) {
+	java := "/usr/lib/jvm/java-17-openjdk-amd64/bin/java"
+	prereq.Java(t, java)
+	cs, err := Candidates(plan.Footprint, 1, 17, testProfile, t.TempDir())
+	if err != nil {
+		t.Fatal(err)
+	}
+	compiled := func(opts []string) int {
+		cmd := exec.Command(java, append(append([]string{}, opts...), "-Xshare:off", "-XX:+PrintCompilation", "-version")...)
+		cmd.Env = append(os.Environ(), "JAVA_TOOL_OPTIONS=", "JDK_JAVA_OPTIONS=")
+		out, err := cmd.Output()
+		if err != nil {
+			t.Fatalf("%v: %v", opts, err)
+		}
+		return strings.Count(string(out), "::")
+	}
+	base, lazy := compiled(cs[0].Options), compiled(cs[slices.Index(names(cs), "serial-c1-lazyjit")].Options)
+	if base == 0 || lazy*3 > base*2 {
+		t.Errorf("methods compiled by java -version: serial-c1 %d, serial-c1-lazyjit %d; want the lazy JIT under 2/3 of it", base, lazy)
 	}
 }
 

@@ -26,7 +26,12 @@ func (s *searcher) search(ctx context.Context) error {
 	for round := 1; ; round++ {
 		moved := false
 		for _, c := range s.alive() {
-			for k := 0; k < s.cfg.StepsPerRound && c.Dropped == ""; k++ {
+			// k counts the steps that ran a trial: a limit the launcher
+			// refuses costs none, so it takes no step either (catalog:
+			// serial-c1-appcds, planned from the defaults' profile with its
+			// new archive, was refused at both steps of its first round and
+			// halved with no point).
+			for k := 0; k < s.cfg.StepsPerRound && c.Dropped == ""; {
 				mem, ok := s.next(c)
 				if !ok {
 					break
@@ -44,10 +49,14 @@ func (s *searcher) search(ctx context.Context) error {
 					c.Dropped = "no budget left for its training run"
 					break
 				}
-				if err := s.probe(ctx, c, mem); err != nil {
+				ran, err := s.probe(ctx, c, mem)
+				if err != nil {
 					return err
 				}
-				moved = true
+				if ran {
+					k++
+					moved = true
+				}
 			}
 		}
 		s.dropDominated()
@@ -79,20 +88,20 @@ func (s *searcher) next(c *cand) (int64, bool) {
 }
 
 // probe runs the candidate's training if it has one still to run, then
-// its trial at mem.
-func (s *searcher) probe(ctx context.Context, c *cand, mem int64) error {
+// its trial at mem. ran says whether a trial ran (the training counts).
+func (s *searcher) probe(ctx context.Context, c *cand, mem int64) (ran bool, err error) {
 	if c.Training != nil && !c.trained {
 		p := s.point(c, PurposeTraining, s.cfg.Generous)
 		p.Options = c.Training
 		o, err := s.run(ctx, p)
 		if err != nil {
-			return err
+			return true, err
 		}
-		c.trained = true
+		c.trained, ran = true, true
 		c.Trials++
 		if o.Verdict != trial.OK {
 			c.Dropped = fmt.Sprintf("its training run failed (%s)", o.Kind)
-			return nil
+			return true, nil
 		}
 	}
 	p := s.point(c, PurposeSearch, mem)
@@ -101,18 +110,27 @@ func (s *searcher) probe(ctx context.Context, c *cand, mem int64) error {
 		var ref *plan.RefusedError
 		if !errors.As(err, &ref) {
 			c.Dropped = "the launcher cannot plan its options: " + err.Error()
-			return nil
+			return ran, nil
 		}
 		// The planner is not monotone in the limit: a refusal above the
-		// floor is a KO known without a trial.
+		// floor is a KO known without a trial. Where the refusal names a
+		// larger limit it accepts, the next step goes there.
 		c.ko = max(c.ko, mem)
-		c.misses++
-		return nil
+		if ref.MinBytes > mem && c.MinOKBytes == 0 {
+			c.ko = max(c.ko, s.gridUp(ref.MinBytes)-s.cfg.Step)
+		} else {
+			c.misses++
+		}
+		if c.ko >= s.top {
+			c.Dropped = "the launcher refuses its options up to the generous limit " + size.Format(s.top)
+		}
+		return ran, nil
 	}
 	o, err := s.run(ctx, p)
 	if err != nil {
-		return err
+		return true, err
 	}
+	ran = true
 	s.res.Trials[len(s.res.Trials)-1].PlanOptions = pl.Options
 	c.Trials++
 	if o.Verdict == trial.OK {
@@ -121,14 +139,14 @@ func (s *searcher) probe(ctx context.Context, c *cand, mem int64) error {
 		if p.Measure && o.Profile != nil {
 			s.adopt(c, o.Profile, mem)
 		}
-		return nil
+		return true, nil
 	}
 	c.ko, c.MaxKOBytes = max(c.ko, mem), max(c.MaxKOBytes, mem)
 	c.misses++
 	if c.MinOKBytes == 0 && mem >= s.top {
 		c.Dropped = fmt.Sprintf("KO up to the generous limit %s (%s)", size.Format(s.top), o.Kind)
 	}
-	return nil
+	return true, nil
 }
 
 // dropDominated drops every candidate whose best possible point is

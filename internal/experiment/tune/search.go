@@ -284,9 +284,14 @@ func (s *searcher) adopt(c *cand, prof *plan.Profile, mem int64) {
 		s.note("%s: the profile measured at %s is not used: the launcher would not plan that limit with it (%v)", c.Name, size.Format(mem), err)
 		return
 	}
+	// The KOs it keeps are its trials' that still hold with this profile:
+	// the launcher's refusals were of plans made with the other profile
+	// (an archive candidate's first plan counts its archive on top of the
+	// metaspace the archive takes over), and refusals cost no trial to
+	// find again.
 	f, err := s.floorOf(p)
-	if err != nil || f == 0 || f >= c.FloorBytes {
-		return
+	if err != nil || f == 0 {
+		f = c.FloorBytes
 	}
 	c.FloorBytes = min(c.FloorBytes, f)
 	c.ko = max(s.carriedKO(c), f-s.cfg.Step)

@@ -1,0 +1,74 @@
+package tune
+
+import (
+	"context"
+	"slices"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/jvmfit/jvmfit/internal/plan"
+)
+
+// An app archive candidate's first plan, made with the profile measured
+// under the JDK's defaults, counts the app's metaspace and the new
+// archive's file on top: the launcher refuses it well above where the
+// candidate runs (catalog, 2026-11-27: serial-c1-appcds refused at both
+// steps of round 1, no search trial, halved with no point). A refusal costs
+// no trial, so it takes no step: the candidate goes to the smallest limit
+// the launcher names, is measured there under its own options, and bisects
+// down with its own profile like any other.
+func TestTuneRefusalTakesNoStep(t *testing.T) {
+	ms := time.Millisecond
+	a := &simApp{
+		cands: map[string]simCand{
+			"serial-c1":        {min: 120 * tmib, p99: 9 * ms, start: 3.0, floorBelow: 20 * tmib},
+			"serial-c1-appcds": {min: 96 * tmib, p99: 9 * ms, start: 2.0, floorBelow: 10 * tmib},
+		},
+		def: simCand{min: 140 * tmib, p99: 9 * ms, start: 3.0, floorBelow: 20 * tmib},
+	}
+	var refused []int64
+	cfg := simConfig(a, plan.Footprint, 40)
+	cfg.Remeasure = true
+	cfg.Planner = func(p Point) (*plan.Plan, error) {
+		mapsArchive := slices.ContainsFunc(p.Options, func(o string) bool { return strings.HasPrefix(o, "-XX:SharedArchiveFile=") })
+		own := p.Profile != nil && p.Profile.App == p.Candidate
+		if p.Candidate == "serial-c1-appcds" && mapsArchive && !own {
+			// The double count: refused below 200Mi.
+			if p.MemoryBytes < 200*tmib {
+				refused = append(refused, p.MemoryBytes)
+				return nil, &plan.RefusedError{LimitBytes: p.MemoryBytes, MinBytes: 200 * tmib, Why: "simulated double count"}
+			}
+			return &plan.Plan{}, nil
+		}
+		return a.planner(p)
+	}
+	r, err := Run(context.Background(), cfg, a)
+	if err != nil {
+		t.Fatal(err)
+	}
+	runCounts(t, a.runs)
+	var cds *CandidateResult
+	for i := range r.Candidates {
+		if r.Candidates[i].Name == "serial-c1-appcds" {
+			cds = &r.Candidates[i]
+		}
+	}
+	if cds == nil || cds.MinOKBytes == 0 {
+		t.Fatalf("serial-c1-appcds: %+v; want search trials and a passing point (refused at %v)", cds, refused)
+	}
+	var first *Point
+	for i := range a.runs {
+		if p := a.runs[i]; p.Candidate == "serial-c1-appcds" && p.Purpose == PurposeSearch {
+			first = &a.runs[i]
+			break
+		}
+	}
+	if first == nil || first.MemoryBytes != 200*tmib || !first.Measure {
+		t.Errorf("its first search trial %+v; want a measured one at 200Mi, the limit the refusal named", first)
+	}
+	if cds.MinOKBytes != 96*tmib || r.Candidate != "serial-c1-appcds" {
+		t.Errorf("serial-c1-appcds lowest OK %dMi, answer %s; want 96Mi (its own profile plans below the refusal) and the answer",
+			cds.MinOKBytes>>20, r.Candidate)
+	}
+}
