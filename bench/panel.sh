@@ -169,7 +169,7 @@ done
 # The results file as docs/figures_test.go reads it: script, date, machine
 # (with the load), figures under flat keys APP.jdkN.cpusN.MODE.min_ok_mib
 # and the ratios, and plans: what `jvmfit flags` printed at each jvmfit
-# answer (LIMIT/CPUS/balanced, with the default java, as the docs test
+# answer for this run's java (LIMIT/CPUS/balanced/jdkN, as the docs test
 # asks it), so a doc quoting a figure knows when the planner has changed.
 plans='{}'
 for r in "${rows[@]:-}"; do
@@ -177,8 +177,8 @@ for r in "${rows[@]:-}"; do
   b=$(jq -r '.min_ok_bytes.jvmfit // 0' <<<"$r")
   c=$(jq -r .cpus <<<"$r")
   if [[ $b -gt 0 ]]; then
-    k="$((b / 1048576))Mi/$c/balanced"
-    plans=$(jq -c --arg k "$k" --arg v "$("$JVMFIT" flags --memory "$((b / 1048576))Mi" --cpus "$c" --goal balanced)" '. + {($k): $v}' <<<"$plans")
+    k="$((b / 1048576))Mi/$c/balanced/jdk$jdkv"
+    plans=$(jq -c --arg k "$k" --arg v "$("$JVMFIT" flags --memory "$((b / 1048576))Mi" --cpus "$c" --goal balanced --java "$JAVA")" '. + {($k): $v}' <<<"$plans")
   fi
 done
 mkdir -p "$(dirname "$OUT")"

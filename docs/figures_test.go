@@ -9,6 +9,8 @@ import (
 	"strconv"
 	"strings"
 	"testing"
+
+	"github.com/jvmfit/jvmfit/internal/hsperf/jvmtest"
 )
 
 // A measured figure in a doc names where it comes from, in a comment right
@@ -58,16 +60,22 @@ func loadResults(t *testing.T, file string) results {
 }
 
 // stalePlans: the plans a results file recorded that `jvmfit flags` no
-// longer prints, as "LIMIT/CPUS/GOAL".
+// longer prints, as "LIMIT/CPUS/GOAL" (planned for the default java) or
+// "LIMIT/CPUS/GOAL/jdkN" (for the run's JDK: a plan may differ by JDK, so a
+// JDK 21 cell is checked against JDK 21's plan, not the default's).
 func stalePlans(t *testing.T, r results) []string {
 	t.Helper()
 	var out []string
 	for _, key := range sortedKeys(r.Plans) {
 		f := strings.Split(key, "/")
-		if len(f) != 3 {
-			t.Fatalf("plan %q: want LIMIT/CPUS/GOAL", key)
+		if len(f) != 3 && len(f) != 4 {
+			t.Fatalf("plan %q: want LIMIT/CPUS/GOAL or LIMIT/CPUS/GOAL/jdkN", key)
 		}
-		now := strings.TrimSpace(jvmfit(t, "flags", "--memory", f[0], "--cpus", f[1], "--goal", f[2]))
+		args := []string{"flags", "--memory", f[0], "--cpus", f[1], "--goal", f[2]}
+		if len(f) == 4 {
+			args = append(args, "--java", planJava(t, f[3]))
+		}
+		now := strings.TrimSpace(jvmfit(t, args...))
 		if now != r.Plans[key] {
 			out = append(out, key)
 		}
@@ -243,4 +251,16 @@ func TestProseRule(t *testing.T) {
 			t.Errorf("%q: %v, want %d problem(s)", c.doc, got, c.want)
 		}
 	}
+}
+
+// planJava: the java a results file's "jdkN" plan key names, one of the
+// JDKs .ci/install puts on every machine.
+func planJava(t *testing.T, jdk string) string {
+	t.Helper()
+	java, ok := map[string]string{"jdk17": jvmtest.Java17, "jdk21": jvmtest.Java21, "jdk25": jvmtest.Java25, "jdk11": jvmtest.Java11}[jdk]
+	if !ok {
+		t.Fatalf("plan key's JDK %q: want jdk11, jdk17, jdk21 or jdk25", jdk)
+	}
+	jvmtest.Need(t, java)
+	return java
 }
