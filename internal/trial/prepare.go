@@ -128,8 +128,24 @@ func resolveOptions(spec *Spec, a *app.App, j jdk.JDK, optionSets string) error 
 	if spec.NMT && !hasOption(opts, "-XX:NativeMemoryTracking=") {
 		opts = append(opts, nmtOption)
 	}
-	spec.JVMOptions, spec.JVMEnv = opts, res.Env
+	spec.JVMOptions, spec.JVMEnv = opts, modeEnv(res.Env, a.Env)
 	return nil
+}
+
+// modeEnv is the mode's environment less what the descriptor's env sets:
+// the app's own value wins (as jvmfit exec does it), so the trial's spec,
+// its key and its report name only the variables the mode really adds.
+func modeEnv(mode, own map[string]string) map[string]string {
+	out := map[string]string{}
+	for k, v := range mode {
+		if _, set := own[k]; !set {
+			out[k] = v
+		}
+	}
+	if len(out) == 0 {
+		return nil
+	}
+	return out
 }
 
 // loadDefaults fills the SLO and rate from the descriptor and checks them.

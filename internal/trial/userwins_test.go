@@ -94,6 +94,11 @@ func TestDescriptorEnvWinsOverThePlanEnv(t *testing.T) {
 	// 320Mi: the planner counts the user's 128m metaspace cap whole, so it
 	// refuses limits below about 246Mi with it.
 	spec := prepared(t, a, Spec{MemoryBytes: 320 * size.MiB, CPUs: 1, JVM: "jvmfit"})
+	// The spec (and so the trial's report, "jvm: ... (env ...)") names only
+	// what the mode adds: not the plan's 2 the app's 4 replaced.
+	if v, ok := spec.JVMEnv["MALLOC_ARENA_MAX"]; ok {
+		t.Errorf("spec's mode env has MALLOC_ARENA_MAX=%s, which the descriptor's env overrides", v)
+	}
 	d := deps(t)
 	spy := &launchSpy{Sandbox: d.Sandbox}
 	d.Sandbox = spy
