@@ -55,7 +55,7 @@ for m in ${MODES//,/ }; do
 done
 has() { [[ ,$MODES, == *,$1,* ]]; }
 # The columns minmem searches in one run (jvmfit-profile is a run of its own).
-search_modes=$(tr , '\n' <<<"$MODES" | grep -vx jvmfit-profile | paste -sd, -)
+search_modes=$(tr , '\n' <<<"$MODES" | { grep -vx jvmfit-profile || true; } | paste -sd, -)
 OUT=${OUT:-bench/results/panel-$(date -u +%Y%m%dT%H%M%SZ).json}
 
 if [[ $(id -u) != 0 ]]; then
