@@ -9,21 +9,31 @@ import (
 )
 
 // Serial's young generation is capped only where the JDK's third would
-// leave the old generation under 1.25 × the live set, never below 8 MiB,
-// and never at or above the JDK's own third.
+// leave the old generation under 1.25 × the live set, never below 4 MiB,
+// and only where it gives the old generation at least 4 MiB more than the
+// JDK's third does.
 func TestYoungCap(t *testing.T) {
 	live := int64(51773440) // catalog's, 49.4 MiB
 	for _, c := range []struct{ heap, want int64 }{
-		{58 * mib, 8 * mib},  // catalog's plan at 224Mi: the old generation gets 50 MiB, not 38.7
-		{62 * mib, 8 * mib},  // heap - 1.25 × live is 0: the floor
-		{76 * mib, 14 * mib}, // at 256Mi: 76 - 61.75, rounded down to the MiB
-		{92 * mib, 30 * mib}, // just under a third
+		{58 * mib, 4 * mib},  // catalog's plan at 224Mi: the old generation gets 54 MiB, not 38.7
+		{62 * mib, 4 * mib},  // heap - 1.25 × live is 0: the floor
+		{66 * mib, 4 * mib},  // 66 - 61.75, rounded down to the MiB
+		{76 * mib, 14 * mib}, // at 256Mi
+		{86 * mib, 24 * mib}, // 4.7 MiB under the JDK's third
+		{92 * mib, 0},        // 30 MiB, under a MiB below the third: not worth a change
 		{93 * mib, 0},        // two thirds of it hold 1.25 × live: the JDK's split
 		{114 * mib, 0},       // well above
-		{20 * mib, 0},        // the floor is above a third of the heap: nothing to cap
+		{12 * mib, 0},        // the floor is a third of the heap: nothing to cap
 	} {
 		if got := youngCap(c.heap, live); got != c.want {
 			t.Errorf("youngCap(%d MiB, 49.4 MiB) = %d MiB, want %d MiB", c.heap>>20, got>>20, c.want>>20)
+		}
+	}
+	// filecache's answers: heaps of 18-24 MiB over 13.3 MiB would gain
+	// 1-2 MiB of old generation: unchanged.
+	for _, h := range []int64{10, 18, 24, 30} {
+		if y := youngCap(h*mib, 13961216); y != 0 {
+			t.Errorf("filecache's heap %d MiB: young cap %d MiB", h, y>>20)
 		}
 	}
 	if youngCap(58*mib, 0) != 0 {
@@ -45,8 +55,8 @@ func TestYoungCapInThePlan(t *testing.T) {
 		return mustPlan(t, Input{Limits: limits(224*mib, 1), JDK: jdk17, Goal: Footprint, UserOptions: append(slices.Clone(own), user...), Profile: pr})
 	}
 	p := plan()
-	if !slices.Contains(p.Options, "-Xmn8m") {
-		t.Fatalf("no -Xmn8m at 224Mi with heap %d MiB: %v", p.HeapBytes()>>20, p.Options)
+	if !slices.Contains(p.Options, "-Xmn4m") {
+		t.Fatalf("no -Xmn4m at 224Mi with heap %d MiB: %v", p.HeapBytes()>>20, p.Options)
 	}
 	for _, r := range p.Reasons {
 		if r.Name == "NewSize" && !strings.Contains(r.Why, "live set") {
@@ -93,8 +103,8 @@ func TestYoungCapRealJVM(t *testing.T) {
 		}
 	}
 	got := printFlags(t, java, 224*mib, 1, jvm)
-	if got["NewSize"] != fmt.Sprint(8*mib) || got["MaxNewSize"] != fmt.Sprint(8*mib) {
-		t.Errorf("NewSize %s, MaxNewSize %s: want %d", got["NewSize"], got["MaxNewSize"], 8*mib)
+	if got["NewSize"] != fmt.Sprint(4*mib) || got["MaxNewSize"] != fmt.Sprint(4*mib) {
+		t.Errorf("NewSize %s, MaxNewSize %s: want %d", got["NewSize"], got["MaxNewSize"], 4*mib)
 	}
 	if got["MaxHeapSize"] != fmt.Sprint(p.HeapBytes()) {
 		t.Errorf("MaxHeapSize %s, planned %d", got["MaxHeapSize"], p.HeapBytes())
