@@ -20,7 +20,7 @@ import (
 //	options                      full GCs (after 20 s)   p99      cgroup peak
 //	-Xmx62m, the JDK's third     99 (41), ~130-215 ms    -        OOM-killed (C1's code cache)
 //	-Xmx62m -Xmn8m, lazy JIT     29 (1)                  86 ms    220.6 MiB
-//	-Xmx58m -Xmn8m, lazy JIT     45 (16)                 658 ms   213.1 MiB
+//	-Xmx58m -Xmn8m, lazy JIT     48 (16)                 658 ms   213.1 MiB
 //	-Xmx58m -Xmn4m, lazy JIT     28 (7)                  269 ms   213.5 MiB
 //
 // (the -Xmx58m rows are the plan at 224Mi with the lazy JIT's own profile.)
