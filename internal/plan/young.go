@@ -18,7 +18,7 @@ import (
 // bench/nonheap.sh):
 //
 //	options                      full GCs (after 20 s)   p99      cgroup peak
-//	-Xmx62m, the JDK's third     99 (41), ~130-215 ms    -        OOM-killed (C1's code cache)
+//	-Xmx62m, the JDK's third     99 (41), ~130-215 ms    -        OOM-killed by the kernel
 //	-Xmx62m -Xmn8m, lazy JIT     29 (1)                  86 ms    220.6 MiB
 //	-Xmx58m -Xmn8m, lazy JIT     48 (16)                 658 ms   213.1 MiB
 //	-Xmx58m -Xmn4m, lazy JIT     28 (7)                  269 ms   213.5 MiB
