@@ -14,6 +14,7 @@
 #   APP=filecache LIMIT=112Mi RATE=100 bash bench/nonheap.sh NAME [JVM options...]
 #   ENV="MALLOC_ARENA_MAX=2"  extra environment for the JVM
 #   NMT=off                   run without NMT (to see what NMT itself costs)
+#   VARS="files=1000 workers=10"  the scenario's variables (default: filecache's)
 # Output: bench/results/nonheap/NAME.txt (and on stdout). Needs root.
 # Everything it starts (the JVM, the cgroups) is removed on exit, on error
 # and on INT/TERM; cgroups left by a killed run are swept at the next start.
@@ -31,6 +32,9 @@ PORT=${PORT:-18931}
 JVMFIT=${JVMFIT:-bin/jvmfit}
 OUT=${OUT:-bench/results/nonheap}
 NMT=${NMT:-summary}
+VARS=${VARS:-files=200 workers=20}
+vars=()
+for v in $VARS; do vars+=(--var "$v"); done
 nmt=(-XX:NativeMemoryTracking=summary)
 [[ $NMT == off ]] && nmt=()
 jar=workloads/$APP/target/$APP.jar
@@ -94,7 +98,7 @@ done
     sleep 0.2
   done ) >"$work/series" &
 "$JVMFIT" load --scenario "workloads/$APP/scenario.yaml" --target "http://127.0.0.1:$PORT" \
-  --var files=200 --var workers=20 --rate "$RATE" --warmup "$WARMUP" --duration "$DURATION" --json >"$work/load.json" \
+  "${vars[@]}" --rate "$RATE" --warmup "$WARMUP" --duration "$DURATION" --json >"$work/load.json" \
   || echo "load: exit $? (the app may have died)" >>"$work/app.log"
 
 alive=yes

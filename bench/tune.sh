@@ -106,7 +106,7 @@ jq -r '.notes // [] | .[] | "note: " + .' "$work/tune.json"
 # Planned against measured non-heap at the answer: the launcher's plan at
 # the answer's limit with the answer's profile and the candidate's options
 # (what jvmfit exec gives the JVM), against that profile, region by region.
-planned_nh=0 measured_nh=0
+planned_nh=0 measured_nh=0 region_figures=()
 if [[ -n $profile && $tuned -gt 0 ]]; then
   mapfile -t uopts < <(jq -r '.user_options[]' "$work/tune.json")
   "$JVMFIT" flags --memory "$(mib "$tuned")" --cpus 1 --goal footprint --profile "$profile" --format json -- "${uopts[@]}" \
@@ -133,6 +133,21 @@ JQ
     planned_nh=$(jq '[.regions[] | select(.name != "heap" and .name != "headroom") | .bytes] | add' "$work/plan.json")
     measured_nh=$(jq '[.metaspaceUsedBytes, .codeCacheUsedBytes, .cdsArchiveBytes, .directMemoryBytes, .mappedBufferBytes, .peakUncappedNativeBytes] | map(. // 0) | add' "$profile")
     jq -r '"heap: \([.regions[] | select(.name == "heap") | .bytes] | add / 1048576)Mi; " + ([.regions[] | select(.name == "heap") | .why] | first)' "$work/plan.json"
+    # The same regions into the results file, so a doc can quote them.
+    mapfile -t region_figures < <(jq -r --slurpfile p "$profile" -f /dev/stdin "$work/plan.json" <<'JQ'
+def m: . / 1048576 * 10 | floor / 10;
+def reg($n): [.regions[] | select(.name == $n) | .bytes] | add // 0;
+$p[0] as $pr
+| ([["metaspace", reg("metaspace") + reg("class space"), $pr.metaspaceUsedBytes],
+    ["code", reg("code cache"), $pr.codeCacheUsedBytes],
+    ["cds", reg("CDS archive"), $pr.cdsArchiveBytes],
+    ["direct", reg("direct memory"), (($pr.directMemoryBytes // 0) + ($pr.mappedBufferBytes // 0))],
+    ["native", reg("thread stacks") + reg("GC overhead") + reg("compiler") + reg("other native"), $pr.peakUncappedNativeBytes],
+    ["kernel", reg("kernel"), null]]
+   | .[] | "nonheap.\(.[0]).planned_mib=\(.[1] | m)", (if .[2] == null then empty else "nonheap.\(.[0]).measured_mib=\(.[2] | m)" end)),
+  "answer.heap_mib=\(reg("heap") | m)", "answer.headroom_mib=\(reg("headroom") | m)", "answer.live_mib=\($pr.liveHeapBytes // 0 | m)"
+JQ
+)
   fi
 fi
 echo
@@ -151,6 +166,7 @@ figures+=("tune.answer_mib=$((tuned / 1048576))" "tune.proven=$([[ $(jq -r .verd
   "nonheap.planned_mib=$(awk -v b="$planned_nh" 'BEGIN { printf "%.1f", b / 1048576 }')"
   "nonheap.measured_mib=$(awk -v b="$measured_nh" 'BEGIN { printf "%.1f", b / 1048576 }')"
   "load.start=$(l1 "$load0")" "load.launcher=$(l1 "$load1")" "load.tune=$(l1 "$load2")" "load.end=$(l1 "$load3")")
+figures+=("${region_figures[@]}")
 r=$(ratio "$tuned" "$expert"); [[ $r == n/a ]] || figures+=("tune_to_expert=$r")
 r=$(ratio "$tuned" "$launcher"); [[ $r == n/a ]] || figures+=("tune_to_launcher=$r")
 [[ $launcher -gt 0 ]] && figures+=("plan:$((launcher / 1048576))Mi/1/balanced=$("$JVMFIT" flags --memory "$((launcher / 1048576))Mi" --cpus 1)")

@@ -109,6 +109,7 @@ func compute(in Input, u userSet, limit int64) (*Plan, error) {
 	e := &emitter{p: p, u: u, j: in.JDK}
 	e.memory(s, in)
 	e.gc(gc, in.Goal, n)
+	e.young(s, gc, profileOf(in))
 	e.jit(c1, compilers, n, limit)
 	e.cpu(in, n)
 	e.general(in.Goal)

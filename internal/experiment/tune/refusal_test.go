@@ -72,3 +72,51 @@ func TestTuneRefusalTakesNoStep(t *testing.T) {
 			cds.MinOKBytes>>20, r.Candidate)
 	}
 }
+
+// Once its training has written the archive, an archive candidate starts
+// where the launcher's plan with the archive gives the heap the whole live
+// set, not at the smallest limit a refusal names (the heap there is 3/4 of
+// the live set: catalog's serial-c1-appcds died of Java heap space before
+// it was ready at the limit its refusal named, 2026-11-27).
+func TestTuneArchiveCandidateStartsWhereItsTrainedHeapHoldsTheLiveSet(t *testing.T) {
+	ms := time.Millisecond
+	a := &simApp{
+		cands: map[string]simCand{
+			"serial-c1":        {min: 120 * tmib, p99: 9 * ms, start: 3.0, floorBelow: 20 * tmib},
+			"serial-c1-appcds": {min: 96 * tmib, p99: 9 * ms, start: 2.0, floorBelow: 10 * tmib},
+		},
+		def: simCand{min: 140 * tmib, p99: 9 * ms, start: 3.0, floorBelow: 20 * tmib},
+	}
+	cfg := simConfig(a, plan.Footprint, 40)
+	cfg.Remeasure = true
+	cfg.Planner = func(p Point) (*plan.Plan, error) {
+		mapsArchive := slices.ContainsFunc(p.Options, func(o string) bool { return strings.HasPrefix(o, "-XX:SharedArchiveFile=") })
+		own := p.Profile != nil && p.Profile.App == p.Candidate
+		if p.Candidate == "serial-c1-appcds" && mapsArchive && !own {
+			// With the archive the launcher accepts from 200Mi, a heap of
+			// 3/4 of the live set there; each MiB more of live set needs 3
+			// MiB more of limit in this simulation.
+			floor := 200*tmib + (p.Profile.LiveHeapBytes-20*tmib)*3
+			if p.MemoryBytes < floor {
+				return nil, &plan.RefusedError{LimitBytes: p.MemoryBytes, MinBytes: floor, Why: "simulated archive"}
+			}
+			return &plan.Plan{}, nil
+		}
+		return a.planner(p)
+	}
+	if _, err := Run(context.Background(), cfg, a); err != nil {
+		t.Fatal(err)
+	}
+	runCounts(t, a.runs)
+	var first *Point
+	for i := range a.runs {
+		if p := a.runs[i]; p.Candidate == "serial-c1-appcds" && p.Purpose == PurposeSearch {
+			first = &a.runs[i]
+			break
+		}
+	}
+	// The live set over 3/4 is 26.7 MiB: 220 MiB of limit, 224Mi on the grid.
+	if first == nil || first.MemoryBytes != 224*tmib || !first.Measure {
+		t.Errorf("its first search trial %+v; want a measured one at 224Mi, where its trained heap holds the live set (not 200Mi, the refusal's)", first)
+	}
+}

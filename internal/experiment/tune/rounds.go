@@ -103,6 +103,19 @@ func (s *searcher) probe(ctx context.Context, c *cand, mem int64) (ran bool, err
 			c.Dropped = fmt.Sprintf("its training run failed (%s)", o.Kind)
 			return true, nil
 		}
+		// Its archive now exists and the launcher plans with it, so its
+		// start (where the heap holds the live set) moves: planned without
+		// it, a refusal then sent the candidate to the smallest limit the
+		// launcher named, where the heap is 3/4 of the live set, and it
+		// died there of Java heap space before it was ready (catalog,
+		// serial-c1-appcds, 2026-11-27). Its first trial goes to the new
+		// start when that is higher, and so does a refusal's next step.
+		if st := s.startOf(s.point(c, PurposeSearch, mem)); st > 0 {
+			c.start = st
+			if c.MinOKBytes == 0 && c.misses == 0 {
+				mem = max(mem, min(st, s.top))
+			}
+		}
 	}
 	p := s.point(c, PurposeSearch, mem)
 	pl, err := s.cfg.Planner(p)
