@@ -57,13 +57,7 @@ func TestTuneRefusalTakesNoStep(t *testing.T) {
 	if cds == nil || cds.MinOKBytes == 0 {
 		t.Fatalf("serial-c1-appcds: %+v; want search trials and a passing point (refused at %v)", cds, refused)
 	}
-	var first *Point
-	for i := range a.runs {
-		if p := a.runs[i]; p.Candidate == "serial-c1-appcds" && p.Purpose == PurposeSearch {
-			first = &a.runs[i]
-			break
-		}
-	}
+	first := firstSearch(a.runs, "serial-c1-appcds")
 	if first == nil || first.MemoryBytes != 200*tmib || !first.Measure {
 		t.Errorf("its first search trial %+v; want a measured one at 200Mi, the limit the refusal named", first)
 	}
@@ -108,15 +102,19 @@ func TestTuneArchiveCandidateStartsWhereItsTrainedHeapHoldsTheLiveSet(t *testing
 		t.Fatal(err)
 	}
 	runCounts(t, a.runs)
-	var first *Point
-	for i := range a.runs {
-		if p := a.runs[i]; p.Candidate == "serial-c1-appcds" && p.Purpose == PurposeSearch {
-			first = &a.runs[i]
-			break
-		}
-	}
+	first := firstSearch(a.runs, "serial-c1-appcds")
 	// The live set over 3/4 is 26.7 MiB: 220 MiB of limit, 224Mi on the grid.
 	if first == nil || first.MemoryBytes != 224*tmib || !first.Measure {
 		t.Errorf("its first search trial %+v; want a measured one at 224Mi, where its trained heap holds the live set (not 200Mi, the refusal's)", first)
 	}
+}
+
+// firstSearch is the first search trial of candidate among runs, or nil.
+func firstSearch(runs []Point, candidate string) *Point {
+	for i := range runs {
+		if runs[i].Candidate == candidate && runs[i].Purpose == PurposeSearch {
+			return &runs[i]
+		}
+	}
+	return nil
 }
