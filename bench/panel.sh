@@ -146,17 +146,19 @@ for cpus in $CPUS; do
     printf '| %s | %s | %s | %s | %s | %s | %s | %s | %s |\n' "$a" "$(cell "$f" default)" "$(cell "$f" ubi)" \
       "$(cell "$f" runjava)" "$(cell "$f" paketo)" "$(cell "$f" jvmfit)" \
       "$(if has jvmfit-profile; then mi "$withp"; else echo -; fi)" "$ratio" "$rdef" >>"$table"
-    ptrials=0
-    [[ -s $work/$a-$cpus-p.json ]] && ptrials=$(jq '[.modes[].trial_count] | add // 0' "$work/$a-$cpus-p.json")
+    ptrials=0 pf="$work/$a-$cpus-p.json"
+    [[ -s $pf ]] && ptrials=$(jq '[.modes[].trial_count] | add // 0' "$pf")
+    [[ -s $pf ]] || echo '{"modes": []}' >"$pf"
     # Per mode: the smallest passing limit, and the cgroup peaks of its
     # passing trials (what the process used, finer than the grid).
     rows+=("$(jq -c --arg app "$a" --argjson cpus "$cpus" --argjson withp "$withp" --arg ratio "$ratio" --arg rdef "$rdef" --argjson ptrials "$ptrials" \
       --arg lb "$load_before" --arg la "$(cut -d' ' -f1-3 /proc/loadavg)" --arg start "$(date -u +%FT%TZ)" \
       --arg ub "$uptime_before" --arg ua "$(uptime)" --argjson prof "$(has jvmfit-profile && echo true || echo false)" \
-      '{app: $app, cpus: $cpus,
+      --slurpfile pm "$pf" \
+      '(.modes + ($pm[0].modes | map(.jvm = "jvmfit-profile"))) as $all | {app: $app, cpus: $cpus,
         min_ok_bytes: ([.modes[] | {key: .jvm, value: .min_ok_bytes}] | from_entries + (if $prof then {"jvmfit-profile": $withp} else {} end)),
-        ok_peak_bytes: ([.modes[] | {key: .jvm, value: ([.trials[]? | select(.verdict == "OK") | .memory_peak_bytes] | if length > 0 then {min: min, max: max} else null end)}] | from_entries),
-        searches: ([.modes[] | {key: .jvm, value: [.trials[]? | "\(.limit_bytes / 1048576)Mi \(.verdict)\(if .verdict == "OK" then "" else " " + ((.failed // [.kind]) | join(", ")) end), peak \(.memory_peak_bytes / 1048576 | floor)Mi"]}] | from_entries),
+        ok_peak_bytes: ([$all[] | {key: .jvm, value: ([.trials[]? | select(.verdict == "OK") | .memory_peak_bytes] | if length > 0 then {min: min, max: max} else null end)}] | from_entries),
+        searches: ([$all[] | {key: .jvm, value: [.trials[]? | "\(.limit_bytes / 1048576)Mi \(.verdict)\(if .verdict == "OK" then "" else " " + ((.failed // [.kind]) | join(", ")) end), peak \(.memory_peak_bytes / 1048576 | floor)Mi"]}] | from_entries),
         trials: (([.modes[].trial_count] | add // 0) + $ptrials), ratio_to_best_anchor: $ratio, ratio_to_default: $rdef,
         load_before: $lb, load_after: $la, uptime_before: $ub, uptime_after: $ua, ended: $start}' "$f")")
     printf '%s\n' "${rows[-1]}" >>"$work/rows.jsonl"
