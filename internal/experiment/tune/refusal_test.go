@@ -19,14 +19,7 @@ import (
 // the launcher names, is measured there under its own options, and bisects
 // down with its own profile like any other.
 func TestTuneRefusalTakesNoStep(t *testing.T) {
-	ms := time.Millisecond
-	a := &simApp{
-		cands: map[string]simCand{
-			"serial-c1":        {min: 120 * tmib, p99: 9 * ms, start: 3.0, floorBelow: 20 * tmib},
-			"serial-c1-appcds": {min: 96 * tmib, p99: 9 * ms, start: 2.0, floorBelow: 10 * tmib},
-		},
-		def: simCand{min: 140 * tmib, p99: 9 * ms, start: 3.0, floorBelow: 20 * tmib},
-	}
+	a := cheapArchiveApp()
 	var refused []int64
 	cfg := simConfig(a, plan.Footprint, 40)
 	cfg.Remeasure = true
@@ -73,14 +66,7 @@ func TestTuneRefusalTakesNoStep(t *testing.T) {
 // the live set: catalog's serial-c1-appcds died of Java heap space before
 // it was ready at the limit its refusal named, 2026-11-27).
 func TestTuneArchiveCandidateStartsWhereItsTrainedHeapHoldsTheLiveSet(t *testing.T) {
-	ms := time.Millisecond
-	a := &simApp{
-		cands: map[string]simCand{
-			"serial-c1":        {min: 120 * tmib, p99: 9 * ms, start: 3.0, floorBelow: 20 * tmib},
-			"serial-c1-appcds": {min: 96 * tmib, p99: 9 * ms, start: 2.0, floorBelow: 10 * tmib},
-		},
-		def: simCand{min: 140 * tmib, p99: 9 * ms, start: 3.0, floorBelow: 20 * tmib},
-	}
+	a := cheapArchiveApp()
 	cfg := simConfig(a, plan.Footprint, 40)
 	cfg.Remeasure = true
 	cfg.Planner = func(p Point) (*plan.Plan, error) {
@@ -117,4 +103,17 @@ func firstSearch(runs []Point, candidate string) *Point {
 		}
 	}
 	return nil
+}
+
+// cheapArchiveApp is a simulated app whose archive candidate passes lower
+// (96Mi) than serial-c1 (120Mi) and the defaults (140Mi).
+func cheapArchiveApp() *simApp {
+	ms := time.Millisecond
+	return &simApp{
+		cands: map[string]simCand{
+			"serial-c1":        {min: 120 * tmib, p99: 9 * ms, start: 3.0, floorBelow: 20 * tmib},
+			"serial-c1-appcds": {min: 96 * tmib, p99: 9 * ms, start: 2.0, floorBelow: 10 * tmib},
+		},
+		def: simCand{min: 140 * tmib, p99: 9 * ms, start: 3.0, floorBelow: 20 * tmib},
+	}
 }
