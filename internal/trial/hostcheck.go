@@ -20,10 +20,20 @@ var hostCheck func(cgroup.Spec) error
 // (internal/backend/local's init).
 func UseHostCheck(check func(cgroup.Spec) error) { hostCheck = check }
 
-// checkHost refuses, changing nothing, a host app's limited trial that
-// this host cannot limit.
+// checkHost refuses, changing nothing, a host app's trial that this host
+// cannot run: its jar or the libraries its manifest names are not there
+// (the JVM would start and fail before ready at every limit, a search of
+// KOs that say nothing about memory), or its limits cannot be set here.
 func checkHost(spec Spec, a *app.App) error {
-	if a.Image != "" || spec.NoLimits || hostCheck == nil {
+	if a.Image != "" || hostCheck == nil {
+		return nil
+	}
+	if a.Jar != "" {
+		if err := app.CheckJarFiles(a.Jar); err != nil {
+			return err
+		}
+	}
+	if spec.NoLimits {
 		return nil
 	}
 	return hostCheck(cgroup.Spec{MemoryBytes: spec.MemoryBytes, CPUs: spec.CPUs, CPUSet: spec.CPUSet})

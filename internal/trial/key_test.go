@@ -54,13 +54,7 @@ func TestKeyFollowsTheDescriptor(t *testing.T) {
 	}
 	write := func(dbMemory string) *app.App {
 		t.Helper()
-		y := "name: x\njar: x.jar\nready: http://127.0.0.1:${port}/\nscenario: s.yaml\n" +
-			"services: [{name: db, kind: postgres, memory: " + dbMemory + ", cpus: 1}]\n"
-		a, err := app.Parse(filepath.Join(dir, "app.yaml"), []byte(y))
-		if err != nil {
-			t.Fatal(err)
-		}
-		return a
+		return hostJarApp(t, dir, "scenario: s.yaml\nservices: [{name: db, kind: postgres, memory: "+dbMemory+", cpus: 1}]\n")
 	}
 	spec := Spec{MemoryBytes: 256 << 20, CPUs: 1}
 	a1, err := Prepare(spec, write("256Mi"), "")
