@@ -135,15 +135,15 @@ for cpus in $CPUS; do
       echo "bench/panel.sh: $a: no profile (the trial at 1 GiB failed: $(tail -1 "$work/$a-$cpus-profile.log"))" >&2
     fi
     f="$work/$a-$cpus.json"
-    # The ratio to the best anchor only when all four anchors ran; the
-    # ratio to the defaults (issue 21's firm requirement) whenever both ran.
-    best=0 anchors=4
+    # The ratio to the best of the anchors this run searched (MODES; the
+    # results file's settings.modes says which), and to the defaults (issue
+    # 21's firm requirement) whenever both ran.
+    best=0
     for m in default ubi runjava paketo; do
-      has "$m" || { anchors=0; continue; }
+      has "$m" || continue
       v=$(minok "$f" "$m")
       if [[ $v -gt 0 && ($best -eq 0 || $v -lt $best) ]]; then best=$v; fi
     done
-    [[ $anchors -eq 4 ]] || best=0
     nop=$(minok "$f" jvmfit)
     fp=$(minok "$f" jvmfit-footprint)
     def=$(minok "$f" default)
@@ -171,6 +171,8 @@ for cpus in $CPUS; do
   done
   echo "Smallest memory limit that passes, $cpus CPU(s), JDK $jdkv (grid $STEP, $REPEATS repeat(s) at the boundary):"
   cat "$table"
+  anchors=$(tr , '\n' <<<"$MODES" | grep -xE 'default|ubi|runjava|paketo' | paste -sd, - || true)
+  [[ $anchors == default,ubi,runjava,paketo ]] || echo "(best anchor: the best of ${anchors:-none}, the anchors this run searched)"
   echo
 done
 
