@@ -117,14 +117,17 @@ func compute(in Input, u userSet, limit int64) (*Plan, error) {
 }
 
 // jitChoice is C1 only or tiered, from the goal, the limit, the profile
-// and the user's options: footprint is C1 only at any size, throughput
+// and the user's options: footprint is C1 only at any size unless a
+// profile counts more threads than C1 pays for (c1BreakEven), throughput
 // never, balanced at or below 300 MiB (seed 000) only when a profile says
 // the app has few threads (c1Threads). Without a profile balanced keeps
 // the JDK's tiered compilation: C1's uninlined frames made threads' deep
 // stacks cost 88 MiB of NMT Thread against 50 under tiered, and the plan
-// lost to the defaults (docs/launcher.md, "C1 and deep stacks").
+// lost to the defaults (docs/launcher.md, "C1 and deep stacks"); footprint
+// without a profile lost threads the same way (152 MiB against the
+// defaults' 136), and won on the panel's other apps.
 func jitChoice(goal string, u userSet, limit int64, pr *Profile) (c1, tieredOff bool) {
-	c1 = goal == Footprint || goal == Balanced && limit <= smallLimit && fewThreads(pr)
+	c1 = goal == Footprint && !manyThreads(pr) || goal == Balanced && limit <= smallLimit && fewThreads(pr)
 	tieredOff = u.has("TieredCompilation") && !u.bools["TieredCompilation"]
 	if v, ok := u.number("TieredStopAtLevel"); ok {
 		c1 = v < 4

@@ -223,6 +223,26 @@ func TestOverrideDropsEveryPlanOptionForAUserFlag(t *testing.T) {
 	}
 }
 
+// footprint runs C1 alone at every size, unless a profile counted more
+// threads than C1 pays for (c1BreakEven): then the JDK's tiered
+// compilation, which costs deep stacks less.
+func TestFootprintC1UnlessAProfileOfManyThreads(t *testing.T) {
+	for m := int64(64 * mib); m <= 4096*mib; m += 40 * mib {
+		for _, cpus := range []float64{1, 2, 4} {
+			for _, pr := range []*Profile{nil, {PeakThreads: 20}, {PeakThreads: 170}, {PeakThreads: 171}, {PeakThreads: 337}} {
+				p, _, err := Fit(Input{Limits: limits(m, cpus), JDK: jdk17, Goal: Footprint, Profile: pr}, nil)
+				if err != nil {
+					t.Fatalf("%s %g CPUs: %v", size.Format(m), cpus, err)
+				}
+				want := pr == nil || pr.PeakThreads <= c1BreakEven
+				if p.C1Only != want || has(p, "-XX:TieredStopAtLevel=1") != want {
+					t.Fatalf("%s %g CPUs profile %+v: C1 only %v, want %v: %v", size.Format(m), cpus, pr, p.C1Only, want, p.Options)
+				}
+			}
+		}
+	}
+}
+
 // Without a profile, or with one of many threads, balanced never runs C1
 // alone: C1's deeper frames cost threads (337 threads, 1,000-frame stacks)
 // 38 MiB of stack against the ~20 MiB C1 saves, and the plan lost to the

@@ -21,6 +21,18 @@ func fewThreads(pr *Profile) bool {
 	return pr != nil && pr.PeakThreads > 0 && pr.PeakThreads <= c1Threads
 }
 
+// c1BreakEven is the thread count above which C1's bigger frames cost
+// threads' deep stacks more than C1 saves (the ~170 of c1Threads' note).
+// footprint takes C1 unless a profile counts more: there C1 is the bet,
+// so it yields only past the break-even, not at balanced's margin.
+const c1BreakEven = 170
+
+// manyThreads says whether a profile measured more than c1BreakEven
+// threads; without a profile nobody knows, so no.
+func manyThreads(pr *Profile) bool {
+	return pr != nil && pr.PeakThreads > c1BreakEven
+}
+
 // jvmCompilerCount is HotSpot's own tiered formula, applied to the CPUs
 // the container really has: log2(n)·log2(log2(n))·3/2, at least 2.
 func jvmCompilerCount(n int) int {
