@@ -26,6 +26,8 @@
 # MODES picks the columns, a comma list of default, ubi, runjava, paketo,
 # jvmfit, jvmfit-footprint, jvmfit-profile (default all); the firm check of issue 21 is
 # MODES=default,jvmfit. `uptime` before and after each app is in the file.
+# PROFILE_GOAL=footprint plans the profile column for that goal (default
+# balanced), recorded in the file's settings.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
@@ -50,6 +52,12 @@ case $JDK in
   *) echo "bench/panel.sh: JDK=$JDK: give 17 or 21 (or JAVA=/path/to/java)" >&2; exit 2 ;;
 esac
 MODES=${MODES:-default,ubi,runjava,paketo,jvmfit,jvmfit-footprint,jvmfit-profile}
+PROFILE_GOAL=${PROFILE_GOAL:-balanced}
+case $PROFILE_GOAL in
+  balanced) pmode=jvmfit ;;
+  footprint | throughput) pmode=jvmfit:$PROFILE_GOAL ;;
+  *) echo "bench/panel.sh: PROFILE_GOAL=$PROFILE_GOAL: give balanced, footprint or throughput" >&2; exit 2 ;;
+esac
 for m in ${MODES//,/ }; do
   case $m in default | ubi | runjava | paketo | jvmfit | jvmfit-footprint | jvmfit-profile) ;;
     *) echo "bench/panel.sh: MODES: unknown column '$m' (default, ubi, runjava, paketo, jvmfit, jvmfit-footprint, jvmfit-profile)" >&2; exit 2 ;;
@@ -128,9 +136,9 @@ for cpus in $CPUS; do
     if ! has jvmfit-profile; then
       :
     elif [[ -s $prof ]]; then
-      "$JVMFIT" minmem "${base[@]}" --experiment "panel-$a-$cpus-profile" --jvm jvmfit --profile "$prof" \
+      "$JVMFIT" minmem "${base[@]}" --experiment "panel-$a-$cpus-profile" --jvm "$pmode" --profile "$prof" \
         "${search[@]}" >"$work/$a-$cpus-p.json" 2>>"$work/$a-$cpus.log" &&
-        withp=$(minok "$work/$a-$cpus-p.json" jvmfit)
+        withp=$(minok "$work/$a-$cpus-p.json" "$pmode")
     else
       echo "bench/panel.sh: $a: no profile (the trial at 1 GiB failed: $(tail -1 "$work/$a-$cpus-profile.log"))" >&2
     fi
@@ -198,14 +206,14 @@ printf '%s\n' "${rows[@]:-}" | jq -s --arg date "$(date -u +%FT%TZ)" --arg host 
   --argjson cores "$(nproc)" --arg jdk "$("$JAVA" -version 2>&1 | head -1)" --arg jdkv "$jdkv" --arg step "$STEP" --arg load "$(cut -d' ' -f1-3 /proc/loadavg)" \
   --arg commit "$("$JVMFIT" --version 2>/dev/null | awk '{print $NF}' || echo unknown)" --arg load_start "$load_start" --arg note "$NOTE" \
   --arg warmup "${WARMUP:-the descriptor default}" --arg duration "${DURATION:-the descriptor default}" --arg min "$MIN" --arg max "$MAX" \
-  --argjson repeats "$REPEATS" --argjson max_trials "$MAX_TRIALS" --argjson plans "$plans" \
+  --argjson repeats "$REPEATS" --argjson max_trials "$MAX_TRIALS" --argjson plans "$plans" --arg pgoal "$PROFILE_GOAL" \
   --arg uptime_start "$uptime_start" --arg uptime_end "$(uptime)" --arg modes "$MODES" --arg java "$JAVA" \
   'map(select(. != null)) as $rows |
    {script: "bench/panel.sh", date: $date,
     machine: "\($host), \($cores) cores, kernel \($kernel); load average \($load_start) at the start, \($load) at the end (1, 5, 15 min)",
     uptime_start: $uptime_start, uptime_end: $uptime_end,
     note: $note, jdk: $jdk, java: $java, step: $step, jvmfit: $commit,
-    settings: {warmup: $warmup, duration: $duration, min: $min, max: $max, repeats: $repeats, max_trials: $max_trials, soak: "0", modes: $modes},
+    settings: {warmup: $warmup, duration: $duration, min: $min, max: $max, repeats: $repeats, max_trials: $max_trials, soak: "0", modes: $modes, profile_goal: $pgoal},
     figures: ([$rows[] | . as $r | "\($r.app).jdk\($jdkv).cpus\($r.cpus)" as $p |
       ([$r.min_ok_bytes | to_entries[] | select(.value > 0) | {key: "\($p).\(.key).min_ok_mib", value: (.value / 1048576)}]
        + [$r.ok_peak_bytes | to_entries[] | select(.value != null) | ({key: "\($p).\(.key).ok_peak_min_mib", value: (.value.min / 1048576 * 10 | round / 10)}, {key: "\($p).\(.key).ok_peak_max_mib", value: (.value.max / 1048576 * 10 | round / 10)})]
