@@ -10,7 +10,7 @@
 # profile, each goal) to the best anchor, and writes every figure with the machine and
 # the date to bench/results/panel-DATE.json.
 # Needs root (real cgroups). Hours on 2 cores: every app × CPU count is
-# 6 searches; trim with the variables below.
+# 7 searches; trim with the variables below.
 #   APPS="heapbound filecache" CPUS="1 2" JAVA=/path/to/java bash bench/panel.sh
 # KEEP=DIR keeps the database, the minmem JSON and logs there.
 # Shorter trials, the same for every column: WARMUP=5s DURATION=15s (the
