@@ -172,7 +172,7 @@ for cpus in $CPUS; do
       '(.modes + ($pm[0].modes | map(.jvm = "jvmfit-profile"))) as $all | {app: $app, cpus: $cpus,
         min_ok_bytes: ([.modes[] | {key: .jvm, value: .min_ok_bytes}] | from_entries + (if $prof then {"jvmfit-profile": $withp} else {} end)),
         ok_peak_bytes: ([$all[] | {key: .jvm, value: ([.trials[]? | select(.verdict == "OK") | .memory_peak_bytes] | if length > 0 then {min: min, max: max} else null end)}] | from_entries),
-        searches: ([$all[] | {key: .jvm, value: [.trials[]? | "\(.limit_bytes / 1048576)Mi \(.verdict)\(if .verdict == "OK" then "" else " " + ((.failed // [.kind]) | join(", ")) end), peak \(.memory_peak_bytes / 1048576 | floor)Mi"]}] | from_entries),
+        searches: ([$all[] | {key: .jvm, value: [.trials[]? | "\(.limit_bytes / 1048576)Mi \(.verdict)\(if .verdict == "OK" then "" else " " + ((.failed // [.kind]) | join(", ")) end), peak \(.memory_peak_bytes / 1048576 | floor)Mi\(if (.findings // []) | length > 0 then "; " + (.findings | join("; ")) else "" end)"]}] | from_entries),
         trials: (([.modes[].trial_count] | add // 0) + $ptrials), ratio_to_best_anchor: $ratio, footprint_ratio_to_best_anchor: $fratio, ratio_to_default: $rdef,
         load_before: $lb, load_after: $la, uptime_before: $ub, uptime_after: $ua, ended: $start}' "$f")")
     printf '%s\n' "${rows[-1]}" >>"$work/rows.jsonl"

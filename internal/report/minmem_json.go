@@ -30,16 +30,20 @@ type ModeJSON struct {
 
 // TrialJSON is one trial of a search, in the order run.
 type TrialJSON struct {
-	ID              int64         `json:"id,omitempty"`
-	LimitBytes      int64         `json:"limit_bytes"`
-	Verdict         trial.Verdict `json:"verdict"`
-	Kind            trial.Kind    `json:"kind,omitempty"`
-	Failed          []string      `json:"failed,omitempty"`
-	Repeat          int           `json:"repeat"`
-	StartSeconds    float64       `json:"start_seconds"`
-	Throughput      float64       `json:"throughput"`
-	HeapMaxBytes    int64         `json:"heap_max_bytes,omitempty"`
-	MemoryPeakBytes int64         `json:"memory_peak_bytes"`
+	ID         int64         `json:"id,omitempty"`
+	LimitBytes int64         `json:"limit_bytes"`
+	Verdict    trial.Verdict `json:"verdict"`
+	Kind       trial.Kind    `json:"kind,omitempty"`
+	Failed     []string      `json:"failed,omitempty"`
+	// Findings say what the app's output showed beside the verdict, such
+	// as an OutOfMemoryError it caught and went on from: a KO on p99 or
+	// errors may be a memory area at its cap (directbuf's Netty chunks).
+	Findings        []string `json:"findings,omitempty"`
+	Repeat          int      `json:"repeat"`
+	StartSeconds    float64  `json:"start_seconds"`
+	Throughput      float64  `json:"throughput"`
+	HeapMaxBytes    int64    `json:"heap_max_bytes,omitempty"`
+	MemoryPeakBytes int64    `json:"memory_peak_bytes"`
 }
 
 // NewMinMemJSON gathers the searches for --json.
@@ -59,7 +63,7 @@ func NewMinMemJSON(expID int64, results []experiment.ModeResult, rec *experiment
 
 func trialJSON(p experiment.Probe) TrialJSON {
 	r := p.Result
-	t := TrialJSON{ID: r.ID, LimitBytes: p.MemoryBytes, Verdict: p.Verdict, Kind: r.Kind, Failed: r.Failed,
+	t := TrialJSON{ID: r.ID, LimitBytes: p.MemoryBytes, Verdict: p.Verdict, Kind: r.Kind, Failed: r.Failed, Findings: r.Findings,
 		Repeat: r.Spec.Repeat, StartSeconds: r.StartSeconds, HeapMaxBytes: r.HeapMaxBytes, MemoryPeakBytes: r.MemoryPeakBytes}
 	if r.Load != nil {
 		t.Throughput = r.Load.Throughput
