@@ -47,7 +47,7 @@ func (s *sizing) sizeMeasured(u userSet, pr *Profile) {
 		s.direct = v
 		s.set(RegDirect, "user", "your "+u.keys["MaxDirectMemorySize"])
 	} else if pr.DirectMemoryBytes > 0 {
-		s.direct = roundUp(pr.DirectMemoryBytes*3/2+directMarginAdd, grain)
+		s.direct = profileDirectNeed(pr)
 		s.set(RegDirect, "profile", fmt.Sprintf("measured %s × 1.5 + 2 MiB (NIO's temporary buffers burst between readings)", size.Format(pr.DirectMemoryBytes)))
 	}
 	if !s.measuredNative && s.meta > 0 {
@@ -104,4 +104,13 @@ func (s *sizing) fillRoom() bool {
 	}
 	s.metaCap, s.directCap = s.meta, s.direct
 	return s.limit-s.headroom-s.heap-s.nonHeap() >= 0
+}
+
+// profileDirectNeed is the direct memory cap a profile asks for: its
+// measured peak × 1.5 + 2 MiB; 0 without a measurement.
+func profileDirectNeed(pr *Profile) int64 {
+	if pr == nil || pr.DirectMemoryBytes <= 0 {
+		return 0
+	}
+	return roundUp(pr.DirectMemoryBytes*3/2+directMarginAdd, grain)
 }
