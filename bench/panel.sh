@@ -95,6 +95,8 @@ trap 'exit 130' INT TERM
 # minok FILE MODE: the mode's smallest passing limit in bytes (0: none).
 minok() { jq -r --arg m "$2" '[.modes[] | select(.jvm == $m) | .min_ok_bytes][0] // 0' "$1"; }
 mi() { if [[ $1 -gt 0 ]]; then echo "$(($1 / 1048576))Mi"; else echo none; fi; }
+# div A B: A/B to two places, n/a unless both are found.
+div() { awk -v a="$1" -v b="$2" 'BEGIN { if (a > 0 && b > 0) printf "%.2f", a / b; else printf "n/a" }'; }
 # cell FILE MODE: the table's cell, "-" for a column not run (MODES).
 cell() { if has "$2"; then mi "$(minok "$1" "$2")"; else echo -; fi; }
 
@@ -155,7 +157,6 @@ for cpus in $CPUS; do
     nop=$(minok "$f" jvmfit)
     fp=$(minok "$f" jvmfit-footprint)
     def=$(minok "$f" default)
-    div() { awk -v a="$1" -v b="$2" 'BEGIN { if (a > 0 && b > 0) printf "%.2f", a / b; else printf "n/a" }'; }
     ratio=$(div "$nop" "$best") fratio=$(div "$fp" "$best") rdef=$(div "$nop" "$def")
     printf '| %s | %s | %s | %s | %s | %s | %s | %s | %s | %s | %s |\n' "$a" "$(cell "$f" default)" "$(cell "$f" ubi)" \
       "$(cell "$f" runjava)" "$(cell "$f" paketo)" "$(cell "$f" jvmfit)" "$(cell "$f" jvmfit-footprint)" \

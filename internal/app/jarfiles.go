@@ -2,12 +2,13 @@ package app
 
 import (
 	"archive/zip"
-	"bufio"
 	"fmt"
 	"net/url"
 	"os"
 	"path/filepath"
 	"strings"
+
+	"github.com/jvmfit/jvmfit/internal/detect"
 )
 
 // CheckJarFiles refuses, in one line, a jar that is missing or whose
@@ -45,8 +46,7 @@ func CheckJarFiles(jar string) error {
 }
 
 // manifestClassPath reads the Class-Path entries of a jar's manifest: none
-// when the jar has no manifest or no Class-Path. A manifest line holds at
-// most 72 bytes; a longer value goes on in lines that start with a space.
+// when the jar has no manifest or no Class-Path.
 func manifestClassPath(jar string) ([]string, error) {
 	z, err := zip.OpenReader(jar)
 	if err != nil {
@@ -58,23 +58,9 @@ func manifestClassPath(jar string) ([]string, error) {
 		return nil, nil
 	}
 	defer f.Close()
-	var value strings.Builder
-	in := false
-	sc := bufio.NewScanner(f)
-	for sc.Scan() {
-		line := strings.TrimRight(sc.Text(), "\r")
-		switch {
-		case in && strings.HasPrefix(line, " "):
-			value.WriteString(line[1:])
-		case in:
-			in = false
-		case strings.HasPrefix(strings.ToLower(line), "class-path:"):
-			in = true
-			value.WriteString(line[len("class-path:"):])
-		}
-	}
-	if err := sc.Err(); err != nil {
+	m, err := detect.ReadManifest(f)
+	if err != nil {
 		return nil, fmt.Errorf("manifest: %v", err)
 	}
-	return strings.Fields(value.String()), nil
+	return strings.Fields(m["class-path"]), nil
 }

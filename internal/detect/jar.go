@@ -144,22 +144,30 @@ func (j *jar) close() {
 	}
 }
 
-// readManifest parses META-INF/MANIFEST.MF: "Key: value" lines, a line
-// starting with one space continuing the one before (72-byte wrapping).
+// readManifest reads the jar's META-INF/MANIFEST.MF (ReadManifest).
 func (j *jar) readManifest() error {
-	j.manifest = map[string]string{}
 	f, err := j.files.Open("META-INF/MANIFEST.MF")
 	if err != nil {
+		j.manifest = map[string]string{}
 		return nil // a zip without a manifest: no Main-Class, said by the caller
 	}
 	defer f.Close()
-	sc := bufio.NewScanner(io.LimitReader(f, maxManifest))
+	j.manifest, err = ReadManifest(f)
+	return err
+}
+
+// ReadManifest parses a jar manifest: "Key: value" lines, a line starting
+// with one space continuing the one before (72-byte wrapping); keys
+// lower-cased, at most maxManifest bytes read.
+func ReadManifest(r io.Reader) (map[string]string, error) {
+	m := map[string]string{}
+	sc := bufio.NewScanner(io.LimitReader(r, maxManifest))
 	sc.Buffer(make([]byte, 64<<10), maxManifest)
 	last := ""
 	for sc.Scan() {
 		line := strings.TrimRight(sc.Text(), "\r")
 		if strings.HasPrefix(line, " ") && last != "" {
-			j.manifest[last] += line[1:]
+			m[last] += line[1:]
 			continue
 		}
 		k, v, ok := strings.Cut(line, ":")
@@ -168,9 +176,9 @@ func (j *jar) readManifest() error {
 			continue
 		}
 		last = strings.ToLower(strings.TrimSpace(k))
-		j.manifest[last] = strings.TrimSpace(v)
+		m[last] = strings.TrimSpace(v)
 	}
-	return sc.Err()
+	return m, sc.Err()
 }
 
 // hasPrefix says whether some entry's name starts with p.
