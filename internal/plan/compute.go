@@ -110,7 +110,7 @@ func compute(in Input, u userSet, limit int64) (*Plan, error) {
 	e.memory(s, in)
 	e.gc(gc, in.Goal, n)
 	e.young(s, gc, profileOf(in))
-	e.jit(c1, compilers, n, limit)
+	e.jit(c1, leanC2(in.Goal, c1, tieredOff, limit), compilers, n, limit)
 	e.cpu(in, n)
 	e.general(in.Goal)
 	return p, nil

@@ -126,7 +126,7 @@ func serialWhy(n int) string {
 	return "small heap: a single-threaded collector has the least overhead"
 }
 
-func (e *emitter) jit(c1 bool, compilers, n int, limit int64) {
+func (e *emitter) jit(c1, lean bool, compilers, n int, limit int64) {
 	if c1 {
 		why := "C1 only: C2's code cache and compiler arenas cost more than they give back at ≤ 300 MiB (seed 000), and the profile shows few threads (≤ 100) whose deeper C1 stacks could cost more"
 		if limit > smallLimit {
@@ -135,6 +135,9 @@ func (e *emitter) jit(c1 bool, compilers, n int, limit int64) {
 		if !e.u.has("TieredCompilation") {
 			e.xx("TieredStopAtLevel", "1", RegCompiler, why)
 		}
+	}
+	if lean {
+		e.xx("FreqInlineSize", itoa(leanInline), RegCompiler, fmt.Sprintf("C2 inlines hot callees up to %d bytecodes, not 325: its largest compiles, and their arenas, stay small at ≤ 300 MiB while C2 still compiles the hot code (small frames for deep stacks)", leanInline))
 	}
 	e.xx("CICompilerCount", itoa(compilers), RegCPU, fmt.Sprintf("JIT threads for %d CPUs (the JVM counts the host's in some setups)", n))
 }

@@ -33,6 +33,25 @@ func manyThreads(pr *Profile) bool {
 	return pr != nil && pr.PeakThreads > c1BreakEven
 }
 
+// leanInline is the largest hot callee (bytecodes) C2 inlines under
+// balanced and footprint at or below smallLimit when C2 runs; HotSpot's
+// own is 325 on x86. C2's arenas peak with its largest compile, and
+// inlining is what makes a compile large: sort's NMT Arena Chunk and
+// Compiler peaked at 44 MiB together under the JDK's tiered compilation
+// and 13 MiB with less inlining, the cgroup peak 17-23 MiB lower on sort,
+// heapbound and directbuf (1 CPU, 256 MiB, JDK 17). Throughput at
+// saturation moved within run-to-run noise (docs/launcher.md, "C2's
+// inlining at small limits"). Unlike C1 only, C2 still compiles the hot
+// code, so deep stacks keep C2's small frames.
+const leanInline = 100
+
+// leanC2 says whether C2 should inline less: it runs (tiered), the goal
+// does not put speed first, and the limit is small enough that seed 000
+// found C2's memory not worth it.
+func leanC2(goal string, c1, tieredOff bool, limit int64) bool {
+	return !c1 && !tieredOff && goal != Throughput && limit <= smallLimit
+}
+
 // jvmCompilerCount is HotSpot's own tiered formula, applied to the CPUs
 // the container really has: log2(n)·log2(log2(n))·3/2, at least 2.
 func jvmCompilerCount(n int) int {
