@@ -89,6 +89,9 @@ func TestRealJVMUnderCgroup(t *testing.T) {
 				} else {
 					want["TieredStopAtLevel"] = "4"
 				}
+				if v := reasonValue(p, "FreqInlineSize"); v != "" {
+					want["FreqInlineSize"] = v
+				}
 				if c := codeCacheCap(t, p); c != "" {
 					want["ReservedCodeCacheSize"] = c
 				} else if v, _ := strconv.ParseInt(got["ReservedCodeCacheSize"], 10, 64); v < p.Region(RegCode).Bytes {
