@@ -9,6 +9,11 @@
 # the throughput at saturation (16 closed workers for 10 s) and the cgroup
 # peak. Prints a table with footprint's median throughput as a share of
 # the defaults' and of balanced's, and writes bench/results/goalcost-DATE.json.
+# A fourth mode, c2full, is balanced's plan with HotSpot's own inlining
+# (FreqInlineSize=325 where the plan leans C2's to 100 at <= 300 MiB), so
+# what the lean inlining saves (NMT's Arena Chunk + Compiler peaks: C2's
+# compile arenas; every trial runs with --nmt) and costs (throughput, p99)
+# is measured against the same plan in the same rounds.
 # Needs root (real cgroups); about 40 s a trial.
 #   APPS="sort filecache heapbound" LIMIT=256Mi CPUS=1 REPEATS=2 bash bench/goalcost.sh
 # KEEP=DIR keeps the database, each trial's JSON and logs there.
@@ -22,7 +27,7 @@ CPUS=${CPUS:-1}
 REPEATS=${REPEATS:-2}
 WARMUP=${WARMUP:-5s}
 DURATION=${DURATION:-15s}
-MODES="default jvmfit jvmfit:footprint"
+MODES="default jvmfit c2full jvmfit:footprint"
 JAVA=${JAVA:-$(command -v java || true)}
 OUT=${OUT:-bench/results/goalcost-$(date -u +%Y%m%dT%H%M%SZ).json}
 
@@ -38,6 +43,11 @@ work=$(mktemp -d)
 trap 'if [[ -n ${KEEP:-} ]]; then mkdir -p "$KEEP" && cp -r "$work"/. "$KEEP"/; fi; rm -rf "$work"' EXIT
 trap 'exit 130' INT TERM
 
+# balanced's plan at this limit with HotSpot's own C2 inlining.
+plan=$("$JVMFIT" flags --memory "$LIMIT" --cpus "$CPUS" --java "$JAVA")
+c2full="${plan/-XX:FreqInlineSize=100/-XX:FreqInlineSize=325}"
+[[ $plan == *FreqInlineSize=100* ]] || c2full="$plan -XX:FreqInlineSize=325"
+
 uptime_start=$(uptime)
 for a in $APPS; do
   desc=workloads/$a/app.yaml
@@ -46,17 +56,19 @@ for a in $APPS; do
   [[ -f workloads/$a/$jar ]] || { echo "bench/goalcost.sh: workloads/$a is not built; run make workloads" >&2; exit 2; }
   for r in $(seq 1 "$REPEATS"); do
     for mode in $MODES; do
-      m=${mode/:/-}
+      m=${mode/:/-} jvm=$mode
+      [[ $mode == c2full ]] && jvm=$c2full
       echo "bench/goalcost.sh: $a, $mode, round $r" >&2
       f="$work/$a-$m-$r.json"
       "$JVMFIT" run --app "$desc" --db "$work/goalcost.db" --java "$JAVA" --memory "$LIMIT" --cpus "$CPUS" \
-        --jvm "$mode" --warmup "$WARMUP" --duration "$DURATION" --saturate --json >"$f" 2>"$work/$a-$m-$r.log" || true
+        --jvm "$jvm" --warmup "$WARMUP" --duration "$DURATION" --saturate --nmt --json >"$f" 2>"$work/$a-$m-$r.log" || true
       if [[ ! -s $f ]]; then
         echo "bench/goalcost.sh: $a $mode: no result: $(tail -1 "$work/$a-$m-$r.log")" >&2; continue
       fi
       jq -c --arg app "$a" --arg mode "$m" --argjson run "$r" '{app: $app, jvm: $mode, run: $run,
         verdict: .verdict, kind: .kind, p99_ms: ((.load.latencies.p99 // 0) / 1e6),
         saturation_rps: (.saturation.throughput // 0), memory_peak_bytes: .memory_peak_bytes,
+        compiler_peak_bytes: ((.summary.nmt_peak["Arena Chunk"] // 0) + (.summary.nmt_peak.Compiler // 0)),
         options: .spec.jvm_options}' "$f" >>"$work/rows.jsonl"
     done
   done
@@ -72,11 +84,12 @@ jq -s --arg date "$(date -u +%FT%TZ)" --arg host "$(uname -n)" --arg kernel "$(u
   def r1: . * 10 | round / 10;
   . as $rows |
   [$rows[] | .app] | unique as $apps |
-  [$apps[] as $a | ["default", "jvmfit", "jvmfit-footprint"][] as $m |
+  [$apps[] as $a | ["default", "jvmfit", "c2full", "jvmfit-footprint"][] as $m |
     [$rows[] | select(.app == $a and .jvm == $m)] as $rs |
     {app: $a, jvm: $m, runs: ($rs | length), ok: ([$rs[] | select(.verdict == "OK")] | length),
      saturation_rps: ([$rs[].saturation_rps] | median), p99_ms: ([$rs[].p99_ms] | median),
-     peak_mib: ([$rs[].memory_peak_bytes] | median / 1048576)}] as $med |
+     peak_mib: ([$rs[].memory_peak_bytes] | median / 1048576),
+     compiler_peak_mib: ([$rs[].compiler_peak_bytes] | median / 1048576)}] as $med |
   def med($a; $m): [$med[] | select(.app == $a and .jvm == $m)][0];
   {script: "bench/goalcost.sh", date: $date,
    machine: "\($host), \($cores) cores, kernel \($kernel); \($uptime_start) at the start, \($uptime_end) at the end",
@@ -84,9 +97,12 @@ jq -s --arg date "$(date -u +%FT%TZ)" --arg host "$(uname -n)" --arg kernel "$(u
    figures: (([$med[] | {key: "\(.app).\(.jvm).saturation_rps", value: (.saturation_rps | r1)},
                         {key: "\(.app).\(.jvm).p99_ms", value: (.p99_ms | r1)},
                         {key: "\(.app).\(.jvm).peak_mib", value: (.peak_mib | r1)},
+                        {key: "\(.app).\(.jvm).compiler_peak_mib", value: (.compiler_peak_mib | r1)},
                         {key: "\(.app).\(.jvm).ok_runs", value: .ok},
                         {key: "\(.app).\(.jvm).runs", value: .runs}]
-             + [$apps[] as $a | med($a; "jvmfit-footprint") as $f | med($a; "default") as $d | med($a; "jvmfit") as $b |
+             + [$apps[] as $a | med($a; "jvmfit-footprint") as $f | med($a; "default") as $d | med($a; "jvmfit") as $b | med($a; "c2full") as $c |
+                (if $d.saturation_rps > 0 then {key: "\($a).balanced_to_default_rps", value: ($b.saturation_rps / $d.saturation_rps * 100 | round / 100)} else empty end),
+                (if $c.saturation_rps > 0 then {key: "\($a).lean_to_c2full_rps", value: ($b.saturation_rps / $c.saturation_rps * 100 | round / 100)} else empty end),
                 (if $d.saturation_rps > 0 then {key: "\($a).footprint_to_default_rps", value: ($f.saturation_rps / $d.saturation_rps * 100 | round / 100)} else empty end),
                 (if $b.saturation_rps > 0 then {key: "\($a).footprint_to_balanced_rps", value: ($f.saturation_rps / $b.saturation_rps * 100 | round / 100)} else empty end)])
              | from_entries),
@@ -94,6 +110,12 @@ jq -s --arg date "$(date -u +%FT%TZ)" --arg host "$(uname -n)" --arg kernel "$(u
      {key: "\($limit)/\($cpus)/\(if .jvm == "jvmfit" then "balanced" else "footprint" end)", value: (.options | join(" "))}] | from_entries),
    medians: $med, rows: $rows}' "$work/rows.jsonl" >"$work/out.json"
 
+echo "C2's lean inlining: balanced's plan as it is and with HotSpot's own inlining (c2full), $LIMIT, $CPUS CPU(s), medians of $REPEATS round(s):"
+jq -r '"| app | saturation: jvmfit, c2full | jvmfit / c2full | p99: jvmfit, c2full | NMT Arena Chunk + Compiler peak: jvmfit, c2full | cgroup peak: jvmfit, c2full | jvmfit / defaults, saturation |",
+  "|---|---|---|---|---|---|---|",
+  (.figures as $f | [.medians[].app] | unique[] as $a |
+   "| \($a) | \($f["\($a).jvmfit.saturation_rps"]), \($f["\($a).c2full.saturation_rps"]) req/s | \($f["\($a).lean_to_c2full_rps"] // "n/a") | \($f["\($a).jvmfit.p99_ms"]), \($f["\($a).c2full.p99_ms"]) ms | \($f["\($a).jvmfit.compiler_peak_mib"]), \($f["\($a).c2full.compiler_peak_mib"]) MiB | \($f["\($a).jvmfit.peak_mib"]), \($f["\($a).c2full.peak_mib"]) MiB | \($f["\($a).balanced_to_default_rps"] // "n/a") |")' "$work/out.json"
+echo
 echo "Throughput at saturation and p99 at the descriptor's rate, $LIMIT, $CPUS CPU(s), medians of $REPEATS round(s):"
 jq -r '"| app | defaults | jvmfit | jvmfit footprint | footprint / defaults | footprint / jvmfit | p99: defaults, jvmfit, footprint | peak: defaults, jvmfit, footprint |",
   "|---|---|---|---|---|---|---|---|",
