@@ -107,7 +107,8 @@ jq -s --arg date "$(date -u +%FT%TZ)" --arg host "$(uname -n)" --arg kernel "$(u
                 (if $b.saturation_rps > 0 then {key: "\($a).footprint_to_balanced_rps", value: ($f.saturation_rps / $b.saturation_rps * 100 | round / 100)} else empty end)])
              | from_entries),
    plans: ([$rows[] | select(.run == 1 and (.jvm | startswith("jvmfit"))) |
-     {key: "\($limit)/\($cpus)/\(if .jvm == "jvmfit" then "balanced" else "footprint" end)", value: (.options | join(" "))}] | from_entries),
+     {key: "\($limit)/\($cpus)/\(if .jvm == "jvmfit" then "balanced" else "footprint" end)",
+      value: (.options | map(select(startswith("-XX:NativeMemoryTracking") | not)) | join(" "))}] | from_entries),
    medians: $med, rows: $rows}' "$work/rows.jsonl" >"$work/out.json"
 
 echo "C2's lean inlining: balanced's plan as it is and with HotSpot's own inlining (c2full), $LIMIT, $CPUS CPU(s), medians of $REPEATS round(s):"
