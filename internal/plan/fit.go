@@ -105,14 +105,14 @@ func (s *sizing) fitAround(in Input, u userSet, n int) (string, error) {
 	}
 	if v, _ := u.size("MaxDirectMemorySize"); v > 0 {
 		s.directCap = s.direct
-	} else if need := profileDirectNeed(pr); need > jdkOwnDirect(s.heap) {
+	} else if need, own := profileDirectNeed(pr), jdkOwnDirect(s.heap); need > own {
 		// No cap on direct memory is the JDK's own, about the heap: below
 		// what the profile measured, it would stop the app short of what
 		// it used (directbuf's Netty chunks refused at 144Mi). Raising the
 		// cap to the measured need cannot fail the app sooner.
 		s.direct, s.directCap = need, need
 		s.set(RegDirect, "profile", fmt.Sprintf("measured %s × 1.5 + 2 MiB, above the JDK's own cap of %s at this heap, which would stop the app short of what it used",
-			size.Format(pr.DirectMemoryBytes), size.Format(jdkOwnDirect(s.heap))))
+			size.Format(pr.DirectMemoryBytes), size.Format(own)))
 	} else {
 		s.direct = directFloor
 		s.set(RegDirect, "jvmfit", open)

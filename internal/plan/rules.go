@@ -36,13 +36,13 @@ func manyThreads(pr *Profile) bool {
 // leanInline is the largest hot callee (bytecodes) C2 inlines under
 // balanced and footprint at or below smallLimit when C2 runs; HotSpot's
 // own is 325 on x86. C2's arenas peak with its largest compile, and
-// inlining is what makes a compile large: sort's NMT Arena Chunk and
-// Compiler peaked at 44 MiB together under the JDK's tiered compilation
-// and 13 MiB with less inlining, the cgroup peak 17-23 MiB lower on sort,
-// heapbound and directbuf (1 CPU, 256 MiB, JDK 17). Throughput at
-// saturation moved within run-to-run noise (docs/launcher.md, "C2's
-// inlining at small limits"). Unlike C1 only, C2 still compiles the hot
-// code, so deep stacks keep C2's small frames.
+// inlining is what makes a compile large: with this value, sort's NMT
+// Arena Chunk + Compiler peak was 12 MiB against 33 with HotSpot's own,
+// and the cgroup peak 10-16 MiB lower on sort, heapbound, filecache and
+// directbuf, at no measured cost in throughput (1 CPU, 256 MiB, JDK 17;
+// bench/goalcost.sh's c2full mode, docs/launcher.md, "C2's inlining at
+// small limits"). Unlike C1 only, C2 still compiles the hot code, so
+// deep stacks keep C2's small frames.
 const leanInline = 100
 
 // leanC2 says whether C2 should inline less: it runs (tiered), the goal
