@@ -35,17 +35,35 @@ import (
 // Outside the placeholders, a template's rows show no figure but in their
 // first cell (the row's name), so every figure a reader sees has a key.
 //
+// A table whose rows come one from each file, as a bench script that writes
+// a file per app does, names the files with $row and lists the rows:
+//
+//	<!-- result-table panel-20261127-$row-jdk17-1cpu-all.json rows=sort,heapbound
+//	| app | defaults |
+//	|---|---|
+//	| $row | {$row.jdk17.cpus1.default.min_ok_mib? %.0fMi;none} |
+//	-->
+//
+// Each template row that holds $row is repeated once a row, with $row the
+// row's name in its keys and its file. A key ending in ? may be absent from
+// the file (a search with no passing limit writes no minimum); the format's
+// text after ; is then printed, as for a negative figure.
+//
 // `go test ./docs -run TestResultTables -update` rewrites the tables from
 // the files after a bench script has rerun.
 var (
-	resultTableStart = regexp.MustCompile(`(?m)^<!-- (result-table|result-table-earlier) (\S+\.json)\n`)
+	resultTableStart = regexp.MustCompile(`(?m)^<!-- (result-table|result-table-earlier) (\S+\.json)(?: rows=(\S+))?\n`)
 	resultTableEnd   = "<!-- /result-table -->"
 	placeholder      = regexp.MustCompile(`\{(?:(\S+\.json):)?([^\s{}]+)(?: ([^{}]+))?\}`)
 )
 
+// rowToken stands for the row's name in a per-row template (see above).
+const rowToken = "$row"
+
 // resultTable is one generated table of a doc.
 type resultTable struct {
 	kind, file string
+	rows       []string // the rows' names, when the file names $row
 	template   []string // the template's lines
 	start, end int      // byte offsets of the generated table in the doc
 }
@@ -56,6 +74,13 @@ func findResultTables(t *testing.T, rel, doc string) []resultTable {
 	var out []resultTable
 	for _, loc := range resultTableStart.FindAllStringSubmatchIndex(doc, -1) {
 		kind, file := doc[loc[2]:loc[3]], doc[loc[4]:loc[5]]
+		var rows []string
+		if loc[6] >= 0 {
+			rows = strings.Split(doc[loc[6]:loc[7]], ",")
+		}
+		if (rows != nil) != strings.Contains(file, rowToken) {
+			t.Fatalf("%s: result-table %s: a file named with %s goes with rows=NAME,NAME, and rows= with such a file", rel, file, rowToken)
+		}
 		close := strings.Index(doc[loc[1]:], "-->\n")
 		if close < 0 {
 			t.Fatalf("%s: result-table %s: the template's comment is not closed by a line -->", rel, file)
@@ -66,7 +91,7 @@ func findResultTables(t *testing.T, rel, doc string) []resultTable {
 		if end < 0 {
 			t.Fatalf("%s: result-table %s without %s", rel, file, resultTableEnd)
 		}
-		out = append(out, resultTable{kind, file, strings.Split(tmpl, "\n"), start, start + end})
+		out = append(out, resultTable{kind, file, rows, strings.Split(tmpl, "\n"), start, start + end})
 	}
 	return out
 }
@@ -80,7 +105,15 @@ func renderCell(cell, file string, load func(string) results) (string, error) {
 		if m[1] != "" {
 			f = m[1]
 		}
+		key, mayLack := strings.CutSuffix(key, "?")
 		v, ok := load(f).Figures[key]
+		if !ok && mayLack {
+			if _, absent, has := strings.Cut(format, ";"); has {
+				return absent
+			}
+			err = fmt.Errorf("{%s?}: a key that may be absent needs a format with what to print then (%%.0fMi;none)", key)
+			return p
+		}
 		if !ok {
 			err = fmt.Errorf("bench/results/%s has no figure %q", f, key)
 			return p
@@ -143,24 +176,51 @@ func renderResultTable(rt resultTable, load func(string) results) (string, []str
 				problems = append(problems, p)
 			}
 		}
-		s, err := renderCell(line, rt.file, load)
-		if err != nil {
-			problems = append(problems, err.Error())
+		for _, r := range expand(rt, line) {
+			s, err := renderCell(r.line, r.file, load)
+			if err != nil {
+				problems = append(problems, err.Error())
+			}
+			b.WriteString(s + "\n")
 		}
-		b.WriteString(s + "\n")
 	}
 	return b.String(), problems
 }
 
+// expandedLine is one template line with its row's name filled in, and the
+// file its keys read.
+type expandedLine struct{ line, file string }
+
+// expand: a template line once a row if it holds $row, else as it is.
+func expand(rt resultTable, line string) []expandedLine {
+	if rt.rows == nil || !strings.Contains(line, rowToken) {
+		return []expandedLine{{line, rt.file}}
+	}
+	out := make([]expandedLine, len(rt.rows))
+	for i, r := range rt.rows {
+		out[i] = expandedLine{strings.ReplaceAll(line, rowToken, r), strings.ReplaceAll(rt.file, rowToken, r)}
+	}
+	return out
+}
+
 // filesOf: the results files a template reads.
 func filesOf(rt resultTable) []string {
-	seen := map[string]bool{rt.file: true}
-	out := []string{rt.file}
-	for _, line := range rt.template {
-		for _, m := range placeholder.FindAllStringSubmatch(line, -1) {
-			if m[1] != "" && !seen[m[1]] {
-				seen[m[1]] = true
-				out = append(out, m[1])
+	var out []string
+	seen := map[string]bool{}
+	for _, r := range expand(rt, rt.file) {
+		if !seen[r.file] {
+			seen[r.file] = true
+			out = append(out, r.file)
+		}
+	}
+	for _, tl := range rt.template {
+		for _, el := range expand(rt, tl) {
+			line := el.line
+			for _, m := range placeholder.FindAllStringSubmatch(line, -1) {
+				if m[1] != "" && !seen[m[1]] {
+					seen[m[1]] = true
+					out = append(out, m[1])
+				}
 			}
 		}
 	}
@@ -270,6 +330,40 @@ func TestResultTableTemplate(t *testing.T) {
 		"| x | {x.min_ok_mib}Mi (KO 128Mi) |",        // a figure outside a key
 		"| x | {x.nothing}Mi |",                      // no such key
 		"| x | {x.oom OK/KO} and {x.p99_ms OK/KO} |", // 7.411 is not 0 or 1
+	} {
+		rt.template = []string{"| a | b |", "|---|---|", row}
+		if _, problems := renderResultTable(rt, load); len(problems) == 0 {
+			t.Errorf("%q: no problem found", row)
+		}
+	}
+}
+
+// A table with a row from each file: each $row line is repeated a row, with
+// the row's file and keys; a key with ? may be absent, and only that one.
+func TestResultTableRows(t *testing.T) {
+	files := map[string]results{
+		"p-sort.json":   {Figures: map[string]float64{"sort.min": 136, "sort.paketo": 608}},
+		"p-direct.json": {Figures: map[string]float64{"direct.min": 144}},
+		"ref.json":      {Figures: map[string]float64{"best": 128}},
+	}
+	load := func(f string) results { return files[f] }
+	rt := resultTable{kind: "result-table", file: "p-$row.json", rows: []string{"sort", "direct"}, template: []string{
+		"| app | min | Paketo | best |",
+		"|---|---|---|---|",
+		"| $row | {$row.min}Mi | {$row.paketo? %.0fMi;none¹} | {ref.json:best}Mi |",
+	}}
+	got, problems := renderResultTable(rt, load)
+	want := "| app | min | Paketo | best |\n|---|---|---|---|\n| sort | 136Mi | 608Mi | 128Mi |\n| direct | 144Mi | none¹ | 128Mi |\n"
+	if got != want || len(problems) > 0 {
+		t.Errorf("rendered %q, problems %v; want %q", got, problems, want)
+	}
+	if fs := filesOf(rt); strings.Join(fs, " ") != "p-sort.json p-direct.json ref.json" {
+		t.Errorf("filesOf: %v", fs)
+	}
+	for _, row := range []string{
+		"| $row | {$row.paketo}Mi |",  // absent, and not marked as may be
+		"| $row | {$row.paketo?}Mi |", // may be absent, but says not what to print
+		"| $row | {$row.nothing? %.0f;none} and {$row.min %.0f;none} {$row.max %.0f;none} |", // max: absent, unmarked
 	} {
 		rt.template = []string{"| a | b |", "|---|---|", row}
 		if _, problems := renderResultTable(rt, load); len(problems) == 0 {
