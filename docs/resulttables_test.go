@@ -207,19 +207,20 @@ func expand(rt resultTable, line string) []expandedLine {
 func filesOf(rt resultTable) []string {
 	var out []string
 	seen := map[string]bool{}
-	for _, r := range expand(rt, rt.file) {
-		if !seen[r.file] {
-			seen[r.file] = true
-			out = append(out, r.file)
+	add := func(f string) {
+		if !seen[f] {
+			seen[f] = true
+			out = append(out, f)
 		}
 	}
-	for _, tl := range rt.template {
-		for _, el := range expand(rt, tl) {
-			line := el.line
-			for _, m := range placeholder.FindAllStringSubmatch(line, -1) {
-				if m[1] != "" && !seen[m[1]] {
-					seen[m[1]] = true
-					out = append(out, m[1])
+	for _, r := range expand(rt, rt.file) {
+		add(r.file)
+	}
+	for _, line := range rt.template {
+		for _, el := range expand(rt, line) {
+			for _, m := range placeholder.FindAllStringSubmatch(el.line, -1) {
+				if m[1] != "" {
+					add(m[1])
 				}
 			}
 		}
