@@ -88,6 +88,9 @@ func (s *sizing) fitAround(in Input, u userSet, n int) (string, error) {
 	if h == 0 {
 		h = jdkDefaultHeap(s.limit, n)
 		src, why = "jvmfit", fmt.Sprintf("the heap the JDK itself picks at %s: the limit is too small for a plan", size.Format(s.limit))
+		if s.starved != "" {
+			why = s.starved
+		}
 	}
 	s.heap = h
 	s.set(RegHeap, src, why)

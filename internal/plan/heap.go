@@ -44,6 +44,11 @@ func (s *sizing) sizeHeap(in Input, u userSet, n int) (string, error) {
 	if s.heap < s.minHeap {
 		return "", s.heapRefusal(pr, gc, s.heap)
 	}
+	if in.fit && s.marginsStarve(pr, n) {
+		s.starved = fmt.Sprintf("the heap the JDK itself picks at %s: the plan's margins would leave %s, under the measured live set %s, and this heap fits beside the %s of non-heap the profile's trial measured",
+			size.Format(s.limit), size.Format(s.heap), size.Format(pr.LiveHeapBytes), size.Format(MeasuredNonHeap(pr)))
+		return "", s.heapRefusal(pr, gc, s.heap) // fitAround takes the JDK's heap
+	}
 	s.gcOverhead = s.gcFor(gc, s.heap, pr)
 	if !s.fillRoom() {
 		return "", fmt.Errorf("internal: heap %s leaves less than the floors at %s", size.Format(s.heap), size.Format(s.limit))
@@ -122,6 +127,22 @@ func (s *sizing) sizeHeapNoProfile(in Input, pr *Profile, n int, gc string) (str
 	}
 	s.jdkRegime(n)
 	return gc, nil
+}
+
+// marginsStarve is true when the plan's margins on the non-heap leave the
+// heap under the measured live set while the JDK's own heap at this limit
+// is larger and fits beside the non-heap the profile's trial measured
+// (margins off) and the headroom. A heap under the live set fails for
+// sure; a margin may never be used. heapbound at 64Mi with a profile whose
+// live set was 24.3 MiB: the plan's -Xmx20m stopped before it was ready
+// with "OutOfMemoryError: Java heap space", while with a live set of 26.8
+// MiB the floor refused that heap, Fit took the JDK's 32 MiB and the app
+// held (cgroup peak 52.8 MiB): a smaller live set gave a worse plan. Fit
+// then plans as at a limit too small for the plan (fitAround), with a
+// warning; Compute and Strict keep the margins.
+func (s *sizing) marginsStarve(pr *Profile, n int) bool {
+	jdk, m := jdkDefaultHeap(s.limit, n), MeasuredNonHeap(pr)
+	return m > 0 && s.heap < pr.LiveHeapBytes && jdk > s.heap && jdk+m+s.headroom <= s.limit
 }
 
 // liveFloorShare is the part of the measured live set below which the

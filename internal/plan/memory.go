@@ -46,6 +46,9 @@ type sizing struct {
 	// the JDK's heap, metaspace uncapped and direct memory a little above
 	// the JDK's own cap unless sized.
 	jdkHeap bool
+	// starved is why Fit takes the JDK's heap over a plan whose margins
+	// leave the heap under the measured live set (marginsStarve).
+	starved string
 	// budget is the budget's regime (budget.go): caps above what any panel
 	// app used, not all counted whole.
 	budget   bool

@@ -23,17 +23,7 @@ import (
 // is refused above 16 MiB: the plan keeps the JDK's heap and leaves
 // metaspace uncapped, as the defaults do (issue 21, budget.go).
 func TestSmallestAcceptedLimitIsNotKilled(t *testing.T) {
-	root, _ := filepath.Abs("../..")
-	bin := filepath.Join(root, "bin", "jvmfit")
-	app := filepath.Join(root, "workloads", "filecache", "app.yaml")
-	for _, f := range []string{bin, filepath.Join(root, "workloads", "filecache", "target", "filecache.jar")} {
-		prereq.Built(t, f)
-	}
-	prereq.Root(t)
-	javaPath, err := jdk.Find("")
-	if err != nil {
-		t.Fatalf("no java: %v", err)
-	}
+	bin, app, javaPath := realTrial(t, "filecache")
 	j, err := jdk.Inspect(javaPath)
 	if err != nil {
 		t.Fatal(err)
@@ -72,6 +62,23 @@ func TestSmallestAcceptedLimitIsNotKilled(t *testing.T) {
 			}
 		})
 	}
+}
+
+// realTrial is what a test running `jvmfit run` on a sample app needs:
+// the built binary, the app's descriptor (its jar built) and java, as root.
+func realTrial(t *testing.T, app string) (bin, desc, javaPath string) {
+	t.Helper()
+	root, _ := filepath.Abs("../..")
+	bin = filepath.Join(root, "bin", "jvmfit")
+	for _, f := range []string{bin, filepath.Join(root, "workloads", app, "target", app+".jar")} {
+		prereq.Built(t, f)
+	}
+	prereq.Root(t)
+	javaPath, err := jdk.Find("")
+	if err != nil {
+		t.Fatalf("no java: %v", err)
+	}
+	return bin, filepath.Join(root, "workloads", app, "app.yaml"), javaPath
 }
 
 func lastLines(s string, n int) string {
