@@ -44,7 +44,7 @@ func (s *sizing) sizeHeap(in Input, u userSet, n int) (string, error) {
 	if s.heap < s.minHeap {
 		return "", s.heapRefusal(pr, gc, s.heap)
 	}
-	if in.fit && s.marginsStarve(pr, n) {
+	if in.fit && s.marginsStarve(pr, u, n) {
 		s.starved = fmt.Sprintf("the heap the JDK itself picks at %s: the plan's margins would leave %s, under the measured live set %s, and this heap fits beside the %s of non-heap the profile's trial measured",
 			size.Format(s.limit), size.Format(s.heap), size.Format(pr.LiveHeapBytes), size.Format(MeasuredNonHeap(pr)))
 		return "", s.heapRefusal(pr, gc, s.heap) // fitAround takes the JDK's heap
@@ -139,9 +139,22 @@ func (s *sizing) sizeHeapNoProfile(in Input, pr *Profile, n int, gc string) (str
 // MiB the floor refused that heap, Fit took the JDK's 32 MiB and the app
 // held (cgroup peak 52.8 MiB): a smaller live set gave a worse plan. Fit
 // then plans as at a limit too small for the plan (fitAround), with a
-// warning; Compute and Strict keep the margins.
-func (s *sizing) marginsStarve(pr *Profile, n int) bool {
+// warning; Compute and Strict keep the margins. A cap of the user's above
+// what its region measured counts whole: the app may use what it is given.
+func (s *sizing) marginsStarve(pr *Profile, u userSet, n int) bool {
 	jdk, m := jdkDefaultHeap(s.limit, n), MeasuredNonHeap(pr)
+	for _, c := range []struct {
+		key      string
+		measured int64
+	}{
+		{"MaxMetaspaceSize", pr.MetaspaceUsedBytes},
+		{"ReservedCodeCacheSize", pr.CodeCacheUsedBytes},
+		{"MaxDirectMemorySize", pr.DirectMemoryBytes},
+	} {
+		if v, _ := u.size(c.key); v > c.measured {
+			m += v - c.measured
+		}
+	}
 	return m > 0 && s.heap < pr.LiveHeapBytes && jdk > s.heap && jdk+m+s.headroom <= s.limit
 }
 

@@ -43,6 +43,21 @@ func TestMarginsGiveWayToTheLiveSet(t *testing.T) {
 	if h := c.HeapBytes(); h >= pr.LiveHeapBytes || h < liveFloor(pr.LiveHeapBytes) {
 		t.Errorf("68Mi under Compute: heap %s, want the margins' heap, between 3/4 of the live set and the live set", fmtMiB(h))
 	}
+	// A cap of the user's counts whole where it is above what its region
+	// measured: a 4 MiB direct cap leaves no room for the JDK's heap, while
+	// the user's -Xss512k (the stack jvmfit picks anyway) changes nothing.
+	for _, c := range []struct {
+		opt     string
+		jdkHeap bool
+	}{{"-XX:MaxDirectMemorySize=4m", false}, {"-Xss512k", true}} {
+		u, _, err := Fit(in, []string{c.opt})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if got := u.HeapBytes() == jdkDefaultHeap(68*mib, 1); got != c.jdkHeap {
+			t.Errorf("68Mi with the user's %s: heap %s, want the JDK's heap: %v", c.opt, fmtMiB(u.HeapBytes()), c.jdkHeap)
+		}
+	}
 	for l := int64(64); l <= 128; l++ {
 		p, _, err := Fit(withMem(in, l*mib), nil)
 		if err != nil {
