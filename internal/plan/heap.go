@@ -44,9 +44,13 @@ func (s *sizing) sizeHeap(in Input, u userSet, n int) (string, error) {
 	if s.heap < s.minHeap {
 		return "", s.heapRefusal(pr, gc, s.heap)
 	}
-	if in.fit && s.marginsStarve(pr, u, n) {
-		s.starved = fmt.Sprintf("the heap the JDK itself picks at %s: the plan's margins would leave %s, under the measured live set %s, and this heap fits beside the %s of non-heap the profile's trial measured",
-			size.Format(s.limit), size.Format(s.heap), size.Format(pr.LiveHeapBytes), size.Format(MeasuredNonHeap(pr)))
+	if beside, ok := s.marginsStarve(pr, u, n); in.fit && ok {
+		caps := ""
+		if beside > MeasuredNonHeap(pr) {
+			caps = ", your caps above it counted whole"
+		}
+		s.starved = fmt.Sprintf("the heap the JDK itself picks at %s: the plan's margins would leave %s, under the measured live set %s, and this heap fits beside the %s of non-heap the profile's trial measured%s",
+			size.Format(s.limit), size.Format(s.heap), size.Format(pr.LiveHeapBytes), size.Format(beside), caps)
 		return "", s.heapRefusal(pr, gc, s.heap) // fitAround takes the JDK's heap
 	}
 	s.gcOverhead = s.gcFor(gc, s.heap, pr)
@@ -141,8 +145,12 @@ func (s *sizing) sizeHeapNoProfile(in Input, pr *Profile, n int, gc string) (str
 // then plans as at a limit too small for the plan (fitAround), with a
 // warning; Compute and Strict keep the margins. A cap of the user's above
 // what its region measured counts whole: the app may use what it is given.
-func (s *sizing) marginsStarve(pr *Profile, u userSet, n int) bool {
+// It returns the non-heap it counted beside the JDK's heap.
+func (s *sizing) marginsStarve(pr *Profile, u userSet, n int) (int64, bool) {
 	jdk, m := jdkDefaultHeap(s.limit, n), MeasuredNonHeap(pr)
+	if m == 0 { // no measured native: nothing to set the margins against
+		return 0, false
+	}
 	for _, c := range []struct {
 		key      string
 		measured int64
@@ -155,7 +163,7 @@ func (s *sizing) marginsStarve(pr *Profile, u userSet, n int) bool {
 			m += v - c.measured
 		}
 	}
-	return m > 0 && s.heap < pr.LiveHeapBytes && jdk > s.heap && jdk+m+s.headroom <= s.limit
+	return m, s.heap < pr.LiveHeapBytes && jdk > s.heap && jdk+m+s.headroom <= s.limit
 }
 
 // liveFloorShare is the part of the measured live set below which the
