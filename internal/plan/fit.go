@@ -87,10 +87,11 @@ func (s *sizing) fitAround(in Input, u userSet, n int) (string, error) {
 	h, src, why := s.userHeap(in, u, gc)
 	if h == 0 {
 		h = jdkDefaultHeap(s.limit, n)
-		src, why = "jvmfit", fmt.Sprintf("the heap the JDK itself picks at %s: the limit is too small for a plan", size.Format(s.limit))
+		because := "the limit is too small for a plan"
 		if s.starved != "" {
-			why = s.starved
+			because = s.starved
 		}
+		src, why = "jvmfit", fmt.Sprintf("the heap the JDK itself picks at %s: %s", size.Format(s.limit), because)
 	}
 	s.heap = h
 	s.set(RegHeap, src, why)

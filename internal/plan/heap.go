@@ -1,6 +1,7 @@
 package plan
 
 import (
+	"errors"
 	"fmt"
 
 	"github.com/jvmfit/jvmfit/internal/size"
@@ -49,9 +50,9 @@ func (s *sizing) sizeHeap(in Input, u userSet, n int) (string, error) {
 		if beside > MeasuredNonHeap(pr) {
 			caps = ", your caps above it counted whole"
 		}
-		s.starved = fmt.Sprintf("the heap the JDK itself picks at %s: the plan's margins would leave %s, under the measured live set %s, and this heap fits beside the %s of non-heap the profile's trial measured%s",
-			size.Format(s.limit), size.Format(s.heap), size.Format(pr.LiveHeapBytes), size.Format(beside), caps)
-		return "", s.heapRefusal(pr, gc, s.heap) // fitAround takes the JDK's heap
+		s.starved = fmt.Sprintf("the plan's margins would leave %s, under the measured live set %s, and this heap fits beside the %s of non-heap the profile's trial measured%s",
+			size.Format(s.heap), size.Format(pr.LiveHeapBytes), size.Format(beside), caps)
+		return "", errStarved // only under Fit: fitAround takes the JDK's heap
 	}
 	s.gcOverhead = s.gcFor(gc, s.heap, pr)
 	if !s.fillRoom() {
@@ -132,6 +133,10 @@ func (s *sizing) sizeHeapNoProfile(in Input, pr *Profile, n int, gc string) (str
 	s.jdkRegime(n)
 	return gc, nil
 }
+
+// errStarved sends a plan whose margins starve the heap to fitAround; Fit
+// alone asks for it, so it never reaches the user.
+var errStarved = errors.New("the plan's margins leave the heap under the measured live set")
 
 // marginsStarve is true when the plan's margins on the non-heap leave the
 // heap under the measured live set while the JDK's own heap at this limit

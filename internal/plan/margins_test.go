@@ -1,11 +1,12 @@
 package plan
 
 import (
-	"fmt"
 	"os/exec"
 	"path/filepath"
 	"strings"
 	"testing"
+
+	"github.com/jvmfit/jvmfit/internal/size"
 )
 
 // heapbound's profile (testdata: one trial under the JDK's defaults at
@@ -27,7 +28,7 @@ func TestMarginsGiveWayToTheLiveSet(t *testing.T) {
 		t.Fatal(err)
 	}
 	if h := p.HeapBytes(); h != jdkDefaultHeap(68*mib, 1) {
-		t.Errorf("68Mi under Fit: heap %s, want the JDK's own %s", fmtMiB(h), fmtMiB(jdkDefaultHeap(68*mib, 1)))
+		t.Errorf("68Mi under Fit: heap %s, want the JDK's own %s", size.Format(h), size.Format(jdkDefaultHeap(68*mib, 1)))
 	}
 	if !strings.Contains(p.Region(RegHeap).Why, "under the measured live set") {
 		t.Errorf("68Mi: the heap's reason does not say the margins gave way: %s", p.Region(RegHeap).Why)
@@ -41,7 +42,7 @@ func TestMarginsGiveWayToTheLiveSet(t *testing.T) {
 		t.Fatal(err)
 	}
 	if h := c.HeapBytes(); h >= pr.LiveHeapBytes || h < liveFloor(pr.LiveHeapBytes) {
-		t.Errorf("68Mi under Compute: heap %s, want the margins' heap, between 3/4 of the live set and the live set", fmtMiB(h))
+		t.Errorf("68Mi under Compute: heap %s, want the margins' heap, between 3/4 of the live set and the live set", size.Format(h))
 	}
 	// A cap of the user's counts whole where it is above what its region
 	// measured: a 4 MiB direct cap leaves no room for the JDK's heap, while
@@ -55,7 +56,7 @@ func TestMarginsGiveWayToTheLiveSet(t *testing.T) {
 			t.Fatal(err)
 		}
 		if got := u.HeapBytes() == jdkDefaultHeap(68*mib, 1); got != c.jdkHeap {
-			t.Errorf("68Mi with the user's %s: heap %s, want the JDK's heap: %v", c.opt, fmtMiB(u.HeapBytes()), c.jdkHeap)
+			t.Errorf("68Mi with the user's %s: heap %s, want the JDK's heap: %v", c.opt, size.Format(u.HeapBytes()), c.jdkHeap)
 		}
 	}
 	for l := int64(64); l <= 128; l++ {
@@ -64,7 +65,7 @@ func TestMarginsGiveWayToTheLiveSet(t *testing.T) {
 			t.Fatalf("%dMi: %v", l, err)
 		}
 		if h := p.HeapBytes(); h < pr.LiveHeapBytes {
-			t.Errorf("%dMi under Fit: heap %s, under the live set %s", l, fmtMiB(h), fmtMiB(pr.LiveHeapBytes))
+			t.Errorf("%dMi under Fit: heap %s, under the live set %s", l, size.Format(h), size.Format(pr.LiveHeapBytes))
 		}
 	}
 }
@@ -93,7 +94,7 @@ func TestMarginsStayWhereTheJDKHeapDoesNotFit(t *testing.T) {
 		want, _ := Compute(in)
 		if p.HeapBytes() != want.HeapBytes() || p.HeapBytes() >= pr.LiveHeapBytes {
 			t.Errorf("%s at %dMi: Fit's heap %s, want Compute's %s under the live set %s",
-				c.profile, c.limit, fmtMiB(p.HeapBytes()), fmtMiB(want.HeapBytes()), fmtMiB(pr.LiveHeapBytes))
+				c.profile, c.limit, size.Format(p.HeapBytes()), size.Format(want.HeapBytes()), size.Format(pr.LiveHeapBytes))
 		}
 	}
 }
@@ -119,5 +120,3 @@ func TestMarginsGiveWayRealJVM(t *testing.T) {
 		t.Errorf("heapbound at 68Mi did not run with the JDK's 34 MiB heap")
 	}
 }
-
-func fmtMiB(b int64) string { return fmt.Sprintf("%.1fMi", float64(b)/float64(mib)) }
