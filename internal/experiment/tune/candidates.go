@@ -24,6 +24,25 @@ type Candidate struct {
 	// Pools are the framework's thread-pool knobs it sets, as system
 	// properties in Options (knobs.go).
 	Pools []PoolSetting `json:"pools,omitempty"`
+	// Launcher marks the launcher's own plan for the goal: no options of
+	// its own, every trial planned as `jvmfit exec` plans it (plan.Fit).
+	// NoProfile is the same plan without the profile, what `minmem --jvm
+	// jvmfit:GOAL` runs: with both among the candidates, tune never answers
+	// above what its launcher finds alone.
+	Launcher  bool `json:"launcher,omitempty"`
+	NoProfile bool `json:"no_profile,omitempty"`
+}
+
+// Names of the launcher's own candidates.
+const (
+	LauncherName          = "launcher"
+	LauncherNoProfileName = "launcher-noprofile"
+)
+
+// launcherCandidates are the launcher's plan for the goal, with the
+// profile (the incumbent the search starts from) and without it.
+func launcherCandidates() []Candidate {
+	return []Candidate{{Name: LauncherName, Launcher: true}, {Name: LauncherNoProfileName, Launcher: true, NoProfile: true}}
 }
 
 // knobs are the goal's choices for the knobs that do not depend on
@@ -45,8 +64,9 @@ var goalKnobs = map[string]knobs{
 	plan.Throughput: {heapFactor: 3, altHeapFactor: 2, gcOrder: []string{"parallel", "g1", "serial"}, jitOrder: []string{"tiered", "c1"}},
 }
 
-// Candidates generates the candidates for a goal, in the order the
-// search tries them (the goal's most likely first). The first GC and
+// Candidates generates the candidates for a goal: the launcher's own
+// plans first (launcherCandidates), then the goal's most likely GC and
+// compiler pairs. The first GC and
 // compiler pair also gets the variants of the knobs that matter less:
 // another heap size, the planner's own regions, and the class-data
 // archives (none, an app archive, and on JDK 25 an AOT cache); a C1 pair
@@ -61,7 +81,7 @@ func Candidates(goal string, cpus float64, jdkVersion int, prof *plan.Profile, a
 		prof = &plan.Profile{}
 	}
 	regions := regionOptions(k, prof, k.heapFactor)
-	var out []Candidate
+	out := launcherCandidates()
 	for _, gc := range k.gcOrder {
 		if gc == "g1" && cpus < 2 {
 			continue // G1's concurrent threads need a second CPU to pay off
@@ -71,7 +91,7 @@ func Candidates(goal string, cpus float64, jdkVersion int, prof *plan.Profile, a
 			out = append(out, Candidate{Name: name, Options: join(gcOptions(gc, cpus), jitOptions(jit), regions)})
 		}
 	}
-	first := out[0]
+	first := out[len(launcherCandidates())]
 	gcJIT := first.Options[:len(first.Options)-len(regions)]
 	if prof.LiveHeapBytes > 0 {
 		out = append(out, Candidate{Name: fmt.Sprintf("%s-heap%gx", first.Name, k.altHeapFactor),
@@ -120,6 +140,9 @@ func distinct(cs []Candidate) []Candidate {
 	var out []Candidate
 	for _, c := range cs {
 		k := strings.Join(c.Options, "\x00")
+		if c.Launcher {
+			k = c.Name // its plan is the launcher's, not its options
+		}
 		if !seen[k] {
 			seen[k] = true
 			out = append(out, c)

@@ -25,10 +25,17 @@ func names(cs []Candidate) []string {
 }
 
 func TestTuneCandidatesKnobs(t *testing.T) {
-	one, err := Candidates(plan.Footprint, 1, 17, testProfile, "/arc")
+	all, err := Candidates(plan.Footprint, 1, 17, testProfile, "/arc")
 	if err != nil {
 		t.Fatal(err)
 	}
+	// The launcher's own plans come first, with no options of their own:
+	// with the profile (the incumbent tune starts from) and without.
+	if len(all) < 2 || all[0].Name != LauncherName || !all[0].Launcher || all[0].NoProfile || all[0].Options != nil ||
+		all[1].Name != LauncherNoProfileName || !all[1].NoProfile || all[1].Options != nil {
+		t.Fatalf("the first two candidates %+v; want the launcher's plans", all[:2])
+	}
+	one := all[2:]
 	want := []string{"serial-c1", "serial-tiered", "parallel-c1", "parallel-tiered", "serial-c1-heap1.5x",
 		"serial-c1-planner", "serial-c1-noshare", "serial-c1-appcds", "serial-c1-lazyjit"}
 	if !slices.Equal(names(one), want) {
@@ -98,6 +105,7 @@ func TestTuneCandidatesKnobs(t *testing.T) {
 	}
 
 	tp, _ := Candidates(plan.Throughput, 1, 17, testProfile, "/arc")
+	tp = tp[2:]
 	if tp[0].Name != "parallel-tiered" || slices.ContainsFunc(tp[0].Options, func(o string) bool { return strings.HasPrefix(o, "-Xss") }) ||
 		!slices.Contains(tp[0].Options, "-Xmx60m") {
 		t.Errorf("throughput first candidate: %+v; want parallel-tiered, 3x the live set, the JVM's stacks", tp[0])
@@ -171,7 +179,7 @@ func TestTuneLazyJITCompilesLess(t *testing.T) {
 		}
 		return strings.Count(string(out), "::")
 	}
-	base, lazy := compiled(cs[0].Options), compiled(cs[slices.Index(names(cs), "serial-c1-lazyjit")].Options)
+	base, lazy := compiled(cs[slices.Index(names(cs), "serial-c1")].Options), compiled(cs[slices.Index(names(cs), "serial-c1-lazyjit")].Options)
 	if base == 0 || lazy*3 > base*2 {
 		t.Errorf("methods compiled by java -version: serial-c1 %d, serial-c1-lazyjit %d; want the lazy JIT under 2/3 of it", base, lazy)
 	}
@@ -208,5 +216,24 @@ func TestTuneLauncherPlanner(t *testing.T) {
 	var ref *plan.RefusedError
 	if !errors.As(err, &ref) || ref.MinBytes <= 8*tmib {
 		t.Errorf("8Mi: %v; want a refusal naming a larger limit", err)
+	}
+}
+
+// A point below the floor the planner predicts is planned as exec plans
+// it: where plan.Compute refuses the limit, the Fit point gets a plan (the
+// JDK's heap, uncapped regions and a doubt), so the floor is a prediction
+// tune can try below, not a wall.
+func TestTuneFitPointBelowTheFloor(t *testing.T) {
+	pl := LauncherPlanner(17, plan.Balanced)
+	p := Point{Purpose: PurposeSearch, MemoryBytes: 48 * tmib, CPUs: 1, Candidate: "serial-c1-planner",
+		Options: []string{"-XX:+UseSerialGC", "-XX:TieredStopAtLevel=1"}, Profile: testProfile}
+	var ref *plan.RefusedError
+	if _, err := pl(p); !errors.As(err, &ref) {
+		t.Fatalf("plan.Compute at 48Mi: %v; want a refusal for the test to mean anything", err)
+	}
+	p.Fit = true
+	got, err := pl(p)
+	if err != nil || got.Doubt == "" || got.HeapBytes() <= 0 {
+		t.Fatalf("the Fit point at 48Mi: %+v, %v; want exec's plan with its doubt", got, err)
 	}
 }

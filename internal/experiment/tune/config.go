@@ -28,9 +28,10 @@ type Config struct {
 	JDK int
 	// ArchiveDir is where training runs write CDS archives and AOT caches.
 	ArchiveDir string
-	// StepsPerRound is how many bisection steps each surviving candidate
-	// gets before the next halving.
-	StepsPerRound int
+	// Parallel is how many trials run side by side (--parallel): the
+	// alternatives of a round, the points that cut a bracket. 0 or 1: one
+	// at a time.
+	Parallel int
 	// Planner gives the launcher's plan at a point; nil = plan.Compute.
 	Planner Planner
 	// Profile, when set (tune --profile), stands in for the profile
@@ -52,8 +53,8 @@ type Config struct {
 }
 
 // Default holds the defaults of `jvmfit tune`.
-var Default = Config{Goal: plan.Balanced, Budget: 40, Soak: time.Minute, Step: 8 * size.MiB,
-	Min: 32 * size.MiB, Generous: size.GiB, StepsPerRound: 2, Remeasure: true}
+var Default = Config{Goal: plan.Balanced, Budget: 24, Soak: time.Minute, Step: 8 * size.MiB,
+	Min: 32 * size.MiB, Generous: size.GiB, Remeasure: true}
 
 // Planner is the launcher's plan for a point: the options it adds to
 // the candidate's at that limit, or a *plan.RefusedError.
@@ -74,9 +75,6 @@ func (c Config) withDefaults() Config {
 	if c.Generous == 0 {
 		c.Generous = d.Generous
 	}
-	if c.StepsPerRound == 0 {
-		c.StepsPerRound = d.StepsPerRound
-	}
 	if c.Planner == nil {
 		c.Planner = LauncherPlanner(c.JDK, c.Goal)
 	}
@@ -89,18 +87,12 @@ func (c Config) Validate() error {
 	if _, err := plan.ParseGoal(c.Goal); err != nil {
 		return fmt.Errorf("--goal: %w", err)
 	}
-	need := 2 // the profile and one search trial
-	if c.Profile != nil {
-		need-- // given: no profile trial
-	}
-	if c.Soak > 0 {
-		need += proofTrials // the hold, the soak and one soak a step up
-	}
+	need := c.leastBudget()
 	switch {
 	case c.CPUs <= 0 || math.IsInf(c.CPUs, 0) || math.IsNaN(c.CPUs):
 		return errors.New("--cpus: give the CPU limit to tune for, e.g. 1 or 0.5")
 	case c.Budget < need:
-		return fmt.Errorf("--budget %d is too small: tune needs at least %d trials (the profile unless --profile, one search trial, and unless --soak 0 the proof: the edge held, the soak and one soak a step up)", c.Budget, need)
+		return fmt.Errorf("--budget %d cannot cover even the edge-first search: give --budget %d or more (the profile unless --profile, %d trials at the launcher's edge, and unless --soak 0 the proof: the edge held, the soak and one soak a step up)", c.Budget, need, edgeTrials)
 	case c.Soak < 0:
 		return errors.New("--soak cannot be negative (0 skips the proof)")
 	case c.Step <= 0:
@@ -111,10 +103,28 @@ func (c Config) Validate() error {
 		return errors.New("--rerun cannot be negative (0 runs none)")
 	case c.Reruns > 0 && c.Soak <= 0:
 		return errors.New("--rerun reruns the soak: give --soak above 0")
-	case c.StepsPerRound < 1:
-		return errors.New("steps per round must be at least 1")
+	case c.Parallel < 0:
+		return errors.New("--parallel cannot be negative (1 runs one trial at a time)")
 	}
 	return nil
+}
+
+// edgeTrials is the least the launcher's edge takes when the planner's
+// prediction is right: the predicted floor, one step below it, and one
+// step above it for the side that failed.
+const edgeTrials = 3
+
+// leastBudget is the smallest budget that covers the edge-first search
+// with a good prediction, and the proof.
+func (c Config) leastBudget() int {
+	need := 1 + edgeTrials // the profile and the launcher's edge
+	if c.Profile != nil {
+		need-- // given: no profile trial
+	}
+	if c.Soak > 0 {
+		need += proofTrials // the hold, the soak and one soak a step up
+	}
+	return need
 }
 
 // LauncherPlanner plans for a JDK known only by its feature version (tests
@@ -132,7 +142,11 @@ func LauncherPlanner(jdkVersion int, goal string) Planner {
 func LauncherPlannerFor(j jdk.JDK, goal string) Planner {
 	return func(p Point) (*plan.Plan, error) {
 		lim := cgroup.Limits{}.Override(p.MemoryBytes, p.CPUs, nil)
-		return plan.Compute(plan.Input{Limits: lim, JDK: j, Goal: goal,
-			UserOptions: p.Options, Profile: p.Profile})
+		in := plan.Input{Limits: lim, JDK: j, Goal: goal, UserOptions: p.Options, Profile: p.Profile}
+		if p.Fit {
+			pl, _, err := plan.Fit(in, nil)
+			return pl, err
+		}
+		return plan.Compute(in)
 	}
 }

@@ -2,7 +2,6 @@ package tune
 
 import (
 	"fmt"
-	"math"
 	"time"
 )
 
@@ -12,50 +11,64 @@ import (
 // proofTrials trials as long as the soak (hold.go, the soak, and one soak
 // a step up, kept in case the first fails).
 type Cost struct {
-	PerRound int           // search trials in the first round: every candidate's steps
-	Rounds   int           // halving rounds until keep candidates remain
+	PerRound int           // trials side by side (--parallel)
+	Rounds   int           // rounds of trials before the proof
 	Trials   int           // the whole tune: profile, training, search, hold and soak
 	PerTrial time.Duration // a short trial, from the profile trial
 	Minutes  float64       // the whole tune
 }
 
-// estimate prices a search over n candidates, of which training need a
-// training run, bisecting from their floor (lowest floor) to the top.
-// Each round gives every live candidate StepsPerRound trials and halves
-// them; the last keep candidates then bisect to the grid step.
-func estimate(cfg Config, n, training int, floor, top int64, perTrial time.Duration) Cost {
-	c := Cost{PerTrial: perTrial, PerRound: n * cfg.StepsPerRound}
-	steps := 1
-	if span := (top - floor) / cfg.Step; span > 1 {
-		steps = int(math.Ceil(math.Log2(float64(span)))) + 1 // the start, then the bisection
+// estimate prices the edge-first search over n candidates (the launcher's
+// two among them), of which training need a training run:
+//   - the launcher's edge: its start, the cut from the start down to its
+//     predicted floor (log2 of the steps between them), and one step below
+//     the floor;
+//   - one trial for each other candidate at that edge;
+//   - two more for one challenger that wins and has its own edge found;
+//   - the profile, the training runs and the proof.
+//
+// With --parallel P, a round holds P trials and a bracket is cut into P+1
+// parts, so the rounds, and the minutes, shrink; the trials do not.
+func estimate(cfg Config, n, training int, floor, start int64, perTrial time.Duration) Cost {
+	p := max(1, cfg.Parallel)
+	c := Cost{PerTrial: perTrial, PerRound: p}
+	span := max(1, (start-floor)/cfg.Step) + 1
+	edge, edgeRounds := 2+ceilLog(span, 2), 2+ceilLog(span, p+1)
+	alts, won := max(0, n-1), 0
+	if alts > 0 {
+		won = 2
 	}
-	search, alive, done := 0, n, 0
-	for alive > keep {
-		search += alive * cfg.StepsPerRound
-		done += cfg.StepsPerRound
-		alive = (alive + 1) / 2
-		c.Rounds++
-	}
-	c.Rounds++
-	search += min(alive, n) * max(steps-done, cfg.StepsPerRound)
 	proof := 0
 	if cfg.Soak > 0 {
 		proof = proofTrials
 	}
-	c.Trials = 1 + training + search + proof
-	short := time.Duration(1+training+search) * perTrial
+	c.Trials = 1 + training + edge + alts + won + proof
+	c.Rounds = 1 + ceilDiv(training, p) + edgeRounds + ceilDiv(alts, p) + ceilDiv(won, p)
+	short := time.Duration(c.Rounds) * perTrial
 	long := time.Duration(proof) * (cfg.Soak + perTrial/2) // start and warm-up around the soak's measure
 	c.Minutes = (short + long).Minutes()
 	return c
 }
 
+// ceilLog is the number of rounds that cut g grid steps to one, b parts
+// at a time.
+func ceilLog(g int64, b int) int {
+	n := 0
+	for v := int64(1); v < g; v *= int64(b) {
+		n++
+	}
+	return n
+}
+
+func ceilDiv(a, b int) int { return (a + b - 1) / b }
+
 // say tells, before the search, whether the budget covers a proof.
 func (c Cost) say(budget int) string {
-	s := fmt.Sprintf("estimated cost: %d trials (%d per round over %d rounds, the proof included), about %s per trial, %.0f minutes",
+	s := fmt.Sprintf("estimated cost: %d trials (%d side by side over %d rounds, then the proof), about %s per trial, %.0f minutes",
 		c.Trials, c.PerRound, c.Rounds, c.PerTrial.Round(time.Second), c.Minutes)
 	if c.PerTrial <= 0 {
 		// --profile: no profile trial ran to time.
-		s = fmt.Sprintf("estimated cost: %d trials (%d per round over %d rounds, the proof included); minutes unknown (no profile trial ran to time one)",
+		s = fmt.Sprintf("estimated cost: %d trials (%d side by side over %d rounds, then the proof); minutes unknown (no profile trial ran to time one)",
 			c.Trials, c.PerRound, c.Rounds)
 	}
 	if budget < c.Trials {
@@ -64,17 +77,21 @@ func (c Cost) say(budget int) string {
 	return s + fmt.Sprintf("; the budget of %d covers it", budget)
 }
 
-// estimateCost is the estimate for the candidates the search starts with.
+// estimateCost is the estimate for the candidates the search starts
+// with, from the launcher's predicted floor and start.
 func (s *searcher) estimateCost() Cost {
-	floor, n, training := s.top, 0, 0
+	n, training := 0, 0
+	floor, start := s.top, s.top
 	for _, c := range s.alive() {
 		n++
-		floor = min(floor, c.FloorBytes)
 		if c.Training != nil {
 			training++
 		}
+		if c.Name == LauncherName {
+			floor, start = c.FloorBytes, max(c.start, c.FloorBytes)
+		}
 	}
-	return estimate(s.cfg, n, training, floor, s.top, s.ref.Wall)
+	return estimate(s.cfg, n, training, floor, start, s.ref.Wall)
 }
 
 // maxScaledBudget bounds a budget tune sets itself: three times the

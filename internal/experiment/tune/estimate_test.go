@@ -9,25 +9,26 @@ import (
 	"github.com/jvmfit/jvmfit/internal/plan"
 )
 
-// The estimate by hand: 8 candidates, 2 steps a round, halved 8 → 4 → 2
-// (two rounds, 16 + 8 trials), then the last two bisect a 1Gi-64Mi span
-// on the 8 MiB grid (122 steps: 7 + 1 with the start) for the 4 steps the
-// rounds did not give them, 2 × 4. Plus the profile, 2 training runs and
-// the proof (the hold, the soak and one soak a step up): 1 + 2 + 32 + 3 =
-// 38 trials. Short trials are the profile trial's 60 s, long ones the
-// soak's minute and half a short trial: 35 × 1 + 3 × 1.5 = 39.5 minutes.
-func TestEstimateCountsRoundsAndTheProof(t *testing.T) {
+// The estimate by hand: 12 candidates, the launcher's start 4 grid
+// steps above its floor. Its edge: the start, the cut down to the floor
+// (log2 of 5 limits: 3 trials) and one below it, 2 + 3 = 5; one trial for
+// each of the 11 others; 2 for a winner's own edge. Plus the profile, 2
+// training runs and the proof (the hold, the soak and one soak a step
+// up): 1 + 2 + 5 + 11 + 2 + 3 = 24 trials. One at a time, 21 short rounds
+// of the profile trial's 60 s and 3 long ones of the soak's minute and
+// half a short trial: 21 + 4.5 = 25.5 minutes.
+func TestEstimateCountsTheEdgeAlternativesAndTheProof(t *testing.T) {
 	cfg := Default
 	cfg.Soak = time.Minute
-	c := estimate(cfg, 8, 2, 64*tmib, 1024*tmib, time.Minute)
-	if c.PerRound != 16 || c.Rounds != 3 || c.Trials != 38 || c.Minutes != 39.5 {
-		t.Fatalf("estimate %+v; want 16 per round, 3 rounds, 38 trials, 39.5 minutes", c)
+	c := estimate(cfg, 12, 2, 96*tmib, 128*tmib, time.Minute)
+	if c.PerRound != 1 || c.Rounds != 21 || c.Trials != 24 || c.Minutes != 25.5 {
+		t.Fatalf("estimate %+v; want 1 side by side, 21 rounds, 24 trials, 25.5 minutes", c)
 	}
-	if s := c.say(24); !strings.Contains(s, "--budget 38") {
-		t.Errorf("a budget of 24 below 38 trials: %q does not name the budget needed", s)
+	if s := c.say(20); !strings.Contains(s, "--budget 24") {
+		t.Errorf("a budget of 20 below 24 trials: %q does not name the budget needed", s)
 	}
-	if s := c.say(40); !strings.Contains(s, "covers") {
-		t.Errorf("a budget of 40: %q", s)
+	if s := c.say(24); !strings.Contains(s, "covers") {
+		t.Errorf("a budget of 24: %q", s)
 	}
 	c.PerTrial = 0
 	if s := c.say(40); !strings.Contains(s, "minutes unknown") {
@@ -35,13 +36,20 @@ func TestEstimateCountsRoundsAndTheProof(t *testing.T) {
 	}
 	// Without a soak there is no proof to price.
 	cfg.Soak = 0
-	if d := estimate(cfg, 8, 2, 64*tmib, 1024*tmib, time.Minute); d.Trials != 35 {
-		t.Errorf("no soak: %d trials, want 35", d.Trials)
+	if d := estimate(cfg, 12, 2, 96*tmib, 128*tmib, time.Minute); d.Trials != 21 {
+		t.Errorf("no soak: %d trials, want 21", d.Trials)
 	}
-	// A narrower span needs fewer bisection steps: 1 candidate, 4 grid
-	// steps between 96 and 128 MiB (halved twice, plus the start: 3).
-	if d := estimate(Config{StepsPerRound: 2, Step: 8 * tmib, Soak: time.Minute}, 1, 0, 96*tmib, 128*tmib, 20*time.Second); d.Trials != 1+3+3 {
-		t.Errorf("one candidate over 4 grid steps: %d trials, want 7", d.Trials)
+	// Side by side, the trials stay and the rounds shrink: 4 at a time,
+	// the training in one round, the edge's 5 limits cut in 1 (2 + 1),
+	// the 11 others in 3, the winner's 2 in 1: 1 + 1 + 3 + 3 + 1 = 9.
+	cfg.Parallel = 4
+	if d := estimate(cfg, 12, 2, 96*tmib, 128*tmib, time.Minute); d.Trials != 21 || d.Rounds != 9 || d.PerRound != 4 {
+		t.Errorf("4 side by side: %+v; want 21 trials in 9 rounds", d)
+	}
+	// The launcher's start at its floor: the prediction, one below, one
+	// above (edgeTrials), and one candidate only.
+	if d := estimate(Config{Step: 8 * tmib, Soak: time.Minute}, 1, 0, 96*tmib, 96*tmib, 20*time.Second); d.Trials != 1+edgeTrials+proofTrials {
+		t.Errorf("one candidate whose start is its floor: %d trials, want %d", d.Trials, 1+edgeTrials+proofTrials)
 	}
 }
 

@@ -84,14 +84,9 @@ func TestTuneBalancedStillTrades(t *testing.T) {
 	if r.Candidate != "parallel-c1" || c.Point.MemoryBytes != 296*tmib || r.Verdict != Proven {
 		t.Fatalf("answer %s at %s (%s); want parallel-c1 proven at 296Mi\n%s", r.Candidate, size.Format(r.MemoryBytes), r.Verdict, searchLog(r))
 	}
-	smaller := false
-	for _, tr := range r.Trials {
-		if tr.Point.Purpose == PurposeSearch && tr.Outcome.Verdict == trial.OK && tr.Point.MemoryBytes < c.Point.MemoryBytes && tr.Outcome.P99 > c.Outcome.P99 {
-			smaller = true
-		}
-	}
-	if !smaller {
-		t.Errorf("no smaller OK point with a higher p99 was found: balanced did not trade anything\n%s", searchLog(r))
+	// serial-c1, tried at the incumbent's edge, lost there on the cost.
+	if c := candidateResult(r, "serial-c1"); c == nil || c.Trials == 0 || !strings.Contains(c.Dropped, "costs more for the balanced goal") {
+		t.Errorf("serial-c1: %+v; want tried and dropped for its cost\n%s", c, searchLog(r))
 	}
 }
 
@@ -139,12 +134,11 @@ func TestTuneBetter(t *testing.T) {
 	}
 }
 
-// Halving ranks footprint's candidates by the limit they can still reach,
-// as the choice does. serial-c1 passes at 272Mi and 256Mi in its first
-// round, both at the edge (p99 426 ms), with 248Mi still open below; seven
-// others pass from 304Mi at a p99 of about 7 ms. Ranked by the weighted
-// cost, serial-c1 would come last and be halved away before 248Mi is tried.
-func TestTuneFootprintHalvingKeepsTheSmallest(t *testing.T) {
+// Footprint keeps the candidate that reaches the smallest limit, however
+// close to the SLO its p99 is there: serial-c1 passes from 248Mi at a p99
+// of 426 ms, the others from 304Mi at about 7 ms, and its planned floor
+// (270Mi) is above its edge, so only a trial below the floor finds it.
+func TestTuneFootprintKeepsTheSmallest(t *testing.T) {
 	ms := time.Millisecond
 	a := &simApp{cands: map[string]simCand{
 		"serial-c1": {min: 245 * tmib, p99: 60 * ms, start: 15, floorBelow: -25 * tmib, edge: 40 * tmib, edgeP99: 426 * ms},
@@ -157,14 +151,5 @@ func TestTuneFootprintHalvingKeepsTheSmallest(t *testing.T) {
 	}
 	if r.Candidate != "serial-c1" || r.MemoryBytes != 248*tmib || r.Verdict != Proven {
 		t.Fatalf("answer %s at %s (%s); want serial-c1 proven at 248Mi\n%s", r.Candidate, size.Format(r.MemoryBytes), r.Verdict, searchLog(r))
-	}
-	halved := 0
-	for _, c := range r.Candidates {
-		if strings.HasPrefix(c.Dropped, "halved") {
-			halved++
-		}
-	}
-	if halved == 0 {
-		t.Errorf("no candidate was halved: the test does not test the ranking\n%s", searchLog(r))
 	}
 }

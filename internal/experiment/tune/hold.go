@@ -79,34 +79,37 @@ func (s *searcher) unheld(t Trial) bool {
 }
 
 // climb records a failed hold of c at p as a KO and, when c has no OK a
-// step above it, holds c one step up: the edge that failed long is most
-// likely a step or two below the one that holds (as the soak raises its
-// limit a step at a time), and the bisection's next OK may be far above.
+// step above it, holds c a step up, up to climbSteps steps while those
+// fail: the edge that failed long is most likely a step or two below the
+// one that holds (as the soak raises its limit a step at a time), and the
+// search's next OK of c may be far above.
 func (s *searcher) climb(ctx context.Context, c *cand, p Point) error {
-	c.ko = max(c.ko, p.MemoryBytes)
-	c.MinOKBytes = 0
-	for _, i := range c.oks {
-		if m := s.res.Trials[i].Point.MemoryBytes; m > c.ko && (c.MinOKBytes == 0 || m < c.MinOKBytes) {
-			c.MinOKBytes = m
+	for i := 0; i < climbSteps; i++ {
+		c.ko = max(c.ko, p.MemoryBytes)
+		c.MinOKBytes = s.lowestOKAbove(c, c.ko)
+		up := p.MemoryBytes + s.cfg.Step
+		if c.MinOKBytes == up || up > s.top || s.res.Used()+2 > s.cfg.Budget {
+			return nil
+		}
+		p.MemoryBytes = up
+		o, err := s.run(ctx, p)
+		if err != nil {
+			return err
+		}
+		if o.Verdict == trial.OK {
+			c.oks = append(c.oks, len(s.res.Trials)-1)
+			c.MinOKBytes = up
+			return nil
 		}
 	}
-	up := p.MemoryBytes + s.cfg.Step
-	if c.MinOKBytes == up || up > s.top || s.res.Used()+2 > s.cfg.Budget {
-		return nil
-	}
-	p.MemoryBytes = up
-	o, err := s.run(ctx, p)
-	if err != nil {
-		return err
-	}
-	if o.Verdict == trial.OK {
-		c.oks = append(c.oks, len(s.res.Trials)-1)
-		c.MinOKBytes = up
-		return nil
-	}
-	c.ko = up
+	c.ko = max(c.ko, p.MemoryBytes)
+	c.MinOKBytes = s.lowestOKAbove(c, c.ko)
 	return nil
 }
+
+// climbSteps is how far a failed hold climbs: as far as the soak's own
+// retries (judge.SoakTries) go.
+const climbSteps = 3
 
 // bestHeld is the best search trial already run as long as the soak that
 // passed and is not known not to hold, or -1.

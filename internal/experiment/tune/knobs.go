@@ -3,6 +3,7 @@ package tune
 import (
 	"fmt"
 	"math"
+	"slices"
 	"strings"
 
 	"github.com/jvmfit/jvmfit/internal/detect"
@@ -62,26 +63,28 @@ type PoolSetting struct {
 	Value    int    `json:"value"`
 }
 
-// withPools puts the pool candidate second, right after the first pair
-// it caps: in a small container it is the likeliest to win, and the
-// first round reaches it before a tight budget runs out.
+// withPools puts the pool candidate right after the first GC and
+// compiler pair, which it caps (the launcher's own plans come before it):
+// in a small container it is the likeliest to win.
 func withPools(cs []Candidate, knobs []detect.Knob, cpus, inFlight float64) []Candidate {
-	if len(cs) == 0 {
+	i := slices.IndexFunc(cs, func(c Candidate) bool { return !c.Launcher })
+	if i < 0 {
 		return cs
 	}
-	p, ok := poolCandidate(cs[0], knobs, cpus, inFlight)
+	p, ok := poolCandidate(cs[i], knobs, cpus, inFlight)
 	if !ok {
 		return cs
 	}
-	return append([]Candidate{cs[0], p}, cs[1:]...)
+	return slices.Insert(slices.Clone(cs), i+1, p)
 }
 
 // pools adds the pool candidate for the app's framework, and says so.
 func (s *searcher) pools(cs []Candidate) []Candidate {
 	out := withPools(cs, s.cfg.Pools, s.cfg.CPUs, s.ref.InFlight)
 	if len(out) > len(cs) {
-		p := out[1]
-		s.note("%s caps the framework's thread pools (%s): %.1f requests were in flight in the profile trial at %g CPU", p.Name, strings.Join(p.Options[len(cs[0].Options):], " "), s.ref.InFlight, s.cfg.CPUs)
+		i := slices.IndexFunc(out, func(c Candidate) bool { return len(c.Pools) > 0 })
+		p := out[i]
+		s.note("%s caps the framework's thread pools (%s): %.1f requests were in flight in the profile trial at %g CPU", p.Name, strings.Join(p.Options[len(out[i-1].Options):], " "), s.ref.InFlight, s.cfg.CPUs)
 	}
 	return out
 }

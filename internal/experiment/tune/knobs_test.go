@@ -31,7 +31,7 @@ func TestPoolSizes(t *testing.T) {
 }
 
 // The pool candidate is the first pair's options with the framework's
-// knobs as system properties, second in the order; a framework without
+// knobs as system properties, right after that pair; a framework without
 // knobs adds none.
 func TestWithPoolsPerFramework(t *testing.T) {
 	cs, err := Candidates(plan.Footprint, 1, 17, &plan.Profile{LiveHeapBytes: 20 * tmib}, "/tmp/a")
@@ -50,12 +50,14 @@ func TestWithPoolsPerFramework(t *testing.T) {
 		{detect.Result{Framework: detect.Helidon}, []string{"-Djdk.virtualThreadScheduler.parallelism=1", "-Djdk.virtualThreadScheduler.maxPoolSize=1"}},
 	} {
 		got := withPools(cs, c.r.Pools(), 1, 0.5)
-		if len(got) != len(cs)+1 || got[0].Name != cs[0].Name || got[1].Name != cs[0].Name+"-pool4" ||
-			!reflect.DeepEqual(got[2:], cs[1:]) {
+		// The launcher's two plans, the first pair, then its pool variant.
+		const i = 2
+		if len(got) != len(cs)+1 || !got[0].Launcher || !got[1].Launcher || got[i].Name != cs[i].Name || got[i+1].Name != cs[i].Name+"-pool4" ||
+			!reflect.DeepEqual(got[i+2:], cs[i+1:]) {
 			t.Fatalf("%s %s: order %v", c.r.Framework, c.r.Server, names(got))
 		}
-		p := got[1]
-		if !reflect.DeepEqual(p.Options, join(cs[0].Options, c.props)) || len(p.Pools) != len(c.props) {
+		p := got[i+1]
+		if !reflect.DeepEqual(p.Options, join(cs[i].Options, c.props)) || len(p.Pools) != len(c.props) {
 			t.Errorf("%s %s: options %q, pools %+v; want the first pair's and %q", c.r.Framework, c.r.Server, p.Options, p.Pools, c.props)
 		}
 	}

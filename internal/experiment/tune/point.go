@@ -40,6 +40,11 @@ type Point struct {
 	// under the candidate's own options: a candidate's trials measure
 	// until one passes.
 	Measure bool `json:",omitempty"`
+	// Fit plans the point as `jvmfit exec` does (plan.Fit), which never
+	// refuses: the launcher's own candidates always, the others below the
+	// floor the planner predicts for them, where plan.Compute refuses (the
+	// floor is a prediction, not a wall: docs/tune.md).
+	Fit bool `json:",omitempty"`
 	// Repeat tells a deliberate rerun of the same point from the first
 	// (a distinct trial key, so the Session runs it rather than reusing).
 	Repeat int `json:",omitempty"`
@@ -56,6 +61,9 @@ func (p Point) String() string {
 	}
 	if p.Measure {
 		s += ", measured"
+	}
+	if p.Fit {
+		s += ", as exec plans"
 	}
 	if p.Repeat > 0 {
 		s += fmt.Sprintf(", repeat %d", p.Repeat)

@@ -2,6 +2,7 @@ package tune
 
 import (
 	"context"
+	"strings"
 	"testing"
 	"time"
 
@@ -37,12 +38,12 @@ func TestTuneWithAGivenProfileSkipsTheProfileTrial(t *testing.T) {
 		t.Fatalf("with the profile given: %s %s %s; measured: %s %s %s", size.Format(got.MemoryBytes), got.Candidate, got.Verdict,
 			size.Format(want.MemoryBytes), want.Candidate, want.Verdict)
 	}
-	cfg.Budget, cfg.Soak = 4, time.Minute
+	cfg.Budget, cfg.Soak = 6, time.Minute
 	if err := cfg.withDefaults().Validate(); err != nil {
-		t.Errorf("budget 4 with a profile and a soak: %v (one search trial and the proof fit)", err)
+		t.Errorf("budget 6 with a profile and a soak: %v (the launcher's edge and the proof fit)", err)
 	}
-	cfg.Budget = 3
-	if err := cfg.withDefaults().Validate(); err == nil {
-		t.Error("budget 3 with a profile and a soak: accepted, but the proof alone keeps 3")
+	cfg.Budget = 5
+	if err := cfg.withDefaults().Validate(); err == nil || !strings.Contains(err.Error(), "give --budget 6") {
+		t.Errorf("budget 5 with a profile and a soak: %v; want a refusal naming 6 (3 at the edge, 3 for the proof)", err)
 	}
 }

@@ -80,14 +80,15 @@ func TestTuneRemeasureGoesBelowTheFirstFloor(t *testing.T) {
 		t.Errorf("soak %s with profile %+v, answer profile %+v; want the chosen candidate's own", soak, soak.Profile, r.Profile)
 	}
 
-	// Without the loop the same app stops at the first floors.
+	// Without the loop the first floors are still predictions, not walls:
+	// trials below them, planned as exec plans, find the same edge.
 	closed := highFloorApp()
 	c, err := Run(context.Background(), simConfig(closed, plan.Footprint, 40), closed)
 	if err != nil {
 		t.Fatal(err)
 	}
-	if c.MemoryBytes < firstFloor-step || c.MemoryBytes <= r.MemoryBytes {
-		t.Errorf("without remeasuring: %s at %s; with: %s", c.Candidate, size.Format(c.MemoryBytes), size.Format(r.MemoryBytes))
+	if c.MemoryBytes != r.MemoryBytes || c.Verdict != Proven {
+		t.Errorf("without remeasuring: %s at %s (%s); with: %s", c.Candidate, size.Format(c.MemoryBytes), c.Verdict, size.Format(r.MemoryBytes))
 	}
 }
 
@@ -100,7 +101,7 @@ func TestTuneRemeasureResumes(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	for _, k := range []int{2, 5, 11, len(fresh.runs) - 1} {
+	for _, k := range []int{2, 5, len(fresh.runs) / 2, len(fresh.runs) - 1} {
 		a := highFloorApp()
 		a.stopAfter = k
 		st := &storedTrials{app: a, stored: map[string]Outcome{}}

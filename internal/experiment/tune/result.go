@@ -22,6 +22,10 @@ type Trial struct {
 	// PlanOptions are the launcher's options at the point (search trials
 	// and soaks): the JVM ran with PlanOptions followed by Point.Options.
 	PlanOptions []string
+	// Shared marks a search trial that did not run: its JVM would have run
+	// with exactly the options of an earlier one at the same limit, whose
+	// outcome it carries. It costs nothing and is not in Used.
+	Shared bool `json:",omitempty"`
 }
 
 // JVMOptions are all the options the trial's JVM got.
@@ -94,8 +98,16 @@ type NonHeap struct {
 	Why           string `json:"why"`
 }
 
-// Used is the number of trials tune asked for.
-func (r *Result) Used() int { return len(r.Trials) }
+// Used is the number of trials tune ran: those it shared are free.
+func (r *Result) Used() int {
+	n := 0
+	for _, t := range r.Trials {
+		if !t.Shared {
+			n++
+		}
+	}
+	return n
+}
 
 // front computes the Pareto front of the search trials.
 func (r *Result) front() {

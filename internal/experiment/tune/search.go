@@ -5,11 +5,9 @@ import (
 	"errors"
 	"fmt"
 	"math"
-	"sort"
 	"strings"
 	"time"
 
-	"github.com/jvmfit/jvmfit/internal/judge"
 	"github.com/jvmfit/jvmfit/internal/plan"
 	"github.com/jvmfit/jvmfit/internal/size"
 	"github.com/jvmfit/jvmfit/internal/trial"
@@ -21,8 +19,12 @@ type cand struct {
 	ko int64 // highest limit known to fail: a KO, or one step below the floor
 	// start is the first trial's limit: the lowest at which the launcher's
 	// heap holds the whole measured live set (0: the floor).
-	start   int64
-	misses  int // KOs (and refusals) so far: how far the next gallop jumps
+	start int64
+	// soft is the bound the planner's floor predicts: one step under it,
+	// lowered as trials below it pass (edge.go).
+	soft    int64
+	misses  int // KOs so far while none passed: how far the next gallop up jumps
+	downs   int // passes under the predicted floor: how far the next gallop down jumps
 	trained bool
 	oks     []int // indexes of its OK search trials in the result
 	// prof is the profile measured under the candidate's own options (its
@@ -40,6 +42,9 @@ type searcher struct {
 	ref    Outcome // the profile trial: the zero of every cost
 	top    int64   // the highest limit on the grid
 	cands  []*cand
+	// firstEdge is the first incumbent's limit (the launcher's edge, as a
+	// rule): throughput tries its challengers there (edgefirst.go).
+	firstEdge int64
 }
 
 // Tune measures a profile, generates candidates, bisects the limit of the
@@ -186,7 +191,7 @@ func (s *searcher) candidates() error {
 		if tc.Dropped == "" && tc.FloorBytes > s.top {
 			tc.Dropped = fmt.Sprintf("the launcher accepts its options only from %s, above the generous limit", size.Format(tc.FloorBytes))
 		}
-		tc.ko = tc.FloorBytes - s.cfg.Step
+		tc.ko, tc.soft = low-s.cfg.Step, tc.FloorBytes-s.cfg.Step
 		if tc.Dropped == "" {
 			tc.start = s.startOf(s.untrained(tc, low))
 		}
@@ -201,7 +206,11 @@ func (s *searcher) point(c *cand, purpose string, mem int64) Point {
 	if c.prof != nil {
 		p.Profile = c.prof
 	}
-	p.Measure = purpose == PurposeSearch && c.prof == nil && s.cfg.Remeasure
+	if c.NoProfile {
+		p.Profile = nil // what minmem --jvm jvmfit:GOAL runs
+	}
+	p.Measure = purpose == PurposeSearch && c.prof == nil && s.cfg.Remeasure && !c.NoProfile
+	p.Fit = c.Launcher || purpose == PurposeSearch && mem < c.FloorBytes
 	return p
 }
 
@@ -235,7 +244,7 @@ func withoutArchive(opts []string) []string {
 // options at with its profile, 0 if it names none, or an error when it
 // cannot plan them at all.
 func (s *searcher) floorOf(p Point) (int64, error) {
-	p.MemoryBytes = s.gridUp(s.cfg.Min)
+	p.MemoryBytes, p.Fit = s.gridUp(s.cfg.Min), false
 	_, err := s.cfg.Planner(p)
 	var ref *plan.RefusedError
 	switch {
@@ -294,7 +303,11 @@ func (s *searcher) adopt(c *cand, prof *plan.Profile, mem int64) {
 		f = c.FloorBytes
 	}
 	c.FloorBytes = min(c.FloorBytes, f)
-	c.ko = max(s.carriedKO(c), f-s.cfg.Step)
+	c.ko = max(s.carriedKO(c), s.low()-s.cfg.Step)
+	c.soft = min(c.soft, c.FloorBytes-s.cfg.Step)
+	if c.MinOKBytes > 0 && c.MinOKBytes <= c.ko {
+		c.MinOKBytes = s.lowestOKAbove(c, c.ko)
+	}
 }
 
 // carriedKO is the highest KO of c that still holds with its own profile:
@@ -331,7 +344,7 @@ func (s *searcher) cost(t Trial) float64 {
 func (s *searcher) collect() {
 	s.res.Candidates = nil
 	for _, c := range s.cands {
-		c.Converged = c.MinOKBytes > 0 && c.MinOKBytes-c.ko <= s.cfg.Step
+		c.Converged = s.converged(c)
 		s.res.Candidates = append(s.res.Candidates, *c.CandidateResult)
 	}
 	s.res.front()
@@ -349,19 +362,6 @@ func (s *searcher) bestOK(c *cand) int {
 	return best
 }
 
-// optimistic is the best point a candidate could still reach: one step
-// above its highest KO, as fast as its fastest OK trial. It assumes less
-// memory never makes the app faster, which holds for heap and GC (less
-// room, more collections) and is the premise of dropping early.
-func (s *searcher) optimistic(c *cand) judge.ParetoPoint {
-	p := judge.ParetoPoint{MemoryBytes: c.ko + s.cfg.Step, P99: math.MaxInt64, StartSeconds: math.Inf(1), Throttling: math.Inf(1), OK: true}
-	for _, i := range c.oks {
-		o := s.res.Trials[i].Outcome
-		p.P99, p.StartSeconds, p.Throttling = min(p.P99, o.P99), min(p.StartSeconds, o.StartSeconds), min(p.Throttling, o.Throttling)
-	}
-	return p
-}
-
 func (s *searcher) alive() []*cand {
 	var a []*cand
 	for _, c := range s.cands {
@@ -370,24 +370,4 @@ func (s *searcher) alive() []*cand {
 		}
 	}
 	return a
-}
-
-// byScore orders candidates for halving by the goal (better) applied
-// to what each can still reach: its best OK trial with the memory replaced
-// by the middle of the bracket still open below it; a candidate that has
-// only failed is priced at its next gallop limit with the profile trial's
-// latency, start and throttling. So footprint keeps the candidates that
-// can reach the smallest limits, as it chooses. Ties keep the generation
-// order.
-func (s *searcher) byScore(cs []*cand) {
-	reach := func(c *cand) Trial {
-		if b := s.bestOK(c); b >= 0 {
-			t := s.res.Trials[b]
-			t.Point.MemoryBytes = (c.ko + c.MinOKBytes) / 2
-			return t
-		}
-		mem, _ := s.next(c)
-		return Trial{Point: Point{MemoryBytes: mem}, Outcome: s.ref}
-	}
-	sort.SliceStable(cs, func(i, j int) bool { return s.better(reach(cs[i]), reach(cs[j])) })
 }

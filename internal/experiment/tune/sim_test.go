@@ -30,8 +30,10 @@ type simCand struct {
 
 // simApp is a trial function with known answers, and no JVM.
 type simApp struct {
-	cands     map[string]simCand
-	def       simCand
+	cands map[string]simCand
+	def   simCand
+	// byName, when set, gives every candidate's figures (randomApp).
+	byName    func(name string) simCand
 	soakExtra int64 // a soak needs this much more than a search trial
 	// longExtra is what any trial as long as the soak (a held search
 	// point or the soak) needs more than a short one: an edge that passes
@@ -46,6 +48,9 @@ type simApp struct {
 }
 
 func (a *simApp) cand(name string) simCand {
+	if a.byName != nil {
+		return a.byName(name)
+	}
 	if c, ok := a.cands[name]; ok {
 		return c
 	}
@@ -108,10 +113,14 @@ func (a *simApp) planner(p Point) (*plan.Plan, error) {
 	if p.Profile != nil && p.Profile.App == p.Candidate && p.Candidate != "" {
 		floor = a.cand(p.Candidate).min - a.ownBelow
 	}
-	if p.MemoryBytes < floor {
+	if p.MemoryBytes < floor && !p.Fit { // exec's plan never refuses
 		return nil, &plan.RefusedError{LimitBytes: p.MemoryBytes, MinBytes: floor, Why: "simulated"}
 	}
-	return &plan.Plan{Options: []string{"-Xmx" + size.JVM(p.MemoryBytes/2)}}, nil
+	opts := []string{"-Xmx" + size.JVM(p.MemoryBytes/2)}
+	if p.Profile == nil {
+		opts = append(opts, "-XX:-UseCompressedOops") // a plan without a profile is another JVM
+	}
+	return &plan.Plan{Options: opts}, nil
 }
 
 // footprintApp: the best candidate by footprint is serial-c1-noshare

@@ -16,7 +16,7 @@ import (
 func (s *searcher) choose() int {
 	best := -1
 	for i, t := range s.res.Trials {
-		if t.Point.Purpose != PurposeSearch || t.Outcome.Verdict != trial.OK || s.unheld(t) {
+		if t.Point.Purpose != PurposeSearch || t.Outcome.Verdict != trial.OK || s.unheld(t) || s.contradicted(t) {
 			continue
 		}
 		if best < 0 || s.better(t, s.res.Trials[best]) {
@@ -24,6 +24,20 @@ func (s *searcher) choose() int {
 		}
 	}
 	return best
+}
+
+// contradicted says whether an OK search trial lies below a KO of its
+// candidate planned with the same profile (noise at the edge: passing is
+// monotone in the limit, so one of the two was luck, and the answer is
+// never a limit below a KO tune saw).
+func (s *searcher) contradicted(t Trial) bool {
+	for _, u := range s.res.Trials {
+		if u.Point.Purpose == PurposeSearch && u.Outcome.Verdict != trial.OK && u.Point.Candidate == t.Point.Candidate &&
+			u.Point.Profile == t.Point.Profile && u.Point.MemoryBytes >= t.Point.MemoryBytes {
+			return true
+		}
+	}
+	return false
 }
 
 // better says whether search trial a is a better answer than b for the goal.
