@@ -3,21 +3,22 @@
 # (issue 24's goal), on one app at 1 CPU with its SLO:
 #   1. minmem of the expert's set (bench/expert.yaml: seed 000's flags,
 #      Tomcat capped at 8 threads, MALLOC_ARENA_MAX=2),
-#   2. minmem of the launcher without a profile (--jvm jvmfit),
-#   3. tune --goal footprint --rerun RERUNS: its profile trial, candidates
-#      measured under their own options, the held edge, the soak through
-#      jvmfit exec --profile, then RERUNS fresh reruns of the proven answer
-#      run as the soak was (the goal: proven in 3 of 3),
-# and prints them side by side with trials and minutes, tune / expert (goal
-# <= 0.9 on the large services, <= 104 MiB on filecache), planned against
+#   2. minmem of the launcher's footprint goal without a profile (--jvm
+#      jvmfit:footprint),
+#   3. tune --goal footprint --budget BUDGET (24) --rerun RERUNS (0): its
+#      profile trial, the launcher's edge first, the other candidates tried
+#      at it, the held edge, the soak through jvmfit exec --profile, then
+#      RERUNS fresh reruns of the proven answer run as the soak was,
+# and prints them side by side with trials and minutes, tune / expert (goal:
+# tune at or under the smaller of the two minmems, and <= 0.9 of the
+# expert's on half the services, in <= 24 trials and 15 minutes), planned against
 # measured non-heap per region at the answer, and the load average; then
 # writes bench/results/tune-APP.json (machine, date, load).
 # Needs root (real cgroups). filecache ~25 min, catalog ~1 h on 2 shared cores.
-#   APP=catalog [BUDGET=N] [RATE=R] [SOAK=30s] bash bench/tune.sh    KEEP=DIR keeps the database and JSON
+#   APP=catalog [BUDGET=24] [RATE=R] [SOAK=30s] bash bench/tune.sh    KEEP=DIR keeps the database and JSON
 #   LAUNCHER=0 skips the launcher's minmem; MAX_TRIALS=N caps each minmem
 #   (a noisy edge on a shared machine can cost it twice the trials).
-# Without BUDGET tune scales its budget to its own estimate (the budget the
-# app needed is then in the results).
+# BUDGET= (empty) lets tune scale its budget to its own estimate.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 # shellcheck source=bench/results.sh
@@ -25,10 +26,10 @@ source bench/results.sh
 
 JVMFIT=${JVMFIT:-bin/jvmfit}
 APP=${APP:-filecache}
-BUDGET=${BUDGET:-}
+BUDGET=${BUDGET:-24}
 SOAK=${SOAK:-30s}
 STEP=${STEP:-8Mi}
-RERUNS=${RERUNS:-3}
+RERUNS=${RERUNS:-0}
 LAUNCHER=${LAUNCHER:-1}
 MAX_TRIALS=${MAX_TRIALS:-0}
 case $APP in
@@ -72,8 +73,8 @@ load1=$(cut -d' ' -f1-3 /proc/loadavg)
 
 launcher=0 launcher_trials=0
 if [[ $LAUNCHER != 0 ]]; then
-  echo "bench/tune.sh: minmem of the launcher (no profile) on $APP (load $load1)" >&2
-  minmem launcher --jvm jvmfit
+  echo "bench/tune.sh: minmem of the launcher's footprint goal (no profile) on $APP (load $load1)" >&2
+  minmem launcher --jvm jvmfit:footprint
   launcher=$(jq '.modes[0].min_ok_bytes' "$work/launcher.json")
   launcher_trials=$(jq '.modes[0].trial_count' "$work/launcher.json")
 fi
