@@ -49,6 +49,9 @@ func (e *ConfigError) Unwrap() error { return e.Err }
 func Open(ctx context.Context, a *app.App, db string, o Options) (*Backend, error) {
 	jobs := JobOptions{Namespace: o.Namespace, Image: a.Image, AgentImage: o.AgentImage,
 		Owner: OwnerID(absPath(db)), Session: NewSessionID()}
+	if a.Container != nil {
+		jobs.User = a.Container.User
+	}
 	if o.DryRun != "" {
 		if jobs.Namespace == "" {
 			jobs.Namespace = "default"
