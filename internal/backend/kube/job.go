@@ -27,8 +27,9 @@ type JobOptions struct {
 	AgentImage string // an image holding the jvmfit binary at AgentCommand[0]
 	// AgentCommand runs the agent (default: jvmfit agent).
 	AgentCommand []string
-	Owner        string // OwnerID
+	Owner        string // owner.ForDB of the results database
 	Session      string // NewSessionID
+	Process      string // this jvmfit process, owner.Proc's String: when the run is gone
 	// User is the app's user as the descriptor gives it (user:, "" = the
 	// image's own): uid:gid lets both containers run as it (podsecurity.go).
 	User string
@@ -71,6 +72,7 @@ func Job(name string, task Task, o JobOptions) (*batchv1.Job, error) {
 	}
 	lbl := sessionLabels(o.Owner, o.Session)
 	lbl[LabelTrial] = name
+	ann := map[string]string{AnnotationProcess: o.Process}
 	spec := task.Spec
 	never, zero := corev1.RestartPolicyNever, int32(0)
 	share := true
@@ -109,13 +111,13 @@ func Job(name string, task Task, o JobOptions) (*batchv1.Job, error) {
 	}
 	return &batchv1.Job{
 		TypeMeta:   metav1.TypeMeta{APIVersion: "batch/v1", Kind: "Job"},
-		ObjectMeta: metav1.ObjectMeta{Name: name, Namespace: o.Namespace, Labels: lbl, Annotations: map[string]string{"jvmfit/key": spec.Key()}},
+		ObjectMeta: metav1.ObjectMeta{Name: name, Namespace: o.Namespace, Labels: lbl, Annotations: map[string]string{"jvmfit/key": spec.Key(), AnnotationProcess: o.Process}},
 		Spec: batchv1.JobSpec{
 			BackoffLimit:            &zero,
 			ActiveDeadlineSeconds:   &deadline,
 			TTLSecondsAfterFinished: &ttl,
 			Template: corev1.PodTemplateSpec{
-				ObjectMeta: metav1.ObjectMeta{Labels: lbl},
+				ObjectMeta: metav1.ObjectMeta{Labels: lbl, Annotations: ann},
 				Spec: corev1.PodSpec{
 					RestartPolicy:                 never,
 					ShareProcessNamespace:         &share,
