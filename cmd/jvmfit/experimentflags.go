@@ -22,7 +22,7 @@ import (
 type experimentFlags struct {
 	app, db, java, optionSets, slo, name string
 	profile                              string
-	warmup, duration                     time.Duration
+	warmup, duration, sweepStale         time.Duration
 	vars                                 []string
 	nmt, json, keepLogs, fresh           bool
 	backend                              backendFlags // backend.go
@@ -57,6 +57,7 @@ func (f *experimentFlags) register(cmd *cobra.Command) {
 	fl.BoolVar(&f.json, "json", false, "print JSON on stdout instead of Markdown")
 	fl.BoolVar(&f.keepLogs, "keep-logs", false, "keep every trial's app log in DB.logs/ID/ (default: only KO trials' logs)")
 	fl.BoolVar(&f.fresh, "fresh", false, "run every trial again even if the database holds an identical one")
+	registerSweepStale(fl, &f.sweepStale)
 	f.backend.register(cmd)
 	f.img.registerExperiment(fl)
 	f.own.register(cmd, true)
@@ -86,7 +87,7 @@ func (f *experimentFlags) open() (*session, error) {
 		Base: trial.Spec{Java: f.java, Warmup: f.warmup, Duration: f.duration, Vars: vars, SLO: f.slo, NMT: f.nmt, JVM: "default",
 			Profile: f.profile, Engine: f.img.engine},
 		Progress:  experiment.ProgressWriter(os.Stderr),
-		Summarize: report.Summarize}
+		Summarize: report.Summarize, SweepStale: f.sweepStale}
 	if f.profile != "" {
 		if _, err := plan.LoadProfile(f.profile); err != nil {
 			return nil, usagef("--profile: %v", err)

@@ -33,7 +33,7 @@ type runFlags struct {
 	profileOut, profile             string
 	viaExec                         bool
 	cpus, rate                      float64
-	warmup, duration                time.Duration
+	warmup, duration, sweepStale    time.Duration
 	vars                            []string
 	nmt, saturate, noLimits, asJSON bool
 	verbose                         bool
@@ -85,6 +85,7 @@ Exit status: 0 OK, 1 KO (or jvmfit failed), 2 bad input, 130 interrupted
 	fl.StringVar(&f.experiment, "experiment", "", "experiment name in the database (default: run-APP-TIME)")
 	fl.BoolVar(&f.asJSON, "json", false, "print the result as JSON on stdout")
 	fl.BoolVarP(&f.verbose, "verbose", "v", false, "first print where the trial runs (the lines of jvmfit doctor) on stderr")
+	registerSweepStale(fl, &f.sweepStale)
 	f.img.register(fl)
 	f.own.register(cmd, false)
 	return cmd
@@ -117,7 +118,7 @@ func runTrial(cmd *cobra.Command, f *runFlags) error {
 	defer st.Close()
 
 	sess := &experiment.Session{App: a, OptionSets: f.optionSets, Name: f.experiment, Store: st, Base: spec,
-		Progress: experiment.ProgressWriter(os.Stderr)}
+		Progress: experiment.ProgressWriter(os.Stderr), SweepStale: f.sweepStale}
 	// The app's log goes next to the database, as an experiment's does
 	// (docs/experiments.md), never into /tmp, and stays only for a KO.
 	sess.LogDir = filepath.Join(f.db+".logs", "run")

@@ -21,6 +21,8 @@
 // own memory cgroup or, on v2, its place, for cgroupfs; the slice
 // jvmfit-<pid>.slice for systemd), so jvmfit still touches only its own
 // sub-tree.
-// Every container carries the label jvmfit.pid=<pid>, which is how Sweep
-// finds those of a dead jvmfit.
+// Every container carries its run's owner (a random id recorded beside
+// the database, internal/owner), process and creation time: Sweep removes
+// only its own owner's containers whose process is gone, or, past
+// --sweep-stale, anyone's. Its pid label (jvmfit.pid) is for people.
 package docker

@@ -29,8 +29,11 @@ type Launch struct {
 
 // Labels on every container jvmfit creates.
 const (
-	LabelPid   = "jvmfit.pid"   // the creating jvmfit's pid: Sweep's key
-	LabelTrial = "jvmfit.trial" // the trial's name, for people reading `docker ps`
+	LabelPid     = "jvmfit.pid"     // the creating jvmfit's pid, for people and cgroup names
+	LabelTrial   = "jvmfit.trial"   // the trial's name, for people reading `docker ps`
+	LabelOwner   = "jvmfit.owner"   // whose run it is (owner.ID): Sweep's key
+	LabelProcess = "jvmfit.process" // the run's process (owner.Proc): is the run gone
+	LabelCreated = "jvmfit.created" // Unix seconds: --sweep-stale's age
 )
 
 // createArgs is the `docker create` command line for l, as container name

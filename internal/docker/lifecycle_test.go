@@ -6,7 +6,6 @@ import (
 	"bytes"
 	"context"
 	"os"
-	"os/exec"
 	"strconv"
 	"strings"
 	"testing"
@@ -93,37 +92,6 @@ func TestCancelLeavesNoContainer(t *testing.T) {
 	}
 	if ids := containers(t, os.Getpid()); len(ids) != 0 {
 		t.Errorf("containers left after cancel: %v", ids)
-	}
-}
-
-// TestSweepRemovesOnlyDeadJvmfitsContainers: a container labelled with
-// the pid of a jvmfit that died goes; one of a live process stays.
-func TestSweepRemovesOnlyDeadJvmfitsContainers(t *testing.T) {
-	need(t, jdk17Image)
-	s := sandbox(t)
-	dead := exec.Command("true")
-	if err := dead.Run(); err != nil {
-		t.Fatal(err)
-	}
-	deadPid, livePid := dead.Process.Pid, os.Getppid()
-	e := docker.Default()
-	mk := func(pid int) string {
-		id, err := e.Run(context.Background(), nil, "create", "--label", docker.LabelPid+"="+strconv.Itoa(pid), jdk17Image, "java", "-version")
-		if err != nil {
-			t.Fatal(err)
-		}
-		t.Cleanup(func() { _, _ = e.Run(context.Background(), nil, "rm", "--force", id) })
-		return id
-	}
-	deadID, liveID := mk(deadPid), mk(livePid)
-	if _, err := s.Sweep(context.Background()); err != nil {
-		t.Fatal(err)
-	}
-	if ids := containers(t, deadPid); len(ids) != 0 {
-		t.Errorf("the dead jvmfit's container %.12s is still there", deadID)
-	}
-	if ids := containers(t, livePid); len(ids) != 1 {
-		t.Errorf("the live process's container %.12s was removed", liveID)
 	}
 }
 

@@ -11,6 +11,7 @@ import (
 	"time"
 
 	"github.com/jvmfit/jvmfit/internal/docker"
+	"github.com/jvmfit/jvmfit/internal/owner"
 )
 
 // TestPodmanOOMKilledThoughInspectSaysNot: filecache's JVM, its heap of
@@ -132,13 +133,18 @@ func TestPodmanOKAt256Mi(t *testing.T) {
 }
 
 // TestPodmanSweep: Sweep reads podman's labels too (its ps has no .Label):
-// a container labelled with a dead pid goes, one of a live process stays.
+// the owner's container whose run is gone goes, a live run's stays.
 func TestPodmanSweep(t *testing.T) {
 	needPodman(t, jdk17Image)
 	s := podmanSandbox(t)
-	dead, live := deadPid(t), os.Getppid()
+	dead, live := deadPid(t), os.Getpid()
 	mk := func(pid int) string {
-		id, err := podman.Run(context.Background(), nil, "create", "--label", docker.LabelPid+"="+strconv.Itoa(pid), jdk17Image, "java", "-version")
+		p := owner.Self()
+		if pid != p.Pid {
+			p.Pid = pid
+		}
+		id, err := podman.Run(context.Background(), nil, "create", "--label", docker.LabelPid+"="+strconv.Itoa(pid),
+			"--label", docker.LabelOwner+"="+s.Owner, "--label", docker.LabelProcess+"="+p.String(), jdk17Image, "java", "-version")
 		if err != nil {
 			t.Fatal(err)
 		}

@@ -17,9 +17,13 @@ import (
 	"time"
 
 	"github.com/jvmfit/jvmfit/internal/docker"
+	"github.com/jvmfit/jvmfit/internal/owner"
 )
 
-const podmanHelperEnv = "JVMFIT_PODMAN_TEST_HELPER"
+const (
+	podmanHelperEnv = "JVMFIT_PODMAN_TEST_HELPER"
+	podmanOwnerEnv  = "JVMFIT_PODMAN_TEST_OWNER" // the test's own, so that its sweep may clean up
+)
 
 // TestPodmanHelperJvmfit is not a test: run with podmanHelperEnv set, it
 // plays a jvmfit under podman that turns SIGINT into the cancellation of
@@ -34,6 +38,7 @@ func TestPodmanHelperJvmfit(t *testing.T) {
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt)
 	defer stop()
 	fail := func(err error) { fmt.Println("error:", err); os.Exit(1) }
+	owner.Use(os.Getenv(podmanOwnerEnv), 0) // the test's database's run
 	s, err := docker.New(ctx, podman)
 	if err != nil {
 		fail(err)
@@ -66,7 +71,7 @@ func TestPodmanSIGINTLeavesNothing(t *testing.T) {
 	needPodman(t, filecacheImage)
 	s := podmanSandbox(t)
 	cmd := exec.Command(os.Args[0], "-test.run=^TestPodmanHelperJvmfit$", "-test.count=1")
-	cmd.Env = append(os.Environ(), podmanHelperEnv+"="+strconv.Itoa(freePort(t)))
+	cmd.Env = append(os.Environ(), podmanHelperEnv+"="+strconv.Itoa(freePort(t)), podmanOwnerEnv+"="+s.Owner)
 	cmd.Stderr = os.Stderr
 	out, err := cmd.StdoutPipe()
 	if err != nil {

@@ -15,6 +15,8 @@ import (
 	"sync"
 	"sync/atomic"
 	"time"
+
+	"github.com/jvmfit/jvmfit/internal/owner"
 )
 
 // CancelGrace is how long a container gets between SIGTERM and SIGKILL when
@@ -26,7 +28,12 @@ const CancelGrace = 2 * time.Second
 type Sandbox struct {
 	Engine Engine
 	Tree   Tree
-	pid    int
+	// Owner is whose run this is (owner.ID): Sweep removes only this
+	// owner's containers whose run is gone, and any older than Stale
+	// (0 = none by age).
+	Owner string
+	Stale time.Duration
+	pid   int
 }
 
 // New checks the engine and finds the cgroup sub-tree for this process.
@@ -47,7 +54,7 @@ func New(ctx context.Context, e Engine) (*Sandbox, error) {
 			return nil, err
 		}
 	}
-	return &Sandbox{Engine: e, Tree: t, pid: os.Getpid()}, nil
+	return &Sandbox{Engine: e, Tree: t, Owner: owner.ID(), Stale: owner.Stale(), pid: os.Getpid()}, nil
 }
 
 var (
@@ -67,6 +74,12 @@ func (s *Sandbox) Start(ctx context.Context, l Launch) (*Process, error) {
 	if err != nil {
 		return nil, err
 	}
+	// Whose run it is, for the sweeps of later runs (sweep.go).
+	args = append([]string{args[0],
+		"--label", LabelOwner + "=" + s.Owner,
+		"--label", LabelProcess + "=" + owner.Self().String(),
+		"--label", LabelCreated + "=" + strconv.FormatInt(time.Now().Unix(), 10),
+	}, args[1:]...)
 	id, err := s.Engine.Run(ctx, nil, s.Engine.withCreateFlags(args)...)
 	if err != nil {
 		// A create cut short by ctx may still have made the container.

@@ -17,6 +17,7 @@ import (
 	"time"
 
 	"github.com/jvmfit/jvmfit/internal/docker"
+	"github.com/jvmfit/jvmfit/internal/owner"
 )
 
 const helperEnv = "JVMFIT_DOCKER_TEST_HELPER"
@@ -27,6 +28,8 @@ func TestHelperJvmfit(t *testing.T) {
 	if os.Getenv(helperEnv) == "" {
 		return
 	}
+	// The jvmfit it plays ran on the test's database: the same owner.
+	owner.Use(os.Getenv(helperEnv), 0)
 	s, err := docker.New(context.Background(), docker.Default())
 	if err != nil {
 		fmt.Println("error:", err)
@@ -45,13 +48,14 @@ func TestHelperJvmfit(t *testing.T) {
 }
 
 // TestSweepAfterSigkill: a jvmfit killed with SIGKILL while its container
-// runs leaves the container and its cgroup sub-tree; the next jvmfit's
+// runs leaves the container and its cgroup sub-tree; the next jvmfit on
+// the same database (the same owner)'s
 // Sweep removes both: 0 containers and 0 jvmfit-<pid> cgroups left.
 func TestSweepAfterSigkill(t *testing.T) {
 	need(t, jdk17Image)
 	s := sandbox(t)
 	cmd := exec.Command(os.Args[0], "-test.run=^TestHelperJvmfit$", "-test.count=1")
-	cmd.Env = append(os.Environ(), helperEnv+"=1")
+	cmd.Env = append(os.Environ(), helperEnv+"="+s.Owner)
 	out, err := cmd.StdoutPipe()
 	if err != nil {
 		t.Fatal(err)

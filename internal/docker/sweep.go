@@ -14,38 +14,54 @@ import (
 	"time"
 
 	"github.com/jvmfit/jvmfit/internal/cgroup"
+	"github.com/jvmfit/jvmfit/internal/owner"
 )
 
+// swept says whether a container with these labels goes: this owner's
+// run whose process is gone, or anyone's older than Stale. A container
+// without them (an older jvmfit's, labelled with its pid only) is left to
+// its owner: docker rm it by hand.
+func (s *Sandbox) swept(ownerID, process, created string) bool {
+	p, ok := owner.Parse(process)
+	if ok && p == owner.Self() {
+		return false // this run's: Close removes them
+	}
+	if t, err := strconv.ParseInt(created, 10, 64); err == nil && s.Stale > 0 &&
+		time.Since(time.Unix(t, 0)) > s.Stale {
+		return true
+	}
+	return ok && ownerID != "" && ownerID == s.Owner && p.Gone()
+}
+
 // Sweep removes the containers that a jvmfit killed before its Stop left
-// behind: only those labelled with a jvmfit pid that is not alive (never
-// this process's, never a running jvmfit's), then the empty cgroup
-// directories of that pid's sub-tree. It returns the removed containers'
-// names.
+// behind: only those of this Sandbox's owner whose run's process is
+// certainly gone (owner.Proc.Gone), and, with Stale, anyone's created
+// longer ago than that. A pid alone never decides: on a shared daemon
+// (a mounted docker.sock, DOCKER_HOST) another jvmfit's pid, counted in
+// its own PID namespace or on its own machine, may look dead here while
+// its trial runs. Then it removes the empty cgroup directories of dead
+// jvmfits' sub-trees. It returns the removed containers' names.
 func (s *Sandbox) Sweep(ctx context.Context) ([]string, error) {
+	f := func(key string) string { return s.Engine.psLabel(key) }
 	out, err := s.Engine.Run(ctx, nil, "ps", "--all", "--filter", "label="+LabelPid,
-		"--format", "{{.ID}} {{.Names}} "+s.Engine.psLabel(LabelPid))
+		"--format", strings.Join([]string{"{{.ID}}", "{{.Names}}", f(LabelOwner), f(LabelProcess), f(LabelCreated)}, "|"))
 	if err != nil {
 		return nil, fmt.Errorf("cannot list jvmfit's containers: %w", err)
 	}
 	var removed []string
 	var first error
-	dead := map[int]bool{}
 	for _, line := range strings.Split(out, "\n") {
-		f := strings.Fields(line)
-		if len(f) != 3 {
+		c := strings.Split(strings.TrimSpace(line), "|")
+		if len(c) != 5 || !s.swept(c[2], c[3], c[4]) {
 			continue
 		}
-		pid, err := strconv.Atoi(f[2])
-		if err != nil || pid == s.pid || cgroup.PidAlive(pid) {
-			continue
-		}
-		dead[pid] = true
-		if _, err := s.Engine.Run(ctx, nil, "rm", "--force", f[0]); err != nil {
+		if _, err := s.Engine.Run(ctx, nil, "rm", "--force", c[0]); err != nil {
 			first = errors.Join(first, err)
 			continue
 		}
-		removed = append(removed, f[1])
+		removed = append(removed, c[1])
 	}
+	dead := map[int]bool{}
 	// A jvmfit killed after its containers were gone leaves no label to
 	// find, only its sub-tree, which the engine made in every hierarchy,
 	// the named ones (systemd, unified) that internal/cgroup never sees

@@ -39,8 +39,8 @@ type OpenedBackend struct {
 	// directory for a dry run, which stores nothing (the caller removes
 	// its directory); else the one given.
 	DB string
-	// Swept is how many Jobs an earlier run on the same database left in
-	// Namespace, now removed.
+	// Swept is how many Jobs gone runs on the same database (or, with
+	// --sweep-stale, anyone's old runs) left in Namespace, now removed.
 	Swept     int
 	Namespace string
 }
@@ -93,7 +93,7 @@ func (s *Session) useKube(ctx context.Context, cfg BackendConfig, db string) (Op
 		return out, backendErrorf("--backend k8s needs the app's image: give --image NAME[:TAG] or image: in the descriptor")
 	}
 	o := kube.Options{Namespace: cfg.Namespace, Kubeconfig: cfg.Kubeconfig, AgentImage: cfg.AgentImage, Pending: cfg.Pending,
-		DryRun: cfg.DryRun, Manifests: cfg.Manifests}
+		DryRun: cfg.DryRun, Manifests: cfg.Manifests, SweepStale: s.SweepStale}
 	k, err := kube.Open(ctx, s.App, db, o)
 	var ce *kube.ConfigError
 	switch {

@@ -19,6 +19,9 @@ import (
 // in which jvmfit failed is the run's answer, stored, not an error.
 func RunOne(ctx context.Context, s *Session, spec trial.Spec, args any) (*trial.Result, error) {
 	st := s.Store
+	if err := s.claimOwner(st); err != nil { // while the trial sees no store
+		return nil, err
+	}
 	s.Store, s.Fresh = nil, true // nothing is stored before the trial ends
 	name := s.Name
 	if err := s.Begin(store.KindRun, args); err != nil {

@@ -63,6 +63,13 @@ type Session struct {
 	// Parallel is how many trials Batch runs at a time (0 or 1: one).
 	Parallel int
 
+	// SweepStale, when set, is the age past which the sweeps before the
+	// first trial remove anyone's leftover containers and Jobs, not only
+	// this database's gone runs' (--sweep-stale).
+	SweepStale time.Duration
+	owned      sync.Once
+	ownerErr   error
+
 	// Summarize renders a recommendation, with minmem's searches, as the
 	// experiment's stored summary: report.Summarize, wired by the command,
 	// so that experiment returns values and renders nothing itself.

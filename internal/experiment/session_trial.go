@@ -34,6 +34,9 @@ func (s *Session) run(ctx context.Context, spec trial.Spec) (*trial.Result, erro
 	if s.Run != nil {
 		return s.Run(ctx, spec)
 	}
+	if err := s.claimOwner(s.Store); err != nil {
+		return nil, err
+	}
 	b := s.Backend
 	if b == nil {
 		b = backend.Local(s.App)

@@ -142,12 +142,15 @@ func TestImageBadInputExit2(t *testing.T) {
 }
 
 // TestRunImageSIGKILLThenRerunSweeps: a jvmfit killed outright leaves its
-// container; the next jvmfit that runs an image trial removes it, and the
-// killed one's cgroup sub-tree, before its own trial.
+// container; the next jvmfit on the same database (its owner, whose
+// record beside it the rerun finds) that runs an image trial removes it,
+// and the killed one's cgroup sub-tree, before its own trial.
 func TestRunImageSIGKILLThenRerunSweeps(t *testing.T) {
 	clitest.FilecacheImage(t)
 	var killed int
-	runUntil(t, imageRunArgs(t, "256Mi"), "trial ", func(p int) {
+	first, rerun := imageRunArgs(t, "256Mi"), imageRunArgs(t, "64Mi")
+	rerun[len(rerun)-1] = first[len(first)-1] // --db
+	runUntil(t, first, "trial ", func(p int) {
 		killed = p
 		deadline := time.Now().Add(60 * time.Second)
 		for containersOf(t, p) == "" && time.Now().Before(deadline) {
@@ -161,7 +164,7 @@ func TestRunImageSIGKILLThenRerunSweeps(t *testing.T) {
 	}
 	t.Cleanup(func() { docker.Default().Run(context.Background(), nil, "rm", "--force", left) })
 	// The rerun's own trial: OOM-killed at once, which is quick.
-	_, stderr, code := clitest.Run(t, nil, imageRunArgs(t, "64Mi")...)
+	_, stderr, code := clitest.Run(t, nil, rerun...)
 	if code != 1 {
 		t.Errorf("rerun: exit %d, want 1 (KO)\n%s", code, stderr)
 	}

@@ -7,6 +7,7 @@ import (
 	"time"
 
 	"github.com/jvmfit/jvmfit/internal/app"
+	"github.com/jvmfit/jvmfit/internal/owner"
 	"github.com/jvmfit/jvmfit/internal/trial"
 )
 
@@ -20,6 +21,9 @@ type Options struct {
 	// Manifests, or a directory.
 	DryRun    string
 	Manifests io.Writer
+	// SweepStale, when set, lets the sweep remove anyone's Jobs older than
+	// it (--sweep-stale), not only this database's gone runs'.
+	SweepStale time.Duration
 }
 
 // Backend is the Kubernetes backend readied for one experiment: each trial
@@ -43,12 +47,15 @@ func (e *ConfigError) Error() string { return e.Err.Error() }
 func (e *ConfigError) Unwrap() error { return e.Err }
 
 // Open readies the backend for app a (its image runs in each Job) with
-// the results kept in db, which names the Jobs' owner: it connects, and
-// removes the Jobs an earlier run on the same database left; a dry run
-// connects to nothing.
+// the results kept in db, beside which the Jobs' owner is recorded: it
+// connects, and removes the Jobs that gone runs on the same database left
+// (SweepRule); a dry run connects to nothing and records nothing.
 func Open(ctx context.Context, a *app.App, db string, o Options) (*Backend, error) {
 	jobs := JobOptions{Namespace: o.Namespace, Image: a.Image, AgentImage: o.AgentImage,
-		Owner: OwnerID(absPath(db)), Session: NewSessionID()}
+		Owner: owner.New(), Session: NewSessionID(), Process: owner.Self().String()}
+	if a.Container != nil {
+		jobs.User = a.Container.User
+	}
 	if o.DryRun != "" {
 		if jobs.Namespace == "" {
 			jobs.Namespace = "default"
@@ -66,7 +73,10 @@ func Open(ctx context.Context, a *app.App, db string, o Options) (*Backend, erro
 	if jobs.Namespace == "" {
 		jobs.Namespace = ns
 	}
-	n, err := Sweep(ctx, client, jobs.Namespace, jobs.Owner, jobs.Session)
+	if jobs.Owner, err = owner.ForDB(absPath(db)); err != nil {
+		return nil, err
+	}
+	n, err := Sweep(ctx, client, jobs.Namespace, SweepRule{Owner: jobs.Owner, Session: jobs.Session, Stale: o.SweepStale})
 	if err != nil {
 		return nil, err
 	}

@@ -200,14 +200,15 @@ func TestEnvtestResume(t *testing.T) {
 	checkResume(t, c, cluster.api, namespace(t, c))
 }
 
-// A rerun after a SIGKILL sweeps the killed run's Jobs from the API server.
+// A rerun on the same database after a SIGKILL sweeps the killed run's
+// Jobs from the API server.
 func TestEnvtestSweepAfterKill(t *testing.T) {
 	c := apiServer(t)
 	ns := namespace(t, c)
 	ctx := context.Background()
 	task, _ := NewTask(testSpec(256*mi), testApp())
 	o := testOptions()
-	o.Namespace, o.Session = ns, "dead0001"
+	o.Namespace, o.Session, o.Process = ns, "dead0001", deadProc(t)
 	for _, name := range []string{"jvmfit-dead0001-0001", "jvmfit-dead0001-0002"} {
 		j, err := Job(name, task, o)
 		if err != nil {
@@ -217,7 +218,7 @@ func TestEnvtestSweepAfterKill(t *testing.T) {
 			t.Fatal(err)
 		}
 	}
-	n, err := Sweep(ctx, cluster.api, ns, o.Owner, "next0001")
+	n, err := Sweep(ctx, cluster.api, ns, SweepRule{Owner: o.Owner, Session: "next0001"})
 	if err != nil || n != 2 {
 		t.Fatalf("swept %d, %v", n, err)
 	}

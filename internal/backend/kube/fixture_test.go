@@ -25,7 +25,8 @@ func testSpec(mem int64) trial.Spec {
 }
 
 func testOptions() JobOptions {
-	return JobOptions{Namespace: "trials", Image: "filecache:17", AgentImage: "jvmfit:test", Owner: "0wner0wner00", Session: "5e55104d"}
+	return JobOptions{Namespace: "trials", Image: "filecache:17", AgentImage: "jvmfit:test", Owner: "0wner0wner00", Session: "5e55104d",
+		Process: "b00t-1d_4026531836_4242_99"}
 }
 
 // okResult is the agent's result for spec.

@@ -27,8 +27,12 @@ type JobOptions struct {
 	AgentImage string // an image holding the jvmfit binary at AgentCommand[0]
 	// AgentCommand runs the agent (default: jvmfit agent).
 	AgentCommand []string
-	Owner        string // OwnerID
+	Owner        string // owner.ForDB of the results database
 	Session      string // NewSessionID
+	Process      string // this jvmfit process, owner.Proc's String: when the run is gone
+	// User is the app's user as the descriptor gives it (user:, "" = the
+	// image's own): uid:gid lets both containers run as it (podsecurity.go).
+	User string
 	// AgentMemory and AgentCPUs are the agent container's own requests and
 	// limits: the load generator must not eat into the app's.
 	AgentMemory int64
@@ -68,12 +72,15 @@ func Job(name string, task Task, o JobOptions) (*batchv1.Job, error) {
 	}
 	lbl := sessionLabels(o.Owner, o.Session)
 	lbl[LabelTrial] = name
+	ann := map[string]string{AnnotationProcess: o.Process}
 	spec := task.Spec
 	never, zero := corev1.RestartPolicyNever, int32(0)
 	share := true
 	deadline := int64(activeDeadline(task).Seconds())
 	ttl := int32(600) // a safety net: jvmfit deletes its Jobs itself
 	grace := int64(10)
+	appSec, agentSec := appAndAgentSecurity(o.User)
+	noToken := false
 	app := corev1.Container{
 		Name:            AppContainer,
 		Image:           o.Image,
@@ -82,6 +89,7 @@ func Job(name string, task Task, o JobOptions) (*batchv1.Job, error) {
 		Resources:       resources(spec.MemoryBytes, spec.CPUs, spec.NoLimits),
 		Ports:           []corev1.ContainerPort{{Name: "http", ContainerPort: int32(task.App.Port)}},
 		ImagePullPolicy: corev1.PullIfNotPresent,
+		SecurityContext: appSec,
 	}
 	agent := corev1.Container{
 		Name:                     AgentContainer,
@@ -92,8 +100,9 @@ func Job(name string, task Task, o JobOptions) (*batchv1.Job, error) {
 		TerminationMessagePolicy: corev1.TerminationMessageReadFile,
 		ImagePullPolicy:          corev1.PullIfNotPresent,
 		// Reading another container's /proc/PID/root (hsperfdata, its
-		// cgroup mount) and attaching for NMT need ptrace access.
-		SecurityContext: &corev1.SecurityContext{Capabilities: &corev1.Capabilities{Add: []corev1.Capability{"SYS_PTRACE"}}},
+		// cgroup mount) and attaching for NMT: as the app's user, or with
+		// the capabilities podsecurity.go says.
+		SecurityContext: agentSec,
 		// The agent writes its scratch files (the scenario, the result)
 		// under /tmp, which an image FROM scratch with only the jvmfit
 		// binary lacks: every trial failed with "stat /tmp" on the e2e
@@ -102,19 +111,22 @@ func Job(name string, task Task, o JobOptions) (*batchv1.Job, error) {
 	}
 	return &batchv1.Job{
 		TypeMeta:   metav1.TypeMeta{APIVersion: "batch/v1", Kind: "Job"},
-		ObjectMeta: metav1.ObjectMeta{Name: name, Namespace: o.Namespace, Labels: lbl, Annotations: map[string]string{"jvmfit/key": spec.Key()}},
+		ObjectMeta: metav1.ObjectMeta{Name: name, Namespace: o.Namespace, Labels: lbl, Annotations: map[string]string{"jvmfit/key": spec.Key(), AnnotationProcess: o.Process}},
 		Spec: batchv1.JobSpec{
 			BackoffLimit:            &zero,
 			ActiveDeadlineSeconds:   &deadline,
 			TTLSecondsAfterFinished: &ttl,
 			Template: corev1.PodTemplateSpec{
-				ObjectMeta: metav1.ObjectMeta{Labels: lbl},
+				ObjectMeta: metav1.ObjectMeta{Labels: lbl, Annotations: ann},
 				Spec: corev1.PodSpec{
 					RestartPolicy:                 never,
 					ShareProcessNamespace:         &share,
 					TerminationGracePeriodSeconds: &grace,
-					Containers:                    []corev1.Container{app, agent},
-					Volumes:                       []corev1.Volume{{Name: "agent-tmp", VolumeSource: corev1.VolumeSource{EmptyDir: &corev1.EmptyDirVolumeSource{}}}},
+					// Neither container calls the API.
+					AutomountServiceAccountToken: &noToken,
+					SecurityContext:              podSecurity(),
+					Containers:                   []corev1.Container{app, agent},
+					Volumes:                      []corev1.Volume{{Name: "agent-tmp", VolumeSource: corev1.VolumeSource{EmptyDir: &corev1.EmptyDirVolumeSource{}}}},
 				},
 			},
 		},

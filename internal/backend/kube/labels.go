@@ -8,7 +8,6 @@ package kube
 
 import (
 	"crypto/rand"
-	"crypto/sha256"
 	"encoding/hex"
 	"fmt"
 
@@ -21,8 +20,12 @@ const (
 	ManagedBy      = "jvmfit"
 	LabelName      = "app.kubernetes.io/name"
 	LabelSession   = "jvmfit/session" // one jvmfit process's run
-	LabelOwner     = "jvmfit/owner"   // who reruns it: a hash of the results database
+	LabelOwner     = "jvmfit/owner"   // whose run: the id recorded beside the results database (owner.ForDB)
 	LabelTrial     = "jvmfit/trial"   // the Job's own name, on its pods too
+	// AnnotationProcess is the run's jvmfit process (owner.Proc), on Jobs
+	// and pods: the sweep removes an owner's objects once it is gone. An
+	// annotation, since it may pass a label value's 63 characters.
+	AnnotationProcess = "jvmfit/process"
 )
 
 // NewSessionID is a fresh run's id: 8 hex digits, a valid label value.
@@ -30,14 +33,6 @@ func NewSessionID() string {
 	var b [4]byte
 	rand.Read(b[:])
 	return hex.EncodeToString(b[:])
-}
-
-// OwnerID names whoever reruns a command: the same results database gives
-// the same owner, so its rerun sweeps the Jobs a killed run left while
-// leaving other users' sessions in the namespace alone.
-func OwnerID(db string) string {
-	h := sha256.Sum256([]byte(db))
-	return hex.EncodeToString(h[:6])
 }
 
 // sessionLabels are the labels every object of a session carries.
@@ -63,6 +58,11 @@ func sessionSelector(owner, session string) string {
 // ownerSelector selects every object an owner's runs created.
 func ownerSelector(owner string) string {
 	return labels.SelectorFromSet(labels.Set{LabelManagedBy: ManagedBy, LabelOwner: owner}).String()
+}
+
+// managedSelector selects every object any jvmfit created.
+func managedSelector() string {
+	return labels.SelectorFromSet(labels.Set{LabelManagedBy: ManagedBy}).String()
 }
 
 // jobName is a trial's Job name: short, unique in the session, DNS-1123.

@@ -19,6 +19,7 @@ import (
 	"k8s.io/client-go/kubernetes/fake"
 	k8stesting "k8s.io/client-go/testing"
 
+	"github.com/jvmfit/jvmfit/internal/owner"
 	"github.com/jvmfit/jvmfit/internal/probe"
 	"github.com/jvmfit/jvmfit/internal/trial"
 )
@@ -244,37 +245,56 @@ func TestRunSurvivesWatchExpiryAndClose(t *testing.T) {
 }
 
 // A rerun after a SIGKILL removes what the killed run left under the same
-// owner, and nothing of another owner's or of its own session.
+// owner, and nothing of another owner's, of a live run's (another jvmfit
+// on the same database) or of its own session; past --sweep-stale,
+// anyone's old run goes too.
 func TestSweepLeftovers(t *testing.T) {
-	mk := func(name, owner, session string) []runtime.Object {
+	dead, live := deadProc(t), owner.Self().String()
+	old := metav1.NewTime(time.Now().Add(-3 * time.Hour))
+	mk := func(name, owner, session, process string, created metav1.Time) []runtime.Object {
 		l := sessionLabels(owner, session)
 		l[LabelTrial] = name
-		return []runtime.Object{
-			&batchv1.Job{ObjectMeta: metav1.ObjectMeta{Name: name, Namespace: "trials", Labels: l}},
-			&corev1.Pod{ObjectMeta: metav1.ObjectMeta{Name: name + "-x1", Namespace: "trials", Labels: l}},
-		}
+		m := metav1.ObjectMeta{Name: name, Namespace: "trials", Labels: l, CreationTimestamp: created,
+			Annotations: map[string]string{AnnotationProcess: process}}
+		pm := *m.DeepCopy()
+		pm.Name += "-x1"
+		return []runtime.Object{&batchv1.Job{ObjectMeta: m}, &corev1.Pod{ObjectMeta: pm}}
 	}
+	now := metav1.Now()
 	var objs []runtime.Object
-	objs = append(objs, mk("jvmfit-dead0001-0001", "me", "dead0001")...)
-	objs = append(objs, mk("jvmfit-dead0001-0002", "me", "dead0001")...)
-	objs = append(objs, mk("jvmfit-other-0001", "someone", "other")...)
-	objs = append(objs, mk("jvmfit-live-0001", "me", "live")...)
+	objs = append(objs, mk("jvmfit-dead0001-0001", "me", "dead0001", dead, now)...)
+	objs = append(objs, mk("jvmfit-dead0001-0002", "me", "dead0001", dead, now)...)
+	objs = append(objs, mk("jvmfit-other-0001", "someone", "other", dead, now)...)
+	objs = append(objs, mk("jvmfit-alive-0001", "me", "alive", live, now)...)
+	objs = append(objs, mk("jvmfit-live-0001", "me", "live", live, now)...)
+	objs = append(objs, mk("jvmfit-stale-0001", "someone", "stale", live, old)...)
+	left := func(c *fake.Clientset) string {
+		jobs, _ := c.BatchV1().Jobs("trials").List(context.Background(), metav1.ListOptions{})
+		pods, _ := c.CoreV1().Pods("trials").List(context.Background(), metav1.ListOptions{})
+		var names []string
+		for _, j := range jobs.Items {
+			names = append(names, j.Name)
+		}
+		for _, p := range pods.Items {
+			names = append(names, p.Name)
+		}
+		return strings.Join(names, ",")
+	}
 	c := fake.NewClientset(objs...)
-	n, err := Sweep(context.Background(), clientsetAPI{c}, "trials", "me", "live")
+	n, err := Sweep(context.Background(), clientsetAPI{c}, "trials", SweepRule{Owner: "me", Session: "live"})
 	if err != nil || n != 2 {
 		t.Fatalf("swept %d, %v", n, err)
 	}
-	jobs, _ := c.BatchV1().Jobs("trials").List(context.Background(), metav1.ListOptions{})
-	pods, _ := c.CoreV1().Pods("trials").List(context.Background(), metav1.ListOptions{})
-	var left []string
-	for _, j := range jobs.Items {
-		left = append(left, j.Name)
+	if got := left(c); got != "jvmfit-alive-0001,jvmfit-live-0001,jvmfit-other-0001,jvmfit-stale-0001,"+
+		"jvmfit-alive-0001-x1,jvmfit-live-0001-x1,jvmfit-other-0001-x1,jvmfit-stale-0001-x1" {
+		t.Errorf("left %v", got)
 	}
-	for _, p := range pods.Items {
-		left = append(left, p.Name)
+	n, err = Sweep(context.Background(), clientsetAPI{c}, "trials", SweepRule{Owner: "me", Session: "live", Stale: time.Hour})
+	if err != nil || n != 1 {
+		t.Fatalf("with --sweep-stale 1h swept %d, %v: want the 3 hours old Job", n, err)
 	}
-	if strings.Join(left, ",") != "jvmfit-live-0001,jvmfit-other-0001,jvmfit-live-0001-x1,jvmfit-other-0001-x1" {
-		t.Errorf("left %v", left)
+	if got := left(c); strings.Contains(got, "stale") {
+		t.Errorf("left %v", got)
 	}
 }
 
