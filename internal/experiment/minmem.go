@@ -32,6 +32,9 @@ type Search struct {
 	// MaxTrials stops a search that noise keeps from settling; 0 = no cap
 	// beyond the grid itself.
 	MaxTrials int
+	// Parallel is how many limits a round tries side by side
+	// (minmem_parallel.go); 0 or 1: one at a time.
+	Parallel int
 }
 
 // DefaultSearch is the range and precision `jvmfit minmem` uses unless told.
@@ -58,6 +61,9 @@ type Outcome struct {
 	// none): the limits below it were never trials.
 	Floor int64
 	Note  string // plain words when the answer is not a bracketed boundary
+	// Rounds is how many rounds of trials the search ran: with Parallel
+	// above 1, trials of one round ran side by side.
+	Rounds int
 }
 
 // Validate checks the range before any trial runs.
@@ -99,11 +105,14 @@ func MinMem(ctx context.Context, s Search, fn TrialFunc) (*Outcome, error) {
 	out := &Outcome{}
 	var err error
 	for err == nil {
-		mem, done := st.next()
-		if done {
+		mems := st.nextRound(s.Parallel)
+		if len(mems) == 0 {
 			break
 		}
-		err = st.try(ctx, fn, mem, out)
+		if len(mems) == 1 {
+			out.Rounds++
+		}
+		err = st.round(ctx, fn, mems, out)
 	}
 	out.finish(st)
 	if errors.Is(err, errTrialCap) {

@@ -3,6 +3,7 @@ package experiment
 import (
 	"context"
 	"fmt"
+	"sync"
 
 	"github.com/jvmfit/jvmfit/internal/size"
 	"github.com/jvmfit/jvmfit/internal/trial"
@@ -53,7 +54,9 @@ func (p MinMemPlan) Run(ctx context.Context, s *Session) ([]ModeResult, error) {
 	var out []ModeResult
 	for _, cpus := range p.CPUs {
 		for _, jvm := range p.JVMs {
-			o, err := MinMem(ctx, p.Search, p.trialAt(s, cpus, jvm))
+			search := p.Search
+			search.Parallel = max(search.Parallel, s.Parallel)
+			o, err := MinMem(ctx, search, p.trialAt(s, cpus, jvm))
 			if o != nil {
 				out = append(out, ModeResult{JVM: jvm, CPUs: cpus, Outcome: o})
 			}
@@ -71,9 +74,12 @@ func (p MinMemPlan) Run(ctx context.Context, s *Session) ([]ModeResult, error) {
 // every trial it already has from the store.
 func (p MinMemPlan) trialAt(s *Session, cpus float64, jvm string) TrialFunc {
 	runs := map[int64]int{}
+	var mu sync.Mutex // a parallel round calls it side by side, each at its own limit
 	return func(ctx context.Context, mem int64) (*trial.Result, error) {
 		spec := p.spec(s, cpus, jvm, mem)
+		mu.Lock()
 		spec.Repeat, spec.Purpose = runs[mem], trial.PurposeSearch
+		mu.Unlock()
 		what := fmt.Sprintf("minmem cpus=%s jvm=%s memory=%s", fmtCPUs(cpus), jvm, size.Format(mem))
 		if spec.Repeat > 0 {
 			spec.Purpose = trial.PurposeRepeat
@@ -81,7 +87,9 @@ func (p MinMemPlan) trialAt(s *Session, cpus float64, jvm string) TrialFunc {
 		}
 		r, _, err := s.Trial(ctx, spec, what)
 		if err == nil {
+			mu.Lock()
 			runs[mem]++
+			mu.Unlock()
 		}
 		return r, err
 	}

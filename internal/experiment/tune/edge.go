@@ -1,6 +1,8 @@
 package tune
 
 import (
+	"slices"
+
 	"github.com/jvmfit/jvmfit/internal/trial"
 )
 
@@ -41,7 +43,7 @@ func (s *searcher) next(c *cand, n int) []int64 {
 	var out []int64
 	add := func(m int64) {
 		m = min(m, s.top)
-		if m >= s.low() && m > c.ko && (len(out) == 0 || m != out[len(out)-1]) && (c.MinOKBytes == 0 || m < c.MinOKBytes) {
+		if m >= s.low() && m > c.ko && !slices.Contains(out, m) && (c.MinOKBytes == 0 || m < c.MinOKBytes) {
 			out = append(out, m)
 		}
 	}
@@ -52,6 +54,18 @@ func (s *searcher) next(c *cand, n int) []int64 {
 		// the start is where the heap holds the whole live set, so it most
 		// likely passes.
 		out = append([]int64{min(c.start, s.top)}, s.split(lo, min(c.start, s.top), n-1)...)
+	case c.MinOKBytes == 0 && c.misses == 0 && n > 1:
+		// Side by side, the first round is the prediction and the limits
+		// either side of it, nearest first.
+		f := max(c.start, lo+step)
+		add(f)
+		for i := int64(1); len(out) < n && i < 64; i++ {
+			add(f - i*step)
+			if len(out) < n {
+				add(f + i*step)
+			}
+		}
+		slices.Sort(out)
 	case c.MinOKBytes == 0:
 		for i := 0; len(out) < n && i < 24; i++ {
 			add(lo + step<<(max(c.misses, 1)-1+i))

@@ -124,7 +124,14 @@ func (s *searcher) settle(ctx context.Context, round []job, inc Trial, tried map
 			won = append(won, c)
 		}
 	}
-	for _, c := range won {
+	// The first winner (in the order of prediction) has its edge found;
+	// the others go back in line, to be tried at the new edge less a step,
+	// as one at a time they would have been.
+	for i, c := range won {
+		if i > 0 {
+			tried[c] = false
+			continue
+		}
 		if err := s.edge(ctx, c); err != nil {
 			return err
 		}

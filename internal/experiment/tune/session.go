@@ -297,3 +297,36 @@ func answerProfile(dir, given string, p *plan.Profile) (string, error) {
 	}
 	return WriteProfile(dir, p)
 }
+
+// RunAll runs search points side by side through the Session's Batch
+// (Session.Parallel at a time: pods, or cgroups with CPUs of their own).
+func (t *SessionTrials) RunAll(ctx context.Context, ps []Point) ([]Outcome, error) {
+	planned := make([]experiment.Planned, len(ps))
+	refused := make([]bool, len(ps))
+	for i, p := range ps {
+		spec, err := t.spec(p)
+		var ref *plan.RefusedError
+		switch {
+		case errors.As(err, &ref):
+			refused[i] = true
+		case err != nil:
+			return nil, err
+		}
+		planned[i] = experiment.Planned{Spec: spec, What: "tune " + p.String()}
+	}
+	var outs []Outcome
+	for i, b := range t.Session.Batch(ctx, planned) {
+		var ref *plan.RefusedError
+		switch {
+		case refused[i] || errors.As(b.Err, &ref):
+			outs = append(outs, Outcome{Verdict: trial.KO, Kind: KindRefused})
+		case b.Err != nil:
+			return outs, b.Err
+		case b.Result == nil:
+			return outs, ctx.Err()
+		default:
+			outs = append(outs, outcomeOf(ps[i], b.Result))
+		}
+	}
+	return outs, nil
+}
