@@ -20,6 +20,10 @@ type backendFlags struct {
 	parallel                       int
 	pending                        time.Duration
 
+	// room is the largest trial of a search (minmem, tune): with it,
+	// --parallel may run on this machine when the host has room.
+	room experiment.Room
+
 	dryDB string         // a dry run's throwaway database
 	cmd   *cobra.Command // the command the flags are on
 }
@@ -31,7 +35,7 @@ func (b *backendFlags) register(cmd *cobra.Command) {
 	fl.StringVar(&b.namespace, "namespace", "", "k8s: namespace of the trial Jobs (default: the kubeconfig context's)")
 	fl.StringVar(&b.kubeconfig, "kubeconfig", "", "k8s: kubeconfig file (default: $KUBECONFIG, ~/.kube/config, then in-cluster)")
 	fl.StringVar(&b.agentImage, "agent-image", "jvmfit:"+version, "k8s: an image holding this jvmfit binary on its PATH (the pod's load and probe container)")
-	fl.IntVar(&b.parallel, "parallel", 1, "k8s: trials run at a time (sweep and compare cells; minmem and tune searches stay sequential)")
+	fl.IntVar(&b.parallel, "parallel", 1, "trials run side by side: k8s pods (sweep and compare cells, minmem's and tune's rounds), or on this machine for minmem and tune when it has CPUs and memory for them")
 	fl.DurationVar(&b.pending, "pending-timeout", 5*time.Minute, "k8s: how long a pod may stay unschedulable before the trial counts as such")
 	fl.StringVar(&b.dryRun, "dry-run", "", `k8s: write the Job manifests instead of applying them: "-" for stdout, or a directory`)
 	fl.Lookup("dry-run").NoOptDefVal = "-"
@@ -59,7 +63,7 @@ func (b *backendFlags) register(cmd *cobra.Command) {
 // nothing).
 func (b *backendFlags) apply(s *experiment.Session, db *string) error {
 	cmd := b.cmd
-	cfg := experiment.BackendConfig{Name: b.backend, Parallel: b.parallel, Namespace: b.namespace, Kubeconfig: b.kubeconfig,
+	cfg := experiment.BackendConfig{Name: b.backend, Parallel: b.parallel, Room: b.room, Namespace: b.namespace, Kubeconfig: b.kubeconfig,
 		AgentImage: b.agentImage, Pending: b.pending, DryRun: b.dryRun, Manifests: cmd.OutOrStdout()}
 	k, err := s.UseBackend(cmd.Context(), cfg, *db)
 	var be *experiment.BackendError

@@ -3,6 +3,7 @@ package main
 import (
 	"fmt"
 	"io"
+	"slices"
 	"time"
 
 	"github.com/spf13/cobra"
@@ -63,6 +64,7 @@ func newMinMem() *cobra.Command {
 				return usagef("--soak cannot be negative (0 skips the proof)")
 			}
 			args := map[string]any{"app": ef.appRef(), "cpus": cpuList, "jvm": modes, "min": s.Min, "max": s.Max, "step": s.Step, "repeats": s.Repeats, "rate": rate, "soak": soak.String()}
+			ef.backend.room = experiment.Room{CPUs: slices.Max(cpuList), MemoryBytes: s.Max}
 			sess, err := ef.open()
 			if err != nil {
 				return err

@@ -7,6 +7,7 @@ import (
 
 	"github.com/spf13/cobra"
 
+	"github.com/jvmfit/jvmfit/internal/experiment"
 	"github.com/jvmfit/jvmfit/internal/experiment/tune"
 	"github.com/jvmfit/jvmfit/internal/plan"
 	"github.com/jvmfit/jvmfit/internal/report"
@@ -79,18 +80,20 @@ func (f *tuneFlags) run(cmd *cobra.Command) error {
 		return asUsage(err)
 	}
 	cfg.ScaleBudget = !cmd.Flags().Changed("budget")
+	f.ef.backend.room = experiment.Room{CPUs: cfg.CPUs, MemoryBytes: cfg.Generous}
 	sess, err := f.ef.open()
 	if err != nil {
 		return err
 	}
 	defer sess.close()
+	cfg.Parallel = sess.Parallel
 	sess.Base.Rate = f.rate
 	t, err := tune.Open(sess.Session, cfg, f.ef.db, f.ef.profile)
 	if err != nil {
 		return asUsage(err)
 	}
 	args := map[string]any{"app": f.ef.appRef(), "cpus": cfg.CPUs, "goal": cfg.Goal, "budget": cfg.Budget, "rate": f.rate,
-		"soak": f.soak.String(), "generous": cfg.Generous, "profile": f.ef.profile, "rerun": cfg.Reruns}
+		"soak": f.soak.String(), "generous": cfg.Generous, "profile": f.ef.profile, "rerun": cfg.Reruns, "parallel": cfg.Parallel}
 	if err := sess.begin(store.KindTune, args); err != nil {
 		return err
 	}

@@ -22,7 +22,12 @@ import (
 // them (docs/kubernetes.md).
 type BackendConfig struct {
 	Name     string // "local" ("" too) or "k8s"
-	Parallel int    // trials at a time, at least 1 (more for k8s only)
+	Parallel int    // trials at a time, at least 1
+	// Room is the largest trial the experiment runs (its CPUs and memory
+	// limit), set by the searches (minmem, tune): with it, --parallel N
+	// runs on this machine when the host has room for N of them
+	// (localroom.go). Zero: one at a time here.
+	Room Room
 	// k8s: the Jobs' namespace, the kubeconfig, the agent's image, how long
 	// a pod may stay unschedulable.
 	Namespace, Kubeconfig, AgentImage string
@@ -73,10 +78,15 @@ func (s *Session) UseBackend(ctx context.Context, cfg BackendConfig, db string) 
 		if cfg.DryRun != "" || cfg.Namespace != "" || cfg.Kubeconfig != "" {
 			return out, backendErrorf("--dry-run, --namespace and --kubeconfig are for --backend k8s")
 		}
-		if cfg.Parallel > 1 {
+		if cfg.Parallel > 1 && cfg.Room == (Room{}) {
 			// Trials sharing this machine's CPUs and memory bandwidth would
 			// measure each other.
-			return out, backendErrorf("--parallel %d is for --backend k8s: trials on one machine would disturb each other's figures", cfg.Parallel)
+			return out, backendErrorf("--parallel %d on this machine is for minmem and tune; sweep and compare run side by side with --backend k8s", cfg.Parallel)
+		}
+		if cfg.Parallel > 1 {
+			if err := cfg.Room.fits(cfg.Parallel, hostRoom()); err != nil {
+				return out, &BackendError{err}
+			}
 		}
 		return out, nil
 	case "k8s":
