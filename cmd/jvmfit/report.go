@@ -229,15 +229,7 @@ func writeReport(path, format string, in book) error {
 	if err := render(&buf, format, in); err != nil {
 		return err
 	}
-	tmp := path + ".tmp"
-	if err := os.WriteFile(tmp, buf.Bytes(), 0o644); err != nil {
-		return fmt.Errorf("write %s: %w", path, err)
-	}
-	if err := os.Rename(tmp, path); err != nil {
-		os.Remove(tmp)
-		return fmt.Errorf("write %s: %w", path, err)
-	}
-	return nil
+	return replaceFile(path, buf.Bytes(), 0o644)
 }
 
 func listExperiments(w io.Writer, st *store.Store) error {

@@ -122,7 +122,7 @@ func runTrial(cmd *cobra.Command, f *runFlags) error {
 	// The app's log goes next to the database, as an experiment's does
 	// (docs/experiments.md), never into /tmp, and stays only for a KO.
 	sess.LogDir = filepath.Join(f.db+".logs", "run")
-	if err := os.MkdirAll(sess.LogDir, 0o755); err != nil {
+	if err := os.MkdirAll(sess.LogDir, 0o700); err != nil {
 		return fmt.Errorf("cannot make the log directory: %w", err)
 	}
 	r, err := experiment.RunOne(cmd.Context(), sess, spec, runArgs(cmd))

@@ -8,6 +8,7 @@ import (
 	"fmt"
 	"io"
 	"os"
+	"path"
 	"path/filepath"
 	"strings"
 	"time"
@@ -45,7 +46,11 @@ func CopyFiles(ctx context.Context, e Engine, image, dir string, paths ...string
 			}
 			return fmt.Errorf("cannot copy %s out of %s: %w", p, image, err)
 		}
-		if err := writeFirst(tarred, filepath.Join(dir, p)); err != nil {
+		dst, err := HostPath(dir, p)
+		if err != nil {
+			return fmt.Errorf("cannot copy %s out of %s: %w", p, image, err)
+		}
+		if err := writeFirst(tarred, dst); err != nil {
 			return fmt.Errorf("cannot copy %s out of %s: %w", p, image, err)
 		}
 	}
@@ -95,5 +100,22 @@ func Inspect(ctx context.Context, e Engine, image string) (ImageInfo, error) {
 	if err := json.Unmarshal([]byte(env), &vars); err != nil && env != "null" {
 		return ImageInfo{}, fmt.Errorf("cannot read the environment of image %s: %w", image, err)
 	}
-	return ImageInfo{ID: id, JavaHome: javaHome(vars)}, nil
+	home, err := imageJavaHome(image, javaHome(vars))
+	if err != nil {
+		return ImageInfo{}, err
+	}
+	return ImageInfo{ID: id, JavaHome: home}, nil
+}
+
+// imageJavaHome is the JAVA_HOME an image sets, cleaned; "" if none. The
+// JDK's files are cached on the host under that path, so a relative one
+// (which could climb out of the cache with ..) is refused.
+func imageJavaHome(image, home string) (string, error) {
+	if home == "" {
+		return "", nil
+	}
+	if !path.IsAbs(home) {
+		return "", fmt.Errorf("image %s sets JAVA_HOME=%q, not an absolute path: jvmfit keeps the image's JDK files on the host under its JAVA_HOME and takes only an absolute one", image, home)
+	}
+	return path.Clean(home), nil
 }

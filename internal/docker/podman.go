@@ -112,11 +112,17 @@ func (e Engine) explain(err error) error {
 // podmanWorkDir is the working directory of a podman Sandbox's commands,
 // for the files conmon writes into the directory it inherits ("oom" when
 // a container is OOM-killed), which would otherwise land in the user's.
-// Close removes it; Sweep removes a dead jvmfit's.
+// Close removes it; Sweep removes a dead jvmfit's. Its name is random
+// after the pid: a name known in advance could be made first by another
+// user (a symlink), and conmon, as root, would write through it.
 func podmanWorkDir(pid int) (string, error) {
-	dir := filepath.Join(os.TempDir(), "jvmfit-podman-"+strconv.Itoa(pid))
-	if err := os.MkdirAll(dir, 0o700); err != nil {
+	dir, err := os.MkdirTemp("", podmanDirPrefix+strconv.Itoa(pid)+"-")
+	if err != nil {
 		return "", fmt.Errorf("cannot make podman's working directory: %w", err)
 	}
 	return dir, nil
 }
+
+// podmanDirPrefix starts the name of a podman working directory:
+// jvmfit-podman-<pid>-<random>.
+const podmanDirPrefix = "jvmfit-podman-"

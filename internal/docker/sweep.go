@@ -70,13 +70,7 @@ func (s *Sandbox) Sweep(ctx context.Context) ([]string, error) {
 		dead[pid] = true
 	}
 	if s.Engine.IsPodman() {
-		dirs, _ := filepath.Glob(filepath.Join(os.TempDir(), "jvmfit-podman-*"))
-		for _, d := range dirs {
-			pid, err := strconv.Atoi(strings.TrimPrefix(filepath.Base(d), "jvmfit-podman-"))
-			if err == nil && pid != s.pid && !cgroup.PidAlive(pid) {
-				os.RemoveAll(d)
-			}
-		}
+		sweepPodmanDirs(os.TempDir(), s.pid)
 	}
 	for pid := range dead {
 		s.Tree.removeDirs(pid)

@@ -101,7 +101,8 @@ func (s *Session) Begin(kind string, args any) error {
 	s.ID = id
 	if s.LogRoot != "" {
 		s.LogDir = s.logDir()
-		if err := os.MkdirAll(s.LogDir, 0o755); err != nil {
+		// 0700: the app logs inside hold what the app prints.
+		if err := os.MkdirAll(s.LogDir, 0o700); err != nil {
 			return fmt.Errorf("cannot make the log directory: %w", err)
 		}
 	}

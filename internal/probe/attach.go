@@ -99,12 +99,21 @@ func attach(ctx context.Context, root string, pid int) (net.Conn, error) {
 // the file once the process is gone and /proc/PID with it: removing by the
 // /proc path left .attach_pidN files in the directories of JVMs that
 // exited while being attached.
+//
+// The directory may be anyone's (the JVM's working directory, its /tmp),
+// and jvmfit is root: the file is created only if nothing is at its name
+// (O_EXCL, O_NOFOLLOW), so a planted link is never followed. A regular
+// file already there (another attacher's) serves as the trigger and is
+// left to whoever made it; anything else there is refused.
 func createTrigger(dir, name string) (remove func(), err error) {
 	d, err := os.Open(dir)
 	if err != nil {
 		return nil, err
 	}
-	fd, err := unix.Openat(int(d.Fd()), name, unix.O_CREAT|unix.O_WRONLY|unix.O_CLOEXEC, 0o600)
+	fd, err := unix.Openat(int(d.Fd()), name, unix.O_CREAT|unix.O_EXCL|unix.O_NOFOLLOW|unix.O_WRONLY|unix.O_CLOEXEC, 0o600)
+	if errors.Is(err, unix.EEXIST) {
+		return existingTrigger(d, dir, name)
+	}
 	if err != nil {
 		d.Close()
 		return nil, &os.PathError{Op: "create", Path: filepath.Join(dir, name), Err: err}
@@ -114,6 +123,21 @@ func createTrigger(dir, name string) (remove func(), err error) {
 		_ = unix.Unlinkat(int(d.Fd()), name, 0)
 		d.Close()
 	}, nil
+}
+
+// existingTrigger takes a regular file already at the trigger's name as
+// the trigger, without opening or removing it; d is the directory.
+func existingTrigger(d *os.File, dir, name string) (remove func(), err error) {
+	var st unix.Stat_t
+	err = unix.Fstatat(int(d.Fd()), name, &st, unix.AT_SYMLINK_NOFOLLOW)
+	if err == nil && st.Mode&unix.S_IFMT != unix.S_IFREG {
+		err = errors.New("not a regular file, and not jvmfit's: left alone")
+	}
+	if err != nil {
+		d.Close()
+		return nil, &os.PathError{Op: "create", Path: filepath.Join(dir, name), Err: err}
+	}
+	return func() { d.Close() }, nil
 }
 
 func dialUnix(ctx context.Context, path string) (net.Conn, error) {

@@ -103,7 +103,7 @@ func Check(ctx context.Context, appFile string, paths []string, opt CheckOptions
 	}
 	o := trial.Options{Progress: opt.Progress}
 	if opt.LogDir != "" {
-		if err := os.MkdirAll(opt.LogDir, 0o755); err != nil {
+		if err := os.MkdirAll(opt.LogDir, 0o700); err != nil {
 			return nil, fmt.Errorf("cannot make the log directory: %w", err)
 		}
 		o.LogDir = opt.LogDir

@@ -26,7 +26,7 @@ type Flags struct {
 	// Dir keeps what is generated (the scenario file and, for the user
 	// to read or adopt, the app.yaml init would write); each input gets
 	// its own subdirectory, the same one on every run, so a rerun finds
-	// its stored trials.
+	// its stored trials. It is made 0700 if new: --env values are in it.
 	Dir string
 	// Ctx bounds the detection of an image's jar (it runs the engine);
 	// nil is context.Background.
@@ -129,6 +129,9 @@ func (f Flags) detected(in Input, what, scenario string) (*app.App, error) {
 func (f Flags) build(in Input, scenario string) (*app.App, error) {
 	if f.Dir == "" {
 		return nil, errors.New("scaffold: no directory for the generated scenario")
+	}
+	if err := os.MkdirAll(f.Dir, 0o700); err != nil {
+		return nil, err
 	}
 	in.Dir = filepath.Join(f.Dir, in.Name+"-"+inputKey(in))
 	files, err := Write(in, true)
@@ -252,7 +255,7 @@ func (f Flags) scenarioOnly(s app.Source) (string, error) {
 		return "", errors.New("scaffold: no directory for the generated scenario")
 	}
 	dir := filepath.Join(f.Dir, name+"-"+inputKey(in))
-	if err := os.MkdirAll(dir, 0o755); err != nil {
+	if err := os.MkdirAll(dir, 0o700); err != nil {
 		return "", err
 	}
 	path := filepath.Join(dir, "scenario.yaml")

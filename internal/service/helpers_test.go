@@ -60,11 +60,14 @@ func zombie(pid int) bool {
 	return err != nil || strings.Contains(string(b), ") Z ")
 }
 
-// psql runs one query as the app's role through TCP, as the app would.
+// psql runs one query as the app's role through TCP with its password, as
+// the app would.
 func psql(t *testing.T, bin string, ex map[string]string, db, query string) (string, error) {
 	t.Helper()
-	out, err := exec.Command(filepath.Join(bin, "psql"), "-X", "-A", "-t", "-h", ex["db_host"], "-p", ex["db_port"],
-		"-U", ex["db_user"], "-d", db, "-c", query).CombinedOutput()
+	cmd := exec.Command(filepath.Join(bin, "psql"), "-X", "-A", "-t", "-w", "-h", ex["db_host"], "-p", ex["db_port"],
+		"-U", ex["db_user"], "-d", db, "-c", query)
+	cmd.Env = append(os.Environ(), "PGPASSWORD="+ex["db_password"])
+	out, err := cmd.CombinedOutput()
 	return strings.TrimSpace(string(out)), err
 }
 

@@ -4,8 +4,6 @@ package service
 
 import (
 	"context"
-	"crypto/rand"
-	"encoding/hex"
 	"errors"
 	"fmt"
 	"io"
@@ -14,6 +12,7 @@ import (
 	"path/filepath"
 	"regexp"
 	"strconv"
+	"strings"
 	"sync"
 	"syscall"
 	"time"
@@ -44,7 +43,8 @@ type postgres struct {
 	dir      string // temp root: data/ and sock/
 	port     int
 	db, user string
-	password string
+	password string // the app's role's
+	superPW  string // the superuser's, jvmfit's alone
 	proc     *sandbox.Process
 	tail     *tail
 
@@ -76,7 +76,7 @@ func startPostgres(ctx context.Context, s app.Service, o Options) (Instance, err
 		return nil, fmt.Errorf("service %q: cannot make its data directory: %v", s.Name, err)
 	}
 	pg := &postgres{svc: s, dir: dir, db: db, user: db, password: randomPassword(),
-		tail: &tail{}, stopped: make(chan struct{})}
+		superPW: randomPassword(), tail: &tail{}, stopped: make(chan struct{})}
 	registerDir(dir)
 	fail := func(err error) (Instance, error) {
 		pg.Stop()
@@ -131,9 +131,8 @@ func (pg *postgres) startServer(ctx context.Context, bin string, acct account, o
 
 var identifier = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`^[a-z_][a-z0-9_]{0,62}$`) })
 
-// initdb makes the cluster as the server's account. Trust authentication
-// is safe here only because the server listens on 127.0.0.1 and a socket
-// directory no one else can enter, and the cluster lives for one trial.
+// initdb makes the cluster as the server's account, its superuser's
+// password from a file (postgres_auth.go).
 func (pg *postgres) initdb(ctx context.Context, bin string, acct account) error {
 	data := filepath.Join(pg.dir, "data")
 	for _, d := range []string{data, filepath.Join(pg.dir, "sock")} {
@@ -148,9 +147,14 @@ func (pg *postgres) initdb(ctx context.Context, bin string, acct account) error 
 			}
 		}
 	}
+	pw, removePW, err := pwfile(pg.dir, pg.superPW, acct)
+	if err != nil {
+		return err
+	}
+	defer removePW()
 	// --no-sync: a throwaway cluster need not survive a power cut.
 	cmd := exec.CommandContext(ctx, filepath.Join(bin, "initdb"), "-D", data, "-U", superuser,
-		"--auth=trust", "--encoding=UTF8", "--locale=C", "--no-sync", "--no-instructions")
+		"--pwfile="+pw, "--auth=scram-sha-256", "--encoding=UTF8", "--locale=C", "--no-sync", "--no-instructions")
 	cmd.Env = serverEnv()
 	cmd.Dir = pg.dir
 	if acct.drop {
@@ -163,15 +167,7 @@ func (pg *postgres) initdb(ctx context.Context, bin string, acct account) error 
 		}
 		return fmt.Errorf("initdb failed (%v): %s", err, lastLines(string(out), 3))
 	}
-	hba := "local all all trust\nhost all all 127.0.0.1/32 trust\n"
-	hbaPath := filepath.Join(data, "pg_hba.conf")
-	if err := os.WriteFile(hbaPath, []byte(hba), 0o600); err != nil {
-		return err
-	}
-	if acct.drop {
-		return os.Chown(hbaPath, acct.uid, acct.gid)
-	}
-	return nil
+	return writeHBA(data, acct)
 }
 
 // serverArgv sets everything on the command line, so the cluster's files
@@ -186,6 +182,7 @@ func (pg *postgres) serverArgv(bin string) []string {
 		"-h", "127.0.0.1",
 		"-p", strconv.Itoa(pg.port),
 		"-c", "max_connections=" + strconv.Itoa(maxConnections),
+		"-c", "password_encryption=scram-sha-256",
 		"-c", "shared_buffers=" + strconv.FormatInt(sharedBuffers(pg.svc.Memory)/size.KiB, 10) + "kB",
 		"-c", "fsync=off",
 		"-c", "synchronous_commit=off",
@@ -234,13 +231,14 @@ func (pg *postgres) awaitReady(ctx context.Context, bin string, timeout time.Dur
 }
 
 // createAppDatabase makes the app's role and database: the app loads its
-// own schema, nothing else is put in.
+// own schema, nothing else is put in. The SQL, which holds the role's
+// password, goes through stdin, the superuser's through the environment.
 func (pg *postgres) createAppDatabase(ctx context.Context, bin string) error {
-	cmd := exec.CommandContext(ctx, filepath.Join(bin, "psql"), "-X", "-q", "-v", "ON_ERROR_STOP=1",
-		"-h", "127.0.0.1", "-p", strconv.Itoa(pg.port), "-U", superuser, "-d", "postgres",
-		"-c", fmt.Sprintf("CREATE ROLE %s LOGIN PASSWORD '%s'", pg.user, pg.password),
-		"-c", fmt.Sprintf("CREATE DATABASE %s OWNER %s", pg.db, pg.user))
-	cmd.Env = serverEnv()
+	cmd := exec.CommandContext(ctx, filepath.Join(bin, "psql"), "-X", "-q", "-w", "-v", "ON_ERROR_STOP=1",
+		"-h", "127.0.0.1", "-p", strconv.Itoa(pg.port), "-U", superuser, "-d", "postgres", "-f", "-")
+	cmd.Stdin = strings.NewReader(fmt.Sprintf("CREATE ROLE %s LOGIN PASSWORD '%s';\nCREATE DATABASE %s OWNER %s;\n",
+		pg.user, pg.password, pg.db, pg.user))
+	cmd.Env = withPassword(serverEnv(), pg.superPW)
 	out, err := cmd.CombinedOutput()
 	if err != nil {
 		if ctx.Err() != nil {
@@ -249,12 +247,6 @@ func (pg *postgres) createAppDatabase(ctx context.Context, bin string) error {
 		return fmt.Errorf("cannot create database %s: %s", pg.db, lastLines(string(out), 2))
 	}
 	return nil
-}
-
-func randomPassword() string {
-	b := make([]byte, 12)
-	_, _ = rand.Read(b)
-	return hex.EncodeToString(b)
 }
 
 func (pg *postgres) Name() string          { return pg.svc.Name }

@@ -51,6 +51,9 @@ func Open(path string) (*Store, error) {
 	if free, ok := freeSpace(filepath.Dir(path)); ok && free < minFreeBytes {
 		return nil, fmt.Errorf("cannot use database %s: the disk it is on is full (%d KiB free); free space there or give another --db path", path, free>>10)
 	}
+	if err := createFile(path); err != nil {
+		return nil, err
+	}
 	q := url.Values{}
 	// synchronous=FULL: SaveTrial promises durability when it returns, and
 	// in WAL mode NORMAL may lose the last commits on power loss.

@@ -42,7 +42,7 @@ func openLog(logDir string, spec Spec, started time.Time) (*appLog, error) {
 			l.name = base + "-" + strconv.Itoa(i)
 		}
 		l.path = filepath.Join(logDir, l.name+".log")
-		f, err := os.OpenFile(l.path, os.O_WRONLY|os.O_CREATE|os.O_EXCL, 0o644)
+		f, err := os.OpenFile(l.path, os.O_WRONLY|os.O_CREATE|os.O_EXCL, 0o600)
 		if err == nil {
 			l.file = f
 			return l, nil

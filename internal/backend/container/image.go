@@ -58,7 +58,9 @@ func (images) Prepare(ctx context.Context, spec *trial.Spec, a *trial.App) (jdk.
 		spec.App = a.Image
 	}
 	local := j
-	local.Home = imageCacheDir(id, j.Home)
+	if local.Home, err = imageCacheDir(id, j.Home); err != nil {
+		return jdk.JDK{}, fmt.Errorf("image %s: %w", a.Image, err)
+	}
 	return local, nil
 }
 
@@ -135,7 +137,11 @@ func cachedJDK(info docker.ImageInfo) (jdk.JDK, error) {
 	if info.JavaHome == "" {
 		return jdk.JDK{}, fmt.Errorf("no JAVA_HOME")
 	}
-	b, err := os.ReadFile(filepath.Join(imageCacheDir(info.ID, info.JavaHome), "release"))
+	home, err := imageCacheDir(info.ID, info.JavaHome)
+	if err != nil {
+		return jdk.JDK{}, err
+	}
+	b, err := os.ReadFile(filepath.Join(home, "release"))
 	if err != nil {
 		return jdk.JDK{}, err
 	}
@@ -145,11 +151,19 @@ func cachedJDK(info docker.ImageInfo) (jdk.JDK, error) {
 // copyOnce copies the JDK's files (relative to home) out of the image into
 // its cache directory, unless a previous jvmfit did.
 func copyOnce(ctx context.Context, e docker.Engine, image, id, home string, rel ...string) error {
-	dir := imageCacheDir(id, "")
+	dir, err := imageCacheDir(id, "")
+	if err != nil {
+		return err
+	}
 	var missing []string
 	for _, r := range rel {
-		if _, err := os.Stat(filepath.Join(dir, home, r)); err != nil {
-			missing = append(missing, filepath.Join(home, r))
+		p := filepath.Join(home, r)
+		host, err := docker.HostPath(dir, p)
+		if err != nil {
+			return fmt.Errorf("image %s: its JDK at %s: %w", image, home, err)
+		}
+		if _, err := os.Stat(host); err != nil {
+			missing = append(missing, p)
 		}
 	}
 	if len(missing) == 0 {
@@ -159,17 +173,32 @@ func copyOnce(ctx context.Context, e docker.Engine, image, id, home string, rel 
 }
 
 // imageCacheDir is where an image's JDK files are kept: the user's cache
-// (~/.cache/jvmfit/image-jdk/<id>), since an image id's files never change.
-func imageCacheDir(id, home string) string {
+// (~/.cache/jvmfit/image-jdk/<id>), since an image id's files never change,
+// and home ("" or the JDK's absolute path in the image) below it. Root
+// writes the image's files there, so the path must stay in that id's
+// directory, and is never a fixed name under the shared /tmp.
+func imageCacheDir(id, home string) (string, error) {
 	base, err := os.UserCacheDir()
 	if err != nil {
-		base = os.TempDir()
+		return "", fmt.Errorf("no cache directory for the image's JDK files: set HOME or XDG_CACHE_HOME (%v)", err)
 	}
 	id = strings.TrimPrefix(id, "sha256:")
 	if len(id) > 16 {
 		id = id[:16]
 	}
-	return filepath.Join(base, "jvmfit", "image-jdk", id, home)
+	root := filepath.Join(base, "jvmfit", "image-jdk")
+	dir := filepath.Join(root, id)
+	if id == "" || filepath.Dir(dir) != root {
+		return "", fmt.Errorf("image id %q cannot name a cache directory", id)
+	}
+	if home == "" {
+		return dir, nil
+	}
+	p, err := docker.HostPath(dir, home)
+	if err != nil {
+		return "", fmt.Errorf("JAVA_HOME: %w", err)
+	}
+	return p, nil
 }
 
 // JDKText is the image JDK's version and vendor for the result's env.

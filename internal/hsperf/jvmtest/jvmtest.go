@@ -62,11 +62,14 @@ func classes(t testing.TB) string {
 			}
 		}
 		// A cache keyed by the source, not a temp dir: test binaries have no
-		// hook to remove it at exit, and every run can reuse it.
+		// hook to remove it at exit, and every run can reuse it. Never a
+		// fixed name under the shared temporary directory, where another
+		// user could plant the class a root test then runs.
 		sum := sha256.Sum256(probeSource)
 		cache, err := os.UserCacheDir()
 		if err != nil {
-			cache = os.TempDir()
+			compileErr = fmt.Errorf("no cache directory for the test JVM program: set HOME or XDG_CACHE_HOME (%v)", err)
+			return
 		}
 		dir := filepath.Join(cache, "jvmfit", "jvmtest-"+hex.EncodeToString(sum[:6]))
 		if _, err := os.Stat(filepath.Join(dir, "Probe.class")); err == nil {
