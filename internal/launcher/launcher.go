@@ -94,7 +94,11 @@ func (f Request) limits() (cgroup.Limits, error) {
 // Plan is jvmfit's plan for the request's java, limits and goal, made
 // around the user's options (args and the JAVA_* variables in env).
 func Plan(f Request, env launch.Env, args []string) (*plan.Plan, error) {
-	p, _, err := f.plan(env, env.UserOptions(args))
+	user, err := env.UserOptions(args)
+	if err != nil {
+		return nil, asInput(err)
+	}
+	p, _, err := f.plan(env, user)
 	return p, err
 }
 
@@ -193,9 +197,13 @@ func (f Request) styleOptions(style, jar string, env launch.Env, args []string) 
 	if err != nil {
 		return anchor.Options{}, asInput(err)
 	}
+	user, err := env.UserOptions(args)
+	if err != nil {
+		return anchor.Options{}, asInput(err)
+	}
 	o, err := anchor.Compute(style, anchor.Input{
 		LimitBytes: lim.EffectiveMemory(), CPUs: lim.EffectiveCPUs(), JDK: j.Version, JavaHome: j.Home,
-		Jar: jar, UserOptions: env.UserOptions(args), Env: os.LookupEnv,
+		Jar: jar, UserOptions: user, Env: os.LookupEnv,
 	})
 	if err != nil {
 		return anchor.Options{}, inputf("--style %s: %w", style, err)
@@ -248,7 +256,11 @@ func Exec(f Request, rest []string) error {
 	}
 	// The plan is made around the user's options (the one override rule,
 	// in f.plan), and its environment added unless the user's sets it.
-	p, j, err := f.plan(env, env.UserOptions(rest))
+	user, err := env.UserOptions(rest)
+	if err != nil {
+		return asInput(err)
+	}
+	p, j, err := f.plan(env, user)
 	if err != nil {
 		return err
 	}
@@ -266,7 +278,11 @@ func Exec(f Request, rest []string) error {
 // start script): the plan goes to its java through JDK_JAVA_OPTIONS, made
 // around JAVA_OPTS too, which such commands put on java's command line.
 func (f Request) execCommand(env launch.Env, argv []string) error {
-	p, j, err := f.plan(env, env.ScriptOptions())
+	user, err := env.ScriptOptions()
+	if err != nil {
+		return asInput(err)
+	}
+	p, j, err := f.plan(env, user)
 	if err != nil {
 		return err
 	}
