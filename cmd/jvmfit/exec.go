@@ -47,7 +47,7 @@ that is not a -- flag; an unknown --flag before that is refused.`,
 			if err := fs.Parse(ours); err != nil {
 				return usagef("%w (see 'jvmfit exec --help')", err)
 			}
-			return asLauncher(launcher.Exec(f.request(), rest))
+			return asLauncher(launcher.Exec(cmd.Context(), f.request(), rest))
 		},
 	}
 	// Bound to the command so that --help lists them; parsed by hand.

@@ -97,10 +97,14 @@ func (c userCase) userOptions(t *testing.T) []string {
 	if err != nil {
 		t.Fatalf("%s: %v", c, err)
 	}
+	opts, err := env.UserOptions(c.args)
 	if c.script {
-		return env.ScriptOptions()
+		opts, err = env.ScriptOptions()
 	}
-	return env.UserOptions(c.args)
+	if err != nil {
+		t.Fatalf("%s: %v", c, err)
+	}
+	return opts
 }
 
 // Over limits from 64 MiB to 16 GiB and random user option sets, exec's

@@ -72,13 +72,17 @@ func onBrokenPipe(parent context.Context) (ctx context.Context, brokenPipe func(
 }
 
 // exitStatus: 2 for what the user fixes (bad input, a cgroup layout or
-// fault that gives trials no limits), 130 after a signal, else 1.
+// fault that gives trials no limits), an error's own status (exec stopped
+// by a signal while planning: 128+signo), 130 after a signal, else 1.
 func exitStatus(err error, interrupted bool) int {
 	var ue usageError
 	var fix interface{ UserFixes() bool } // cgroup.PlaceError: a layout or fault to fix
+	var own interface{ ExitCode() int }   // launcher.SignalError
 	switch {
 	case errors.As(err, &ue), errors.As(err, &fix) && fix.UserFixes():
 		return 2
+	case errors.As(err, &own):
+		return own.ExitCode()
 	case interrupted:
 		return 130
 	}

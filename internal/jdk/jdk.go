@@ -3,6 +3,7 @@
 package jdk
 
 import (
+	"context"
 	"errors"
 	"fmt"
 	"os"
@@ -57,7 +58,10 @@ func checkExecutable(p, from string) (string, error) {
 // Inspect reads the version and vendor of the runtime that javaPath
 // launches: from its release file when there is one (fast), else from
 // `java -version`.
-func Inspect(javaPath string) (JDK, error) {
+func Inspect(javaPath string) (JDK, error) { return InspectContext(context.Background(), javaPath) }
+
+// InspectContext is Inspect with a `java -version` probe that ctx ends.
+func InspectContext(ctx context.Context, javaPath string) (JDK, error) {
 	abs, err := checkExecutable(javaPath, "--java")
 	if err != nil {
 		return JDK{}, err
@@ -76,7 +80,7 @@ func Inspect(javaPath string) (JDK, error) {
 	case !os.IsNotExist(err):
 		return JDK{}, fmt.Errorf("cannot read %s: %v (fix its permissions or pass another --java)", rel, err)
 	}
-	if err := runVersion(&j); err != nil {
+	if err := runVersion(ctx, &j); err != nil {
 		return JDK{}, err
 	}
 	return j, nil

@@ -6,9 +6,11 @@ import (
 	"fmt"
 	"os/exec"
 	"regexp"
+	"runtime"
 	"strconv"
 	"strings"
 	"sync"
+	"syscall"
 	"time"
 )
 
@@ -37,15 +39,28 @@ func readRelease(text string, j *JDK) bool {
 var versionLine = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`(?m)^\S+ version "([^"]+)"`) })
 
 // runVersion runs `java -version` for runtimes with no usable release file.
-func runVersion(j *JDK) error {
-	ctx, cancel := context.WithTimeout(context.Background(), 20*time.Second)
+// The probe ends with ctx (a signal to jvmfit exec ends it) or after 20 s,
+// and takes what it started with it: it runs in a process group of its
+// own, killed whole (a java that is a wrapper script leaves no child
+// behind), and dies with jvmfit if jvmfit is killed outright (Pdeathsig,
+// of the thread that starts it, held for the probe's run).
+func runVersion(ctx context.Context, j *JDK) error {
+	ctx, cancel := context.WithTimeout(ctx, 20*time.Second)
 	defer cancel()
+	runtime.LockOSThread()
+	defer runtime.UnlockOSThread()
 	var out bytes.Buffer
 	cmd := exec.CommandContext(ctx, j.Path, "-version")
 	cmd.Stdout, cmd.Stderr = &out, &out
 	// Options in the environment would change or pollute the banner.
 	cmd.Env = append(cmd.Environ(), "JAVA_TOOL_OPTIONS=", "JDK_JAVA_OPTIONS=", "_JAVA_OPTIONS=")
+	cmd.SysProcAttr = &syscall.SysProcAttr{Setpgid: true, Pdeathsig: syscall.SIGKILL}
+	cmd.Cancel = func() error { return syscall.Kill(-cmd.Process.Pid, syscall.SIGKILL) }
+	cmd.WaitDelay = time.Second // a grandchild holding the output pipe does not hold jvmfit
 	if err := cmd.Run(); err != nil {
+		if ctx.Err() != nil {
+			return fmt.Errorf("%s -version stopped: %w", j.Path, context.Cause(ctx))
+		}
 		return fmt.Errorf("%s -version failed: %v: %s", j.Path, err, firstLine(out.String()))
 	}
 	return parseBanner(out.String(), j)

@@ -11,9 +11,15 @@ import (
 
 // Env is what the environment says about the launch.
 type Env struct {
-	JavaOptions  []string // JAVA_OPTIONS: added to the command line (run-java.sh)
-	ToolOptions  []string // JAVA_TOOL_OPTIONS: read by the JVM itself
-	JDKOptions   []string // JDK_JAVA_OPTIONS: read by the java launcher (9+)
+	JavaOptions []string // JAVA_OPTIONS: added to the command line (run-java.sh), split as shell words
+	// JAVA_TOOL_OPTIONS and _JAVA_OPTIONS are read by the JVM itself, the
+	// first before the command line, the second after it; both split as
+	// HotSpot splits them (hotspot.go).
+	ToolOptions, LastOptions []string
+	// JDKOptions is JDK_JAVA_OPTIONS as given: the java launcher (9+)
+	// splits it together with the command line (LauncherArgs), since an
+	// @argfile in either shares one expansion.
+	JDKOptions   string
 	JavaOpts     []string // JAVA_OPTS: read by start scripts only (ScriptOptions)
 	MaxMemRatio  float64  // JAVA_MAX_MEM_RATIO: heap as % of the limit
 	InitMemRatio float64  // JAVA_INIT_MEM_RATIO: initial heap as % of the limit
@@ -22,16 +28,35 @@ type Env struct {
 	Disabled     bool     // JVMFIT_DISABLE=1: run java exactly as asked
 }
 
+// Disabled says whether JVMFIT_DISABLE is set (to anything but "", 0,
+// false or no). exec reads it before any other variable, so that nothing
+// it cannot read stops a start it was told to leave alone.
+func Disabled(getenv func(string) string) bool {
+	switch strings.ToLower(strings.TrimSpace(getenv("JVMFIT_DISABLE"))) {
+	case "", "0", "false", "no":
+		return false
+	}
+	return true
+}
+
 // ReadEnv reads the launcher variables through getenv (os.Getenv).
 func ReadEnv(getenv func(string) string) (Env, error) {
-	var e Env
+	e := Env{JDKOptions: getenv("JDK_JAVA_OPTIONS"), Disabled: Disabled(getenv)}
 	var err error
 	for _, v := range []struct {
 		name string
 		dst  *[]string
-	}{{"JAVA_OPTIONS", &e.JavaOptions}, {"JAVA_TOOL_OPTIONS", &e.ToolOptions}, {"JDK_JAVA_OPTIONS", &e.JDKOptions}, {"JAVA_OPTS", &e.JavaOpts}} {
+	}{{"JAVA_OPTIONS", &e.JavaOptions}, {"JAVA_OPTS", &e.JavaOpts}} {
 		if *v.dst, err = SplitOptions(getenv(v.name)); err != nil {
 			return Env{}, fmt.Errorf("%s: %w", v.name, err)
+		}
+	}
+	for _, v := range []struct {
+		name string
+		dst  *[]string
+	}{{"JAVA_TOOL_OPTIONS", &e.ToolOptions}, {"_JAVA_OPTIONS", &e.LastOptions}} {
+		if *v.dst, err = SplitVMOptions(v.name, getenv(v.name)); err != nil {
+			return Env{}, err
 		}
 	}
 	for _, v := range []struct {
@@ -50,30 +75,22 @@ func ReadEnv(getenv func(string) string) (Env, error) {
 	}
 	e.AppJar = getenv("JAVA_APP_JAR")
 	e.MainClass = getenv("JAVA_MAIN_CLASS")
-	switch d := strings.ToLower(strings.TrimSpace(getenv("JVMFIT_DISABLE"))); d {
-	case "", "0", "false", "no":
-	default:
-		e.Disabled = true
-	}
 	return e, nil
 }
 
-// UserOptions lists every JVM option the user gives, in the JVM's order of
-// precedence (later wins): JAVA_TOOL_OPTIONS, JDK_JAVA_OPTIONS, then
-// JAVA_OPTIONS and the command line's own options.
-func (e Env) UserOptions(args []string) []string {
-	var out []string
-	out = append(out, e.ToolOptions...)
-	out = append(out, e.JDKOptions...)
-	out = append(out, e.JavaOptions...)
-	opts, _ := SplitArgs(args)
-	return append(out, opts...)
+// UserOptions lists every JVM option the user gives java, in the JVM's
+// order of precedence (later wins; options.go): with args as java's
+// command line after jvmfit's options (JAVA_OPTIONS goes in front of it).
+func (e Env) UserOptions(args []string) ([]string, error) {
+	return e.vmOptions(append(append([]string(nil), e.JavaOptions...), args...))
 }
 
 // SplitOptions cuts an options variable or a command-line fragment into
 // words the way a POSIX shell would for quotes and backslashes (no
 // expansion), so JAVA_OPTIONS or --jvm "-Dmsg='a b' -Xmx64m" gives two
-// options.
+// options. It is for jvmfit's own variables and flags, which jvmfit puts
+// on java's command line word by word; what java or the JVM reads itself
+// is split as they split it (SplitVMOptions, LauncherArgs).
 func SplitOptions(s string) ([]string, error) {
 	var out []string
 	var cur strings.Builder
@@ -124,11 +141,14 @@ func SplitOptions(s string) ([]string, error) {
 	return out, nil
 }
 
-// takesValue are java launcher options whose value is the next argument.
+// takesValue are java launcher options whose value is the next argument
+// (java.c, IsWhiteSpaceOption, less -jar, -m and --module, whose next
+// argument is the main).
 var takesValue = map[string]bool{
 	"-cp": true, "-classpath": true, "--class-path": true, "-p": true, "--module-path": true,
 	"--upgrade-module-path": true, "--add-modules": true, "--add-opens": true, "--add-exports": true,
 	"--add-reads": true, "--patch-module": true, "--limit-modules": true, "--enable-native-access": true,
+	"--describe-module": true, "-d": true, "--source": true,
 }
 
 // SplitArgs separates java's own options from the main class or jar and

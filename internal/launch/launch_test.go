@@ -36,10 +36,10 @@ func TestReadEnv(t *testing.T) {
 	if err != nil || e.MaxMemRatio != 60 || e.InitMemRatio != 10 || !e.Disabled || e.AppJar != "/app.jar" {
 		t.Fatalf("got %+v %v", e, err)
 	}
-	if got := e.UserOptions([]string{"-Xmx1g", "-jar", "x.jar", "-Xmx2g"}); !reflect.DeepEqual(got, []string{"-XX:+UseG1GC", "-Dx=1", "-Xss1m", "-Xmx1g"}) {
-		t.Fatalf("user options %q", got)
+	if got, err := e.UserOptions([]string{"-Xmx1g", "-jar", "x.jar", "-Xmx2g"}); err != nil || !reflect.DeepEqual(got, []string{"-XX:+UseG1GC", "-Dx=1", "-Xss1m", "-Xmx1g"}) {
+		t.Fatalf("user options %q %v", got, err)
 	}
-	for k, v := range map[string]string{"JAVA_MAX_MEM_RATIO": "0", "JAVA_INIT_MEM_RATIO": "abc", "JAVA_OPTIONS": `"`} {
+	for k, v := range map[string]string{"JAVA_MAX_MEM_RATIO": "0", "JAVA_INIT_MEM_RATIO": "abc", "JAVA_OPTIONS": `"`, "JAVA_TOOL_OPTIONS": `-Dx="a`, "_JAVA_OPTIONS": `'`} {
 		_, err := ReadEnv(func(n string) string {
 			if n == k {
 				return v

@@ -37,9 +37,10 @@ func IsCommand(a string) bool {
 }
 
 // ScriptOptions lists the JVM options the user gives a command that runs
-// java itself: UserOptions' sources, then JAVA_OPTS.
-func (e Env) ScriptOptions() []string {
-	return append(e.UserOptions(nil), e.JavaOpts...)
+// java itself: UserOptions' sources, with JAVA_OPTS as java's command
+// line.
+func (e Env) ScriptOptions() ([]string, error) {
+	return e.UserOptions(e.JavaOpts)
 }
 
 // ScriptEnviron is base with the plan's options in front of the user's

@@ -6,12 +6,11 @@
 package launcher
 
 import (
+	"context"
 	"errors"
 	"fmt"
 	"math"
 	"os"
-	"os/exec"
-	"path/filepath"
 	"strconv"
 	"strings"
 
@@ -49,6 +48,16 @@ func asInput(err error) error {
 	return &InputError{err}
 }
 
+// NoLimitsError is limits that cannot be detected where the flags do not
+// give them all: nothing to plan for. flags refuses; exec warns and runs
+// the user's command unchanged (exec.go), unless --strict.
+type NoLimitsError struct{ Err error }
+
+func (e *NoLimitsError) Error() string {
+	return fmt.Sprintf("cannot detect limits (%v): give --memory and --cpus", e.Err)
+}
+func (e *NoLimitsError) Unwrap() error { return e.Err }
+
 // limits detects the container's limits and applies the planning overrides.
 func (f Request) limits() (cgroup.Limits, error) {
 	var mem int64
@@ -77,7 +86,7 @@ func (f Request) limits() (cgroup.Limits, error) {
 	l, derr := cgroup.Detect(f.Root)
 	if derr != nil {
 		if mem == 0 || cpus == 0 {
-			return cgroup.Limits{}, fmt.Errorf("cannot detect limits (%w): give --memory and --cpus", derr)
+			return cgroup.Limits{}, &NoLimitsError{derr}
 		}
 		l = cgroup.Limits{SwapBytes: -1}
 	}
@@ -94,7 +103,11 @@ func (f Request) limits() (cgroup.Limits, error) {
 // Plan is jvmfit's plan for the request's java, limits and goal, made
 // around the user's options (args and the JAVA_* variables in env).
 func Plan(f Request, env launch.Env, args []string) (*plan.Plan, error) {
-	p, _, err := f.plan(env, env.UserOptions(args))
+	user, err := env.UserOptions(args)
+	if err != nil {
+		return nil, asInput(err)
+	}
+	p, _, err := f.plan(context.Background(), env, user)
 	return p, err
 }
 
@@ -125,8 +138,8 @@ func Style(f Request, style, jar string, env launch.Env, args []string) (anchor.
 }
 
 // plan computes the plan for the request's java ("" = find it) around the
-// user's options.
-func (f Request) plan(env launch.Env, user []string) (*plan.Plan, jdk.JDK, error) {
+// user's options; ctx ends a `java -version` probe.
+func (f Request) plan(ctx context.Context, env launch.Env, user []string) (*plan.Plan, jdk.JDK, error) {
 	goal, err := plan.ParseGoal(f.Goal)
 	if err != nil {
 		return nil, jdk.JDK{}, inputf("--goal: %w", err)
@@ -145,7 +158,7 @@ func (f Request) plan(env launch.Env, user []string) (*plan.Plan, jdk.JDK, error
 	if err != nil {
 		return nil, jdk.JDK{}, asInput(err)
 	}
-	j, err := jdk.Inspect(javaPath)
+	j, err := jdk.InspectContext(ctx, javaPath)
 	if err != nil {
 		return nil, jdk.JDK{}, asInput(err)
 	}
@@ -193,99 +206,16 @@ func (f Request) styleOptions(style, jar string, env launch.Env, args []string) 
 	if err != nil {
 		return anchor.Options{}, asInput(err)
 	}
+	user, err := env.UserOptions(args)
+	if err != nil {
+		return anchor.Options{}, asInput(err)
+	}
 	o, err := anchor.Compute(style, anchor.Input{
 		LimitBytes: lim.EffectiveMemory(), CPUs: lim.EffectiveCPUs(), JDK: j.Version, JavaHome: j.Home,
-		Jar: jar, UserOptions: env.UserOptions(args), Env: os.LookupEnv,
+		Jar: jar, UserOptions: user, Env: os.LookupEnv,
 	})
 	if err != nil {
 		return anchor.Options{}, inputf("--style %s: %w", style, err)
 	}
 	return o, nil
-}
-
-// Exec replaces jvmfit with java: rest are java's arguments, with an
-// optional java launcher first.
-func Exec(f Request, rest []string) error {
-	if len(rest) > 0 && isJava(rest[0]) {
-		if f.Java != "" {
-			return inputf("give the java launcher once: --java %s or %s", f.Java, rest[0])
-		}
-		p := rest[0]
-		if !strings.Contains(p, "/") {
-			lp, err := exec.LookPath(p)
-			if err != nil {
-				return inputf("%s is not on PATH", p)
-			}
-			p = lp
-		}
-		f.Java, rest = p, rest[1:]
-	}
-	env, err := launch.ReadEnv(os.Getenv)
-	if err != nil {
-		return asInput(err)
-	}
-	script := len(rest) > 0 && launch.IsCommand(rest[0])
-	if env.Disabled && script {
-		path, err := exec.LookPath(rest[0])
-		if err != nil {
-			return inputf("%s: %v", rest[0], err)
-		}
-		return launch.Exec(append([]string{path}, rest[1:]...), os.Environ())
-	}
-	if env.Disabled {
-		javaPath, err := javaFor(f.Java)
-		if err != nil {
-			return err
-		}
-		argv, err := launch.Argv(javaPath, nil, env, rest)
-		if err != nil {
-			return asInput(err)
-		}
-		return launch.Exec(argv, os.Environ())
-	}
-	if script {
-		return f.execCommand(env, rest)
-	}
-	// The plan is made around the user's options (the one override rule,
-	// in f.plan), and its environment added unless the user's sets it.
-	p, j, err := f.plan(env, env.UserOptions(rest))
-	if err != nil {
-		return err
-	}
-	if f.Explain {
-		_ = p.Explain(os.Stderr)
-	}
-	argv, err := launch.Argv(j.Path, p, env, rest)
-	if err != nil {
-		return asInput(err)
-	}
-	return launch.Exec(argv, launch.Environ(os.Environ(), p))
-}
-
-// execCommand replaces jvmfit with a command that runs java itself (a
-// start script): the plan goes to its java through JDK_JAVA_OPTIONS, made
-// around JAVA_OPTS too, which such commands put on java's command line.
-func (f Request) execCommand(env launch.Env, argv []string) error {
-	p, j, err := f.plan(env, env.ScriptOptions())
-	if err != nil {
-		return err
-	}
-	if f.Explain {
-		_ = p.Explain(os.Stderr)
-	}
-	path, err := exec.LookPath(argv[0])
-	if err != nil {
-		return inputf("%s: %v", argv[0], err)
-	}
-	return launch.Exec(append([]string{path}, argv[1:]...), launch.ScriptEnviron(os.Environ(), p, j.Version))
-}
-
-func isJava(a string) bool { return filepath.Base(a) == "java" && !strings.HasPrefix(a, "-") }
-
-func javaFor(flag string) (string, error) {
-	p, err := jdk.Find(flag)
-	if err != nil {
-		return "", asInput(err)
-	}
-	return p, nil
 }

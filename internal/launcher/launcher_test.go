@@ -14,8 +14,9 @@ func TestLimits(t *testing.T) {
 	if err != nil || l.MemoryBytes != 256<<20 || l.CPUQuota != 1.5 || len(l.CPUSet) != 3 || l.HostCPUs < 3 {
 		t.Fatalf("limits %+v, %v", l, err)
 	}
-	if _, err := (Request{Root: t.TempDir()}).limits(); err == nil {
-		t.Error("nothing detected and no flags: want an error naming --memory and --cpus")
+	var none *NoLimitsError
+	if _, err := (Request{Root: t.TempDir()}).limits(); !errors.As(err, &none) {
+		t.Errorf("nothing detected and no flags: %v, want a NoLimitsError naming --memory and --cpus", err)
 	}
 	for _, bad := range []Request{{Memory: "512K"}, {Memory: "lots"}, {CPUs: "-1"}, {CPUs: "NaN"}, {CPUSet: "a-b"}} {
 		bad.Root = t.TempDir()

@@ -77,7 +77,7 @@ func Cmd(t *testing.T, env []string, args ...string) *exec.Cmd {
 	}
 	cmd := exec.Command(bin, args...)
 	cmd.Env = append(os.Environ(),
-		"JAVA_OPTIONS=", "JAVA_TOOL_OPTIONS=", "JDK_JAVA_OPTIONS=", "JAVA_MAX_MEM_RATIO=", "JAVA_INIT_MEM_RATIO=", "JVMFIT_DISABLE=", "JAVA_APP_JAR=", "JAVA_MAIN_CLASS=")
+		"JAVA_OPTIONS=", "JAVA_TOOL_OPTIONS=", "JDK_JAVA_OPTIONS=", "_JAVA_OPTIONS=", "JAVA_MAX_MEM_RATIO=", "JAVA_INIT_MEM_RATIO=", "JVMFIT_DISABLE=", "JAVA_APP_JAR=", "JAVA_MAIN_CLASS=")
 	cmd.Env = append(cmd.Env, env...)
 	return cmd
 }
