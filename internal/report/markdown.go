@@ -20,12 +20,17 @@ func Sections(in Input) []Table {
 	}
 	vary := varying(ts)
 	var out []Table
-	if in.Meta.Kind == store.KindTune {
-		if t := TuneFrontTable(ts); t != nil {
-			out = append(out, *t)
+	tune := in.Meta.Kind == store.KindTune
+	if tune {
+		for _, t := range []*Table{TuneSearchTable(ts), TuneFrontTable(ts), TuneSoakTable(ts)} {
+			if t != nil {
+				out = append(out, *t)
+			}
 		}
 	}
-	if in.Meta.Kind == "minmem" || vary[dimMemory] {
+	// A tune's limits are its candidates' searches, shown above: a table of
+	// limits across them would read as a second answer.
+	if in.Meta.Kind == "minmem" || vary[dimMemory] && !tune {
 		out = append(out, MemoryTables(ts)...)
 	}
 	if in.Meta.Kind == "sweep" || vary[dimRate] {
@@ -33,7 +38,7 @@ func Sections(in Input) []Table {
 	}
 	// minmem and sweep already lay option modes out their own way; a
 	// side-by-side table there would repeat every shared cell.
-	if k := in.Meta.Kind; k != "minmem" && k != "sweep" {
+	if k := in.Meta.Kind; k != "minmem" && k != "sweep" && !tune {
 		out = append(out, CompareTables(ts, k == "compare")...)
 	}
 	if t := NMTPeakTable(ts); t != nil {

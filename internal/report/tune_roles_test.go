@@ -1,10 +1,12 @@
 package report
 
 import (
+	"strings"
 	"testing"
 	"time"
 
 	"github.com/jvmfit/jvmfit/internal/load/record"
+	"github.com/jvmfit/jvmfit/internal/store"
 	"github.com/jvmfit/jvmfit/internal/trial"
 )
 
@@ -47,6 +49,54 @@ func TestTuneReadsStoredRoles(t *testing.T) {
 	for _, row := range tb.Rows {
 		if (row[0] == "#3") != (row[7] == "chosen") {
 			t.Errorf("front row %v: only #3 is chosen", row)
+		}
+	}
+}
+
+// A stored tune's report shows tune's own search: per candidate its
+// limits and its edge, then the soaks. It has no table of limits across
+// candidates, whose lowest OK would read as a second answer (a tune of
+// filecache once read "Lowest OK limit: 152Mi" beside an answer of 96Mi).
+func TestTuneReportShowsTheSearchNotASecondAnswer(t *testing.T) {
+	at := time.Unix(0, 0)
+	tr := func(id int64, purpose, cand string, mem int64, v trial.Verdict) *trial.Result {
+		r := &trial.Result{ID: id, Verdict: v, StartSeconds: 1, MemoryPeakBytes: mem - 8*mi, StartedAt: at, EndedAt: at.Add(10 * time.Second),
+			Spec: trial.Spec{JVM: "default", MemoryBytes: mem, CPUs: 1, UserOptions: []string{"-X" + cand}, Purpose: purpose, Candidate: cand},
+			Load: &record.Report{}}
+		if v != trial.OK {
+			r.Kind = trial.KindOOMKilled
+		}
+		return r
+	}
+	ts := []*trial.Result{
+		tr(1, trial.PurposeProfile, "", 1024*mi, trial.OK),
+		tr(2, trial.PurposeSearch, "launcher", 128*mi, trial.OK),
+		tr(3, trial.PurposeSearch, "launcher", 112*mi, trial.OK),
+		tr(4, trial.PurposeSearch, "launcher", 104*mi, trial.KO),
+		tr(5, trial.PurposeSearch, "serial-c1", 104*mi, trial.OK),
+		tr(6, trial.PurposeSearch, "serial-c1", 96*mi, trial.KO),
+		tr(7, trial.PurposeRepeat, "serial-c1", 104*mi, trial.OK),
+		tr(8, trial.PurposeSoak, "serial-c1", 104*mi, trial.KO),
+		tr(9, trial.PurposeSoak, "serial-c1", 112*mi, trial.OK),
+	}
+	var b strings.Builder
+	if err := Markdown(&b, Input{Meta: Meta{Kind: store.KindTune, Name: "t"}, Trials: ts}); err != nil {
+		t.Fatal(err)
+	}
+	md := b.String()
+	for _, not := range []string{"Lowest OK limit", "Memory limits:"} {
+		if strings.Contains(md, not) {
+			t.Errorf("the tune's report has %q:\n%s", not, md)
+		}
+	}
+	for _, want := range []string{
+		"| launcher | 3 | 128Mi OK · 112Mi OK · 104Mi KO | 112Mi |",
+		"| serial-c1 | 3 | 104Mi OK · 96Mi KO · 104Mi OK, held | 104Mi |",
+		"| #8 | 104Mi | serial-c1 | KO (oom-killed) |",
+		"| #9 | 112Mi | serial-c1 | OK |",
+	} {
+		if !strings.Contains(md, want) {
+			t.Errorf("the tune's report lacks %q:\n%s", want, md)
 		}
 	}
 }
