@@ -4,6 +4,9 @@ import (
 	"context"
 	"sync"
 	"testing"
+	"time"
+
+	"github.com/jvmfit/jvmfit/internal/store"
 
 	"github.com/jvmfit/jvmfit/internal/trial"
 )
@@ -65,5 +68,40 @@ func TestMinMemParallelRounds(t *testing.T) {
 	s.Parallel = 8
 	if got := ceilLog(gaps, 9); got != 3 {
 		t.Errorf("a 64Mi-1Gi grid at N=8: ⌈log_9 %d⌉ = %d, want 3", gaps, got)
+	}
+}
+
+// Through a Session with Parallel 4, a minmem runs 4 trials at once, no
+// more, stores every one, and finds the edge one at a time finds.
+func TestMinMemParallelThroughASession(t *testing.T) {
+	answers := map[int]int64{}
+	for _, n := range []int{1, 4} {
+		st := openStore(t)
+		var fl inFlight
+		f := &fake{}
+		s := newSession(t, st, f, store.KindMinMem)
+		s.Parallel = n
+		s.Run = func(ctx context.Context, spec trial.Spec) (*trial.Result, error) {
+			fl.enter()
+			defer fl.leave()
+			time.Sleep(30 * time.Millisecond) // long enough for the others to start
+			return f.run(ctx, spec)
+		}
+		p := MinMemPlan{CPUs: []float64{1}, JVMs: []string{"default"}, Search: Search{Min: 64 * mi, Max: 1024 * mi, Step: 8 * mi}}
+		res, err := p.Run(context.Background(), s)
+		if err != nil || len(res) != 1 {
+			t.Fatalf("parallel %d: %v", n, err)
+		}
+		o := res[0].Outcome
+		answers[n] = o.MinOK
+		if got := len(stored(t, st, s)); got != len(o.Trials) {
+			t.Errorf("parallel %d: %d trials, %d stored", n, len(o.Trials), got)
+		}
+		if got := int(fl.peak.Load()); got != n {
+			t.Errorf("parallel %d: %d trials ran at once", n, got)
+		}
+	}
+	if answers[1] != 144*mi || answers[4] != answers[1] {
+		t.Errorf("answers %v; want 144Mi at 1 and 4", answers)
 	}
 }
