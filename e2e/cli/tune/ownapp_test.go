@@ -89,9 +89,9 @@ func TestTuneJar(t *testing.T) {
 	prereq.Built(t, greetPlain)
 	db := filepath.Join(t.TempDir(), "t.db")
 	out := tuneJSON(t, clitest.ExperimentRun(t, "tune", "--jar", greetPlain, "--get", "/api/greeting", "--rate", "20",
-		"--java", clitest.Java17, "--db", db, "--budget", "6", "--warmup", "2s", "--duration", "2s", "--soak", "4s",
+		"--java", clitest.Java17, "--db", db, "--budget", "7", "--warmup", "2s", "--duration", "2s", "--soak", "4s",
 		"--generous", "256Mi", "--json"))
-	if out.Verdict == "none" || out.MemoryBytes <= 0 || out.MemoryBytes > 256<<20 || len(out.Options) == 0 || out.Trials > 6 {
+	if out.Verdict == "none" || out.MemoryBytes <= 0 || out.MemoryBytes > 256<<20 || len(out.Options) == 0 || out.Trials > 7 {
 		t.Fatalf("no answer within the budget: %+v", out)
 	}
 	if out.Soak.Verdict != "OK" && out.Soak.Verdict != "KO" {

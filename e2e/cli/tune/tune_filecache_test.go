@@ -27,7 +27,7 @@ func TestTuneFilecacheEndToEnd(t *testing.T) {
 	}
 	prereq.Built(t, a.Jar)
 	db := filepath.Join(t.TempDir(), "tune.db")
-	out := clitest.ExperimentRun(t, "tune", "--app", desc, "--cpus", "1", "--budget", "6", "--soak", "10s",
+	out := clitest.ExperimentRun(t, "tune", "--app", desc, "--cpus", "1", "--budget", "7", "--soak", "10s",
 		"--goal", "footprint", "--rate", "20", "--warmup", "2s", "--duration", "3s", "--generous", "512Mi",
 		"--var", "files=20", "--var", "workers=4", "--var", "warmup=2s", "--var", "duration=3s",
 		"--db", db, "--json")
@@ -42,14 +42,14 @@ func TestTuneFilecacheEndToEnd(t *testing.T) {
 		}
 	}
 	j := tuneJSON(t, out)
-	if j.Trials < 3 || j.Trials > 6 {
-		t.Errorf("%d trials, want 3 to 6 (the profile, a search trial and the soak, within --budget 6)", j.Trials)
+	if j.Trials < 3 || j.Trials > 7 {
+		t.Errorf("%d trials, want 3 to 7 (the profile, a search trial and the soak, within --budget 7)", j.Trials)
 	}
 	// With a soak, a failed proof is never answered with a guessed limit:
 	// the verdict is then none, with the budget a proof needs.
 	switch {
-	case j.Verdict == "none" && j.Soak.Verdict == "KO" && j.BudgetNeeded > 6:
-		t.Logf("no answer within budget 6 (the soak failed; a proof needs %d)", j.BudgetNeeded)
+	case j.Verdict == "none" && j.Soak.Verdict == "KO" && j.BudgetNeeded > 7:
+		t.Logf("no answer within budget 7 (the soak failed; a proof needs %d)", j.BudgetNeeded)
 	case j.Verdict != "proven":
 		t.Fatalf("verdict %q: want proven, or none after a failed soak with the budget it needs (filecache holds at 512Mi)\n%s", j.Verdict, out)
 	case j.MemoryBytes <= 0 || len(j.Options) == 0 || len(j.Profile) == 0 || j.Soak.Verdict == "":

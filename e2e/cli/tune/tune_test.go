@@ -31,6 +31,7 @@ func TestTuneBadInputExit2(t *testing.T) {
 		"negative rerun": with("--cpus", "1", "--rerun", "-1"),
 		"rerun no soak":  with("--cpus", "1", "--soak", "0", "--rerun", "3"),
 		"bad budget":     with("--cpus", "1", "--budget", "many"),
+		"no room here":   with("--cpus", "1", "--parallel", "64"),
 		"negative soak":  with("--cpus", "1", "--soak", "-1s"),
 		"bad soak":       with("--cpus", "1", "--soak", "long"),
 		"negative rate":  with("--cpus", "1", "--rate", "-5"),
@@ -58,10 +59,10 @@ func TestTuneRealRun(t *testing.T) {
 	desc := clitest.RunFixture(t, "serve", "20s")
 	db := filepath.Join(t.TempDir(), "t.db")
 	args := []string{"tune", "--app", desc, "--java", clitest.Java17, "--db", db, "--cpus", "1", "--goal", "footprint",
-		"--budget", "6", "--rate", "20", "--duration", "1s", "--soak", "2s", "--generous", "256Mi", "--json"}
+		"--budget", "7", "--rate", "20", "--duration", "1s", "--soak", "2s", "--generous", "256Mi", "--json"}
 	first := tuneJSON(t, clitest.ExperimentRun(t, args...))
-	if first.Trials < 3 || first.Trials > 6 {
-		t.Errorf("%d trials; want 3 to 6 (budget 6)", first.Trials)
+	if first.Trials < 3 || first.Trials > 7 {
+		t.Errorf("%d trials; want 3 to 7 (budget 7)", first.Trials)
 	}
 	if first.Verdict == "none" || first.MemoryBytes <= 0 || len(first.Options) == 0 || first.Profile == nil {
 		t.Fatalf("no answer: %+v", first)
