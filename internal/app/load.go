@@ -180,8 +180,8 @@ func parseLoad(a *App, r *raw) error {
 		}
 	}
 	if r.Rate != nil {
-		v, err := strconv.ParseFloat(r.Rate.Value, 64)
-		if err != nil || v <= 0 {
+		v, ok := positiveNumber(r.Rate.Value)
+		if !ok {
 			return fieldError("rate", "%q is not a positive number of requests per second", r.Rate.Value)
 		}
 		a.Rate = v
@@ -221,8 +221,8 @@ func parseServices(a *App, r *raw) error {
 			svc.Memory = m
 		}
 		if s.CPUs != nil {
-			c, err := strconv.ParseFloat(s.CPUs.Value, 64)
-			if err != nil || c <= 0 {
+			c, ok := positiveNumber(s.CPUs.Value)
+			if !ok {
 				return fieldError(field+".cpus", "%q is not a positive number of CPUs", s.CPUs.Value)
 			}
 			svc.CPUs = c

@@ -4,6 +4,7 @@ package cgroup
 
 import (
 	"fmt"
+	"math"
 	"os"
 	"path/filepath"
 	"regexp"
@@ -136,6 +137,10 @@ func (s Spec) grpValidate() error {
 	}
 	if s.MemoryBytes > 0 && s.MemoryBytes < 4<<20 {
 		return fmt.Errorf("memory limit %d bytes is too small: give at least 4Mi", s.MemoryBytes)
+	}
+	// NaN fails every comparison below, and so would set no quota at all.
+	if math.IsNaN(s.CPUs) || math.IsInf(s.CPUs, 0) {
+		return fmt.Errorf("CPU limit %g is not a number of CPUs", s.CPUs)
 	}
 	if s.CPUs < 0 {
 		return fmt.Errorf("CPU limit %g is negative", s.CPUs)
