@@ -45,6 +45,7 @@ type raw struct {
 	Tmpfs         []string `yaml:"tmpfs"`
 	Volumes       []string `yaml:"volumes"`
 	ContainerPort *scalar  `yaml:"container_port"`
+	PidsLimit     *scalar  `yaml:"pids_limit"`
 }
 
 type rawService struct {
@@ -93,7 +94,7 @@ func Parse(path string, data []byte) (*App, error) {
 	if a.Name == "" {
 		a.Name = strings.TrimSuffix(filepath.Base(dir), string(filepath.Separator))
 	}
-	for _, step := range []func(*App, *raw) error{parseStart, parseImage, parseReady, parseLoad, parseOptions, parseServices} {
+	for _, step := range []func(*App, *raw) error{parseStart, parseImage, parseReady, parseLoad, parseOptions, parseServices, parsePidsLimit} {
 		if err := step(a, &r); err != nil {
 			return nil, fmt.Errorf("%s: %w", path, err)
 		}

@@ -132,7 +132,13 @@ func (p *Process) enterGroup() (entered *os.File, extra []*os.File, err error) {
 		name = name[:60]
 	}
 	name += "-" + strconv.FormatInt(seq.Add(1), 10)
-	if p.group, err = m.Create(name, p.spec.Limits); err != nil {
+	// Every group gets a pids limit, a caller that gives none the default:
+	// it is a guard against a runaway trial, never a measured limit.
+	l := p.spec.Limits
+	if l.Pids == 0 {
+		l.Pids = cgroup.DefaultPids
+	}
+	if p.group, err = m.Create(name, l); err != nil {
 		return nil, nil, err
 	}
 	r, w, err := os.Pipe()
