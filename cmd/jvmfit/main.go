@@ -12,13 +12,18 @@ import (
 	"sync/atomic"
 	"syscall"
 
+	"github.com/spf13/cobra"
+
 	"github.com/jvmfit/jvmfit/internal/cleanup"
 )
 
 // version is set by the linker (-X main.version=...).
 var version = "dev"
 
-func main() {
+func main() { os.Exit(run(newRoot())) }
+
+// run executes the command line with root and returns jvmfit's exit status.
+func run(root *cobra.Command) int {
 	// SIGINT and SIGTERM cancel the context; every command cleans up its
 	// processes and cgroups through deferred calls as the context ends.
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
@@ -34,19 +39,19 @@ func main() {
 		cleanup.Now()
 		os.Exit(130)
 	}()
-	err := newRoot().ExecuteContext(ctx)
+	err := root.ExecuteContext(ctx)
 	cleanup.Now() // what a failed path left (containers, the engines' cgroup sub-tree)
 	if brokenPipe() {
-		os.Exit(exitBrokenPipe) // quiet, as a reader that stopped reading expects
+		return exitBrokenPipe // quiet, as a reader that stopped reading expects
 	}
 	// stop() cancels ctx too, so read whether a signal came first.
 	interrupted := ctx.Err() != nil
 	stop()
 	if err == nil {
-		return
+		return 0
 	}
 	fmt.Fprintln(os.Stderr, "jvmfit: "+err.Error())
-	os.Exit(exitStatus(err, interrupted))
+	return exitStatus(err, interrupted)
 }
 
 // exitBrokenPipe is a shell's status for a process that SIGPIPE ended.
