@@ -22,11 +22,20 @@ var version = "dev"
 
 func main() { os.Exit(run(newRoot())) }
 
+// stopSignals end a command, with its cleanup. SIGHUP is one: a dropped
+// SSH session sends it, and Go's default for it is to die at once, before
+// any deferred call, leaving the trial's cgroups, services and containers.
+var stopSignals = []os.Signal{os.Interrupt, syscall.SIGTERM, syscall.SIGHUP}
+
 // run executes the command line with root and returns jvmfit's exit status.
-func run(root *cobra.Command) int {
-	// SIGINT and SIGTERM cancel the context; every command cleans up its
+func run(root *cobra.Command) (status int) {
+	// A panic in the command (on this goroutine) runs the emergency cleanup
+	// before jvmfit dies; deferred calls that the panic unwound may not
+	// have stopped everything.
+	defer onPanic(&status)
+	// A stop signal cancels the context; every command cleans up its
 	// processes and cgroups through deferred calls as the context ends.
-	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
+	ctx, stop := signal.NotifyContext(context.Background(), stopSignals...)
 	ctx, brokenPipe := onBrokenPipe(ctx)
 	go func() {
 		// The first signal cancels ctx and deferred calls stop everything
@@ -34,7 +43,7 @@ func run(root *cobra.Command) int {
 		// left, remove its cgroups and data directories, and exit.
 		<-ctx.Done()
 		again := make(chan os.Signal, 1)
-		signal.Notify(again, os.Interrupt, syscall.SIGTERM)
+		signal.Notify(again, stopSignals...)
 		<-again
 		cleanup.Now()
 		os.Exit(130)
