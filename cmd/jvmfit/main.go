@@ -12,16 +12,30 @@ import (
 	"sync/atomic"
 	"syscall"
 
+	"github.com/spf13/cobra"
+
 	"github.com/jvmfit/jvmfit/internal/cleanup"
 )
 
 // version is set by the linker (-X main.version=...).
 var version = "dev"
 
-func main() {
-	// SIGINT and SIGTERM cancel the context; every command cleans up its
+func main() { os.Exit(run(newRoot())) }
+
+// stopSignals end a command, with its cleanup. SIGHUP is one: a dropped
+// SSH session sends it, and Go's default for it is to die at once, before
+// any deferred call, leaving the trial's cgroups, services and containers.
+var stopSignals = []os.Signal{os.Interrupt, syscall.SIGTERM, syscall.SIGHUP}
+
+// run executes the command line with root and returns jvmfit's exit status.
+func run(root *cobra.Command) (status int) {
+	// A panic in the command (on this goroutine) runs the emergency cleanup
+	// before jvmfit dies; deferred calls that the panic unwound may not
+	// have stopped everything.
+	defer onPanic(&status)
+	// A stop signal cancels the context; every command cleans up its
 	// processes and cgroups through deferred calls as the context ends.
-	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
+	ctx, stop := signal.NotifyContext(context.Background(), stopSignals...)
 	ctx, brokenPipe := onBrokenPipe(ctx)
 	go func() {
 		// The first signal cancels ctx and deferred calls stop everything
@@ -29,24 +43,24 @@ func main() {
 		// left, remove its cgroups and data directories, and exit.
 		<-ctx.Done()
 		again := make(chan os.Signal, 1)
-		signal.Notify(again, os.Interrupt, syscall.SIGTERM)
+		signal.Notify(again, stopSignals...)
 		<-again
 		cleanup.Now()
 		os.Exit(130)
 	}()
-	err := newRoot().ExecuteContext(ctx)
+	err := root.ExecuteContext(ctx)
 	cleanup.Now() // what a failed path left (containers, the engines' cgroup sub-tree)
 	if brokenPipe() {
-		os.Exit(exitBrokenPipe) // quiet, as a reader that stopped reading expects
+		return exitBrokenPipe // quiet, as a reader that stopped reading expects
 	}
 	// stop() cancels ctx too, so read whether a signal came first.
 	interrupted := ctx.Err() != nil
 	stop()
 	if err == nil {
-		return
+		return 0
 	}
 	fmt.Fprintln(os.Stderr, "jvmfit: "+err.Error())
-	os.Exit(exitStatus(err, interrupted))
+	return exitStatus(err, interrupted)
 }
 
 // exitBrokenPipe is a shell's status for a process that SIGPIPE ended.

@@ -36,6 +36,10 @@ type App struct {
 	// without them (the trial's key) is what it was before they existed.
 	Image     string     `json:",omitempty"`
 	Container *Container `json:",omitempty"`
+	// PidsLimit is the descriptor's pids_limit: how many tasks (threads
+	// included) the app's cgroup or container may hold; 0 = the default
+	// (cgroup.DefaultPids). Out of the JSON when unset, as Image is.
+	PidsLimit int64 `json:",omitempty"`
 }
 
 // Service is another process the app needs; its kind-specific handling

@@ -45,6 +45,7 @@ type raw struct {
 	Tmpfs         []string `yaml:"tmpfs"`
 	Volumes       []string `yaml:"volumes"`
 	ContainerPort *scalar  `yaml:"container_port"`
+	PidsLimit     *scalar  `yaml:"pids_limit"`
 }
 
 type rawService struct {
@@ -93,7 +94,7 @@ func Parse(path string, data []byte) (*App, error) {
 	if a.Name == "" {
 		a.Name = strings.TrimSuffix(filepath.Base(dir), string(filepath.Separator))
 	}
-	for _, step := range []func(*App, *raw) error{parseStart, parseImage, parseReady, parseLoad, parseOptions, parseServices} {
+	for _, step := range []func(*App, *raw) error{parseStart, parseImage, parseReady, parseLoad, parseOptions, parseServices, parsePidsLimit} {
 		if err := step(a, &r); err != nil {
 			return nil, fmt.Errorf("%s: %w", path, err)
 		}
@@ -180,8 +181,8 @@ func parseLoad(a *App, r *raw) error {
 		}
 	}
 	if r.Rate != nil {
-		v, err := strconv.ParseFloat(r.Rate.Value, 64)
-		if err != nil || v <= 0 {
+		v, ok := positiveNumber(r.Rate.Value)
+		if !ok {
 			return fieldError("rate", "%q is not a positive number of requests per second", r.Rate.Value)
 		}
 		a.Rate = v
@@ -221,8 +222,8 @@ func parseServices(a *App, r *raw) error {
 			svc.Memory = m
 		}
 		if s.CPUs != nil {
-			c, err := strconv.ParseFloat(s.CPUs.Value, 64)
-			if err != nil || c <= 0 {
+			c, ok := positiveNumber(s.CPUs.Value)
+			if !ok {
 				return fieldError(field+".cpus", "%q is not a positive number of CPUs", s.CPUs.Value)
 			}
 			svc.CPUs = c

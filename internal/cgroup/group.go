@@ -4,6 +4,7 @@ package cgroup
 
 import (
 	"fmt"
+	"math"
 	"os"
 	"path/filepath"
 	"regexp"
@@ -17,7 +18,19 @@ type Spec struct {
 	MemoryBytes int64   // memory limit, swap forbidden
 	CPUs        float64 // CFS quota in CPUs; fractions allowed (1.5 = 150 ms per 100 ms)
 	CPUSet      string  // cpuset list such as "0" or "0-1"; "" inherits the parent's
+	// Pids caps the group's tasks, threads included (pids.max): a safety
+	// limit, not a sizing one, so a fork bomb in a trial stops there
+	// instead of filling the host's process table. 0 = none; callers that
+	// have no say use DefaultPids. Set only where the kernel has a pids
+	// controller.
+	Pids int64
 }
+
+// DefaultPids is the pids limit of a trial whose descriptor sets none
+// (pids_limit, docs/app.md): far above what a service's JVM uses (a
+// few hundred threads), low enough to stop a runaway fork loop long
+// before the host's pid_max.
+const DefaultPids = 4096
 
 // Group is one trial's cgroup, on every hierarchy it needs (v1) or in one
 // directory (v2).
@@ -61,7 +74,7 @@ type Manager struct {
 
 // grpControllersV1 are the v1 hierarchies a trial group joins. cpuacct is
 // listed apart because it is a separate hierarchy on some hosts.
-var grpControllersV1 = []string{"memory", "cpu", "cpuacct", "cpuset"}
+var grpControllersV1 = []string{"memory", "cpu", "cpuacct", "cpuset", "pids"}
 
 // grpBaseMu serialises making and removing the jvmfit-<pid> directories, so
 // one trial's Remove never deletes the base under another trial's Create.
@@ -137,11 +150,18 @@ func (s Spec) grpValidate() error {
 	if s.MemoryBytes > 0 && s.MemoryBytes < 4<<20 {
 		return fmt.Errorf("memory limit %d bytes is too small: give at least 4Mi", s.MemoryBytes)
 	}
+	// NaN fails every comparison below, and so would set no quota at all.
+	if math.IsNaN(s.CPUs) || math.IsInf(s.CPUs, 0) {
+		return fmt.Errorf("CPU limit %g is not a number of CPUs", s.CPUs)
+	}
 	if s.CPUs < 0 {
 		return fmt.Errorf("CPU limit %g is negative", s.CPUs)
 	}
 	if s.CPUs > 0 && grpQuota(s.CPUs) < 1000 {
 		return fmt.Errorf("CPU limit %g is too small: give at least 0.01", s.CPUs)
+	}
+	if s.Pids < 0 {
+		return fmt.Errorf("pids limit %d is negative", s.Pids)
 	}
 	if s.CPUSet != "" && !grpCPUSetRE().MatchString(s.CPUSet) {
 		return fmt.Errorf("bad cpuset %q: use a list such as 0 or 0-1,3", s.CPUSet)

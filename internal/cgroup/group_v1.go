@@ -31,7 +31,7 @@ func (m *Manager) createV1(name string, s Spec) (Group, error) {
 			if c == "memory" || c == "cpu" {
 				return nil, fmt.Errorf("no %s controller is available to this process; %s", c, grpNotWritableAdvice)
 			}
-			continue // cpuset or a separate cpuacct may be absent
+			continue // cpuset, pids or a separate cpuacct may be absent
 		}
 		base := filepath.Join(own, m.baseName())
 		dir := filepath.Join(base, name)
@@ -105,6 +105,13 @@ func (g *grpV1) apply() error {
 			return err
 		}
 		if err := grpWrite(cpu, "cpu.cfs_quota_us", strconv.FormatInt(grpQuota(g.spec.CPUs), 10)); err != nil {
+			return err
+		}
+	}
+	// A kernel without the pids hierarchy has no such limit to set; the
+	// memory and CPU limits, which the trial measures, do not need it.
+	if pd, ok := g.dirs["pids"]; ok && g.spec.Pids > 0 {
+		if err := grpWrite(pd, "pids.max", strconv.FormatInt(g.spec.Pids, 10)); err != nil {
 			return err
 		}
 	}

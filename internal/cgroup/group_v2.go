@@ -68,6 +68,13 @@ func (g *grpV2) apply() error {
 			return err
 		}
 	}
+	// pids.max exists where the place hands the pids controller down;
+	// without it there is no such limit to set (as on v1).
+	if g.spec.Pids > 0 {
+		if err := grpWriteOptional(g.dir, "pids.max", strconv.FormatInt(g.spec.Pids, 10)); err != nil {
+			return err
+		}
+	}
 	if g.spec.CPUSet != "" {
 		if err := grpWrite(g.dir, "cpuset.cpus", g.spec.CPUSet); err != nil {
 			avail, _ := grpReadString(g.base, "cpuset.cpus.effective")

@@ -61,6 +61,10 @@ func grpV2Kernel(swap bool) func(dir string) error {
 			files["cpu.max"] = "max 100000\n"
 			files["cpu.stat"] = "usage_usec 0\nuser_usec 0\nsystem_usec 0\nnr_periods 0\nnr_throttled 0\nthrottled_usec 0\n"
 		}
+		if on["pids"] {
+			files["pids.max"] = "max\n"
+			files["pids.current"] = "0\n"
+		}
 		if on["cpuset"] {
 			files["cpuset.cpus"] = "\n"
 			files["cpuset.cpus.effective"] = "0-3\n"
@@ -100,7 +104,7 @@ func fixtureManager(t *testing.T, root string, k *fakeKernel) *Manager {
 
 func TestGroupV2WritesLimits(t *testing.T) {
 	m, own := grpV2Manager(t, true)
-	g, err := m.Create("t1", Spec{MemoryBytes: 256 << 20, CPUs: 1.5, CPUSet: "0-1"})
+	g, err := m.Create("t1", Spec{MemoryBytes: 256 << 20, CPUs: 1.5, CPUSet: "0-1", Pids: 512})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -114,6 +118,7 @@ func TestGroupV2WritesLimits(t *testing.T) {
 		"cpu.max":          "150000 100000",
 		"cpuset.cpus":      "0-1",
 		"memory.oom.group": "1",
+		"pids.max":         "512",
 	}
 	for f, w := range want {
 		if got := grpRead(t, dir, f); got != w {

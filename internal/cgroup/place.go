@@ -117,7 +117,7 @@ func findPlace(root string, h Hierarchy, pid int) (Place, error) {
 // (grpControllersV1) that are mounted here.
 func v1Controllers(h Hierarchy) []string {
 	var out []string
-	for _, c := range []string{"cpu", "cpuacct", "cpuset", "memory"} {
+	for _, c := range []string{"cpu", "cpuacct", "cpuset", "memory", "pids"} {
 		if h.Dir(c) != "" {
 			out = append(out, c)
 		}

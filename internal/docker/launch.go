@@ -17,6 +17,7 @@ type Launch struct {
 	MemoryBytes int64
 	CPUs        float64
 	CPUSet      string
+	Pids        int64 // --pids-limit; 0 = cgroup.DefaultPids
 	NoLimits    bool
 	Tmpfs       []string // mount points of tmpfs; nil = /tmp
 	Network     string   // "" = host (the app's port is reachable on loopback)
@@ -50,6 +51,7 @@ func createArgs(l Launch, name, parent string, pid int) ([]string, error) {
 		// The JVM's own SIGTERM handling decides the exit, not docker's.
 		"--stop-signal", "SIGTERM",
 	}
+	a = append(a, hardening(l)...)
 	if !l.NoLimits {
 		if l.MemoryBytes <= 0 {
 			return nil, fmt.Errorf("memory limit %d is not positive: give --memory, or run without limits", l.MemoryBytes)

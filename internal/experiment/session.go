@@ -29,7 +29,7 @@ type PrepareFunc func(trial.Spec) (trial.Spec, error)
 // refused before anything starts; takes a stored identical trial (same
 // Key) instead of running it again unless Fresh; stores every trial it ran
 // before the next one starts; writes the one progress stream; and treats a
-// cancelled context (SIGINT, SIGTERM: see cmd/jvmfit/main.go) as an
+// cancelled context (SIGINT, SIGTERM, SIGHUP: see cmd/jvmfit/main.go) as an
 // interruption whose trial is not stored, so the same command resumes.
 // Strategies (minmem's search and soak, sweep, compare) only choose specs.
 type Session struct {

@@ -31,23 +31,25 @@ func helperMain() int {
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
 	defer stop()
 	argv := []string{"sh", "-c", `trap "" TERM; sleep 60 & setsid sleep 60 & echo started; wait`}
-	if os.Getenv(helperEnv) == "single" {
-		argv = []string{"sleep", "60"}
+	want := 3 // the shell tree: sh and two sleeps
+	switch os.Getenv(helperEnv) {
+	case "single":
+		argv, want = []string{"sleep", "60"}, 1
+	case "wrapper":
+		// A wrapper script that starts the JVM as its child, as many
+		// images' entrypoints do; the JVM stays until killed.
+		argv = []string{"sh", "-c", os.Getenv("JVMFIT_HELPER_JAVA") + ` "$0" & wait`, os.Getenv("JVMFIT_HELPER_IDLE")}
+		want = 2
 	}
-	p, err := Start(ctx, Spec{Name: "helper", Argv: argv, Stdout: os.Stderr,
+	p, err := Start(ctx, Spec{Name: "helper", Argv: argv, Stdout: os.Stderr, Dir: os.TempDir(),
 		Limits: cgroup.Spec{MemoryBytes: 64 << 20, CPUs: 1}})
 	if err != nil {
 		fmt.Println("error", err)
 		return 1
 	}
 	defer p.Stop(500 * time.Millisecond)
-	// 3 processes for the shell tree (sh and two sleeps), 1 for sleep. Not
-	// len(argv)-1: that is 2 for the tree, which let a slow machine (the
-	// cgroup v2 guest under emulation) report before the second sleep.
-	want := 3
-	if len(argv) == 2 {
-		want = 1
-	}
+	// Not len(argv)-1: that is 2 for the tree, which let a slow machine
+	// (the cgroup v2 guest under emulation) report before the second sleep.
 	for deadline := time.Now().Add(5 * time.Second); ; time.Sleep(10 * time.Millisecond) {
 		pids, _ := p.group.Procs()
 		if len(pids) >= want || time.Now().After(deadline) {
@@ -65,10 +67,10 @@ func helperMain() int {
 
 // runHelper starts the stand-in and returns it with the pids and paths it
 // reported once ready.
-func runHelper(t *testing.T, mode string) (*exec.Cmd, []int, []string) {
+func runHelper(t *testing.T, mode string, env ...string) (*exec.Cmd, []int, []string) {
 	t.Helper()
 	cmd := exec.Command(os.Args[0], "-test.run=^$")
-	cmd.Env = append(os.Environ(), helperEnv+"="+mode)
+	cmd.Env = append(append(os.Environ(), helperEnv+"="+mode), env...)
 	cmd.Stderr = os.Stderr
 	out, err := cmd.StdoutPipe()
 	if err != nil {

@@ -87,7 +87,14 @@ func Start(ctx context.Context, spec Spec) (*Process, error) {
 	cmd.WaitDelay = time.Second
 	cmd.SysProcAttr = &syscall.SysProcAttr{Setpgid: true, Pdeathsig: syscall.SIGKILL}
 	p.cmd = cmd
+	becomeSubreaper()
+	spawn.Lock()
 	err = cmd.Start()
+	if err == nil {
+		p.pid = cmd.Process.Pid
+		register(p)
+	}
+	spawn.Unlock()
 	for _, f := range extra {
 		f.Close()
 	}
@@ -100,8 +107,6 @@ func Start(ctx context.Context, spec Spec) (*Process, error) {
 		}
 		return nil, fmt.Errorf("cannot start %s: %v", spec.Argv[0], err)
 	}
-	p.pid = cmd.Process.Pid
-	register(p)
 	go p.wait()
 	if entered != nil {
 		if err := awaitEntered(entered); err != nil {
@@ -132,7 +137,19 @@ func (p *Process) enterGroup() (entered *os.File, extra []*os.File, err error) {
 		name = name[:60]
 	}
 	name += "-" + strconv.FormatInt(seq.Add(1), 10)
-	if p.group, err = m.Create(name, p.spec.Limits); err != nil {
+	// Every group gets a pids limit, a caller that gives none the default:
+	// it is a guard against a runaway trial, never a measured limit.
+	l := p.spec.Limits
+	if l.Pids == 0 {
+		l.Pids = cgroup.DefaultPids
+	}
+	if p.group, err = m.Create(name, l); err != nil {
+		return nil, nil, err
+	}
+	// Before anything runs in the group: from here a jvmfit killed
+	// outright still has it killed and removed (keeper.go).
+	if err := keep(p.group.Paths()); err != nil {
+		p.group.Remove()
 		return nil, nil, err
 	}
 	r, w, err := os.Pipe()

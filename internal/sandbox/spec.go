@@ -19,7 +19,7 @@ type Spec struct {
 	Argv     []string    // program and arguments; Argv[0] is looked up in PATH
 	Env      []string    // nil inherits jvmfit's environment
 	Dir      string      // working directory; "" = jvmfit's
-	Limits   cgroup.Spec // memory, CPUs, cpuset
+	Limits   cgroup.Spec // memory, CPUs, cpuset, pids (0 = cgroup.DefaultPids)
 	NoLimits bool        // run without any cgroup (a baseline); Limits is ignored
 	Stdout   io.Writer   // nil discards
 	Stderr   io.Writer   // nil discards

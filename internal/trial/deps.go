@@ -38,6 +38,7 @@ type Launch struct {
 	MemoryBytes int64
 	CPUs        float64
 	CPUSet      string
+	Pids        int64 // the app's pids limit (pids_limit); 0 = the sandbox's default
 	NoLimits    bool
 	Stdout      io.Writer
 	Stderr      io.Writer

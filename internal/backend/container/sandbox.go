@@ -94,7 +94,7 @@ func start(ctx context.Context, c launch, l trial.Launch) (trial.Process, error)
 	}
 	dl := docker.Launch{
 		Name: l.Name, Image: c.image, Args: l.Argv, Env: l.Env,
-		MemoryBytes: l.MemoryBytes, CPUs: l.CPUs, CPUSet: l.CPUSet, NoLimits: l.NoLimits,
+		MemoryBytes: l.MemoryBytes, CPUs: l.CPUs, CPUSet: l.CPUSet, Pids: l.Pids, NoLimits: l.NoLimits,
 		Tmpfs: c.tmpfs, User: c.user, Volumes: c.volumes,
 		Stdout: l.Stdout, Stderr: l.Stderr,
 	}
@@ -128,7 +128,7 @@ type dockerSandbox struct {
 func (d dockerSandbox) Start(ctx context.Context, l trial.Launch) (trial.Process, error) {
 	p, err := d.s.Start(ctx, docker.Launch{
 		Name: l.Name, Image: d.image, Args: l.Argv, Env: l.Env,
-		MemoryBytes: l.MemoryBytes, CPUs: l.CPUs, CPUSet: l.CPUSet, NoLimits: l.NoLimits,
+		MemoryBytes: l.MemoryBytes, CPUs: l.CPUs, CPUSet: l.CPUSet, Pids: l.Pids, NoLimits: l.NoLimits,
 		Stdout: l.Stdout, Stderr: l.Stderr,
 	})
 	if err != nil {

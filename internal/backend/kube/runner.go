@@ -84,10 +84,15 @@ func (r *Runner) Run(ctx context.Context, spec trial.Spec, o trial.Options) (*tr
 		return nil, err
 	}
 	started := time.Now()
+	// Tracked before it exists: a second Ctrl-C during the create call
+	// must not miss it (deleting a Job that never came is no error).
+	live := liveJob{r.Client, r.Jobs.Namespace, name}
+	track(live)
 	if err := r.Client.CreateJob(ctx, job); err != nil {
+		untrack(live)
 		return nil, fmt.Errorf("creating Job %s in namespace %s: %w", name, r.Jobs.Namespace, err)
 	}
-	defer r.remove(name, o.Progress)
+	defer r.remove(live, o.Progress)
 	say(o.Progress, "  job %s/%s created", r.Jobs.Namespace, name)
 	st, pod, err := r.wait(ctx, name)
 	if err != nil {
@@ -220,10 +225,12 @@ func (r *Runner) logTail(ctx context.Context, pod *corev1.Pod) string {
 // remove deletes the Job and its pods, even when ctx is cancelled: the
 // Job with background propagation, and the pods by label at once, since
 // a cluster's garbage collector may take its time (and envtest has none).
-func (r *Runner) remove(name string, progress io.Writer) {
+func (r *Runner) remove(j liveJob, progress io.Writer) {
 	ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
 	defer cancel()
-	if err := deleteTrial(ctx, r.Client, r.Jobs.Namespace, name); err != nil {
-		say(progress, "  could not delete job %s/%s: %v (the next run sweeps it)", r.Jobs.Namespace, name, err)
+	if err := deleteTrial(ctx, r.Client, j.ns, j.name); err != nil {
+		say(progress, "  could not delete job %s/%s: %v (the next run sweeps it)", j.ns, j.name, err)
+		return
 	}
+	untrack(j)
 }

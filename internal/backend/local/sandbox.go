@@ -18,7 +18,7 @@ type Sandbox struct{}
 func (Sandbox) Start(ctx context.Context, l trial.Launch) (trial.Process, error) {
 	p, err := sandbox.Start(ctx, sandbox.Spec{
 		Name: l.Name, Argv: l.Argv, Env: l.Env, Dir: l.Dir,
-		Limits:   cgroup.Spec{MemoryBytes: l.MemoryBytes, CPUs: l.CPUs, CPUSet: l.CPUSet},
+		Limits:   cgroup.Spec{MemoryBytes: l.MemoryBytes, CPUs: l.CPUs, CPUSet: l.CPUSet, Pids: l.Pids},
 		NoLimits: l.NoLimits, Stdout: l.Stdout, Stderr: l.Stderr,
 	})
 	if err != nil {
