@@ -74,8 +74,8 @@ func TestTuneRealRun(t *testing.T) {
 	if code != 0 {
 		t.Fatalf("rerun exit %d\n%s", code, stderr)
 	}
-	if !strings.Contains(stderr, "[1/6] tune profile") {
-		t.Errorf("progress does not count trials against the budget (\"[1/6] ...\"):\n%s", stderr)
+	if !strings.Contains(stderr, "[1/7] tune profile") {
+		t.Errorf("progress does not count trials against the budget (\"[1/7] ...\"):\n%s", stderr)
 	}
 	again := tuneJSON(t, stdout)
 	if n := strings.Count(stderr, "(from the store: an identical trial)"); n != first.Trials {
