@@ -4,6 +4,7 @@ package cgroup
 
 import (
 	"errors"
+	"io/fs"
 	"os"
 	"path/filepath"
 	"regexp"
@@ -111,6 +112,11 @@ func (m *Manager) SweepDirs() []string {
 func (m *Manager) grpSweepTree(dir string) ([]string, error) {
 	var removed []string
 	ents, err := os.ReadDir(dir)
+	if errors.Is(err, fs.ErrNotExist) {
+		// Another cleaner (a dead jvmfit's keeper, sandbox/keeper.go)
+		// removed it while the sweep walked: it is gone all the same.
+		return []string{dir}, nil
+	}
 	if err != nil {
 		return nil, err
 	}
@@ -134,7 +140,7 @@ func (m *Manager) grpSweepTree(dir string) ([]string, error) {
 	if pids, err := grpReadProcs(dir); err == nil && len(pids) > 0 {
 		return removed, nil
 	}
-	if err := m.grpRemove(dir, 500*time.Millisecond); err != nil {
+	if err := m.grpRemove(dir, 500*time.Millisecond); err != nil && !errors.Is(err, fs.ErrNotExist) {
 		return removed, err
 	}
 	return append(removed, dir), nil

@@ -173,11 +173,8 @@ func TestCrashedJvmfitIsSwept(t *testing.T) {
 		}
 	})
 	assertGone(t, pids, nil)
-	for _, p := range paths {
-		if _, err := os.Stat(p); err != nil {
-			t.Fatalf("expected the crashed run's group %s to remain until swept: %v", p, err)
-		}
-	}
+	// The crashed run's keeper (keeper.go) may be removing its groups as
+	// the sweep walks them: between the two, none may be left.
 	m, err := cgroup.NewManager(cgroupRoot)
 	if err != nil {
 		t.Fatal(err)
