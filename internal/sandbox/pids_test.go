@@ -68,10 +68,12 @@ func pidsMax(t *testing.T, pid int) string {
 func TestTrialCgroupHasPidsLimitGiven(t *testing.T) {
 	needCgroups(t)
 	p := start(t, context.Background(), Spec{Name: "pids8",
-		Argv:   []string{"sh", "-c", strings.Repeat("sleep 30 & ", 20) + "echo forked; sleep 30"},
+		// bash, not sh: dash exits when a fork fails, and the test would
+		// then read a zombie's cgroup; bash reports the failure and goes on.
+		Argv:   []string{"bash", "-c", strings.Repeat("sleep 30 & ", 20) + "echo forked; sleep 30"},
 		Limits: cgroup.Spec{MemoryBytes: 64 << 20, CPUs: 1, Pids: 8}})
 	paths := p.group.Paths()
-	if got := pidsMax(t, p.Pid()); got != "8" {
+	if got := groupPidsMax(t, paths); got != "8" {
 		t.Errorf("pids.max is %q, want 8", got)
 	}
 	most := 0
@@ -84,4 +86,18 @@ func TestTrialCgroupHasPidsLimitGiven(t *testing.T) {
 	}
 	p.Stop(0)
 	assertGone(t, nil, paths)
+}
+
+// groupPidsMax is the pids.max of a trial's groups (the pids hierarchy's
+// on v1, the unified group's on v2), read from the group itself, not
+// through a process that may have ended.
+func groupPidsMax(t *testing.T, paths []string) string {
+	t.Helper()
+	for _, d := range paths {
+		if b, err := os.ReadFile(filepath.Join(d, "pids.max")); err == nil {
+			return strings.TrimSpace(string(b))
+		}
+	}
+	t.Fatalf("no pids.max in the trial's groups %v", paths)
+	return ""
 }
