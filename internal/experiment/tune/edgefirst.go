@@ -47,7 +47,7 @@ func (s *searcher) search(ctx context.Context) error {
 		if s.firstEdge == 0 {
 			s.firstEdge = s.res.Trials[inc].Point.MemoryBytes
 		}
-		round, _ := s.challengers(order, tried, s.res.Trials[inc].Point.MemoryBytes)
+		round := s.challengers(order, tried, s.res.Trials[inc].Point.MemoryBytes)
 		if round = s.fit(round); len(round) == 0 {
 			return nil
 		}
@@ -62,9 +62,9 @@ func (s *searcher) search(ctx context.Context) error {
 }
 
 // challengers is the next round of candidates to try at the incumbent's
-// edge e, and the limit they are tried at. Those that cannot win are
+// edge e, each with the limit it is tried at. Those that cannot win are
 // dropped on the way.
-func (s *searcher) challengers(order []*cand, tried map[*cand]bool, e int64) ([]job, int64) {
+func (s *searcher) challengers(order []*cand, tried map[*cand]bool, e int64) []job {
 	at := e - s.cfg.Step
 	if s.res.Goal != plan.Footprint {
 		at = e
@@ -83,7 +83,7 @@ func (s *searcher) challengers(order []*cand, tried map[*cand]bool, e int64) ([]
 			round = append(round, job{c, min(max(e, s.firstEdge, c.FloorBytes), s.top)})
 			tried[c] = true
 			if len(round) == s.workers() {
-				return round, at
+				return round
 			}
 			continue
 		case c.FloorBytes > e+s.cfg.Step:
@@ -99,7 +99,7 @@ func (s *searcher) challengers(order []*cand, tried map[*cand]bool, e int64) ([]
 			break
 		}
 	}
-	return round, at
+	return round
 }
 
 // settle reads a round of challengers against the incumbent's trial inc: a winner's edge is searched, the others dropped.
