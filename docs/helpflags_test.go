@@ -29,12 +29,12 @@ var commandPages = map[string][]page{
 		{"docs/run.md", "## JVM options"}, {"docs/run.md", "## Load and measurement"}, {"docs/run.md", "## Verdict"},
 		{"docs/run.md", "## Output, storage, exit status"}, imageFlags,
 	},
-	"profile": {{"docs/launcher.md", "## Profile (`--profile app.json`)"}},
+	"profile": {{"docs/profile.md", "## Profile (`--profile app.json`)"}},
 	"minmem": {experimentFlags, {"docs/experiments.md", "## `jvmfit minmem`: the smallest memory limit that passes"},
 		imageFlags, kubeFlags},
 	"sweep":   {experimentFlags, {"docs/experiments.md", "## `jvmfit sweep`: a matrix of trials"}, imageFlags, kubeFlags},
 	"compare": {experimentFlags, {"docs/experiments.md", "## `jvmfit compare`: option sets side by side"}, imageFlags, kubeFlags},
-	"tune":    {experimentFlags, {"docs/tune.md", "# jvmfit tune"}, imageFlags, kubeFlags},
+	"tune":    {{"docs/tune.md", "# jvmfit tune"}, experimentFlags, imageFlags, kubeFlags},
 	"report":  {{"docs/report.md", "## `jvmfit report`"}},
 	"doctor":  {{"docs/sandbox.md", "## `jvmfit doctor`"}},
 	"init":    {{"docs/your-service.md", "## Flags"}},
@@ -62,7 +62,12 @@ func TestHelpFlagsMatchDocs(t *testing.T) {
 		}
 	}
 	for name, pages := range commandPages {
-		help := helpFlags(jvmfit(t, name, "--help"))
+		text := jvmfit(t, name, "--help")
+		// The first page is the command's own: --help names it.
+		if want := "Reference: " + pages[0].file; !strings.Contains(text, want) {
+			t.Errorf("jvmfit %s --help does not say %q: a user reads the flags there first", name, want)
+		}
+		help := helpFlags(text)
 		doc := map[string]string{}
 		for _, p := range pages {
 			for f := range pageFlags(t, p, name) {

@@ -23,7 +23,7 @@ func (f *launcherFlags) bind(fs *pflag.FlagSet) {
 	fs.StringVar(&f.cpus, "cpus", "", "plan for this CPU quota instead of the detected one (1, 1.5, 4)")
 	fs.StringVar(&f.cpuset, "cpuset", "", "plan for these CPUs instead of the detected cpuset (0-1, 0-3,8)")
 	fs.StringVar(&f.goal, "goal", "balanced", "footprint, balanced or throughput")
-	fs.StringVar(&f.profile, "profile", "", "JSON file with the app's measured needs (see docs/launcher.md)")
+	fs.StringVar(&f.profile, "profile", "", "JSON file with the app's measured needs (see docs/profile.md)")
 	fs.BoolVar(&f.explain, "explain", false, "print a table of every option and memory region, with reasons")
 	fs.BoolVar(&f.strict, "strict", false, "refuse (exit 2) where the plan is in doubt, instead of one warning line (for CI)")
 	fs.StringVar(&f.root, "root", "/", "filesystem root to read /proc and /sys/fs/cgroup from")

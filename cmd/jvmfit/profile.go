@@ -27,7 +27,7 @@ func newProfileCmd() *cobra.Command {
 database: loaded classes, metaspace, class space and code cache used, threads,
 direct and mapped buffers, the live set after full GC, the CDS archive's
 resident size, the peak native memory no option caps, per-category NMT peaks,
-and the JDK, options and limits it was measured under. docs/launcher.md
+and the JDK, options and limits it was measured under. docs/profile.md
 describes every field. ` + "`jvmfit flags --profile FILE`" + ` plans from it.
 
 The trial must have been run with NMT (jvmfit run --nmt, or --profile-out,

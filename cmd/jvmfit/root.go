@@ -43,6 +43,7 @@ func newRoot() *cobra.Command {
 		root.AddCommand(add())
 	}
 	strayArgsAreUsage(root)
+	linkReferencePages(root)
 	return root
 }
 

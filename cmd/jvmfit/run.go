@@ -76,7 +76,7 @@ Exit status: 0 OK, 1 KO (or jvmfit failed), 2 bad input, 130 interrupted
 	fl.StringArrayVar(&f.vars, "var", nil, "scenario variable k=v (repeatable)")
 	fl.StringVar(&f.slo, "slo", "", `SLO, e.g. "p99<=200ms,success>=0.999,throughput>=0.98*rate,start<=60s,memory<=300Mi"; working_set<=300Mi judges the working set instead of the cgroup peak (default: the descriptor's, then `+trial.DefaultSLO+`)`)
 	fl.BoolVar(&f.nmt, "nmt", false, "add -XX:NativeMemoryTracking=summary; NMT is sampled every 2s (peaks per category) and at the end")
-	fl.StringVar(&f.profileOut, "profile-out", "", "write the app's measured profile (JSON, docs/launcher.md) from this trial; turns on --nmt and a full GC at the end")
+	fl.StringVar(&f.profileOut, "profile-out", "", "write the app's measured profile (JSON, docs/profile.md) from this trial; turns on --nmt and a full GC at the end")
 	fl.StringVar(&f.profile, "profile", "", "with --jvm jvmfit: plan with this measured profile (jvmfit profile, --profile-out)")
 	fl.BoolVar(&f.viaExec, "via-exec", false, "with --jvm jvmfit: run the app's java command through jvmfit exec, which plans in the trial's cgroup, as in a container")
 	fl.BoolVar(&f.saturate, "saturate", false, "after the measured load, probe the maximum throughput (16 workers, 10s)")
