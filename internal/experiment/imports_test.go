@@ -30,7 +30,7 @@ var floors = map[string]int{
 	"internal/store":   3,
 	"internal/profile": 3,
 	"internal/backend": 3, "internal/backend/local": 3, "internal/backend/container": 3, "internal/backend/kube": 3,
-	"internal/backend/backendtest": 3,
+	"internal/backend/backendtest": 3, "internal/backend/kube/kubetest": 3,
 	// one trial as steps.
 	"internal/trial": 2,
 	// runners, tools and the launcher.
