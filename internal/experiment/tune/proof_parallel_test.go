@@ -7,7 +7,6 @@ import (
 	"github.com/jvmfit/jvmfit/internal/plan"
 )
 
-
 // With trials side by side, the hold, the soak and the soak a step up run
 // in one round: the answer is the sequential one, the proof takes one
 // soak's wall time where the hold passes, and the reruns run together.
