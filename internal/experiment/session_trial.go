@@ -31,6 +31,11 @@ func (s *Session) prepare(spec trial.Spec) (trial.Spec, error) {
 }
 
 func (s *Session) run(ctx context.Context, spec trial.Spec) (*trial.Result, error) {
+	if s.places != nil && spec.CPUSet == "" {
+		p := s.places.take()
+		defer s.places.give(p)
+		spec.Placement = p.cpuset()
+	}
 	if s.Run != nil {
 		return s.Run(ctx, spec)
 	}

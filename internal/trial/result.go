@@ -46,6 +46,12 @@ type Spec struct {
 	MemoryBytes int64             `json:"memory_bytes"` // 0 with NoLimits
 	CPUs        float64           `json:"cpus"`
 	CPUSet      string            `json:"cpuset,omitempty"`
+	// Placement is the cpuset the local backend pins this run of the app
+	// to when trials run side by side (experiment's CPU places), when
+	// CPUSet does not name one: where it ran, not which trial it is, so
+	// Key leaves it out and a stored trial at the same settings is found
+	// whatever CPUs it had.
+	Placement string `json:"placement,omitempty"`
 	NoLimits    bool              `json:"no_limits,omitempty"`
 	Rate        float64           `json:"rate"` // measured phase rate, 0 = scenario's own
 	Warmup      time.Duration     `json:"warmup"`
