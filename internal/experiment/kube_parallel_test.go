@@ -2,8 +2,11 @@ package experiment_test
 
 import (
 	"context"
+	"errors"
 	"os"
+	"os/signal"
 	"path/filepath"
+	"syscall"
 	"testing"
 	"time"
 
@@ -116,4 +119,86 @@ func TestMinMemParallelOnKubernetes(t *testing.T) {
 	if par.Rounds == 0 || par.Rounds >= len(seq.Trials) {
 		t.Errorf("--parallel 4 took %d rounds against %d trials one at a time", par.Rounds, len(seq.Trials))
 	}
+}
+
+// A real SIGINT (main turns it into cancellation, as signal.NotifyContext
+// does here) mid-round of a minmem at --parallel 4 on Kubernetes: every
+// Job and pod of the round is gone from the API server when minmem
+// returns, the trials that ended are stored, and the same minmem on the
+// same database takes them from the store and runs a Job for each of the
+// others only.
+func TestMinMemParallelSIGINTOnKubernetes(t *testing.T) {
+	const edge = 300 * kmi
+	kc := kubetest.Kubeconfig(t)
+	_, c := kubetest.APIServer(t)
+	ns := kubetest.Namespace(t, c)
+	db := filepath.Join(t.TempDir(), "e.db")
+	st, err := store.Open(db)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer st.Close()
+	session := func(ctx context.Context) *experiment.Session {
+		s := &experiment.Session{App: kubeApp(t), Store: st,
+			Base: trial.Spec{App: "edge.yaml", AppName: "edge", JVM: "default", SLO: "success>=0.99", Rate: 50},
+			Prepare: func(sp trial.Spec) (trial.Spec, error) {
+				sp.Java, sp.JDKVersion, sp.Image = "/opt/java/bin/java", 17, "edge:17"
+				return sp, nil
+			}}
+		if _, err := s.UseBackend(ctx, experiment.BackendConfig{Name: "k8s", Parallel: 4, Kubeconfig: kc, Namespace: ns}, db); err != nil {
+			t.Fatal(err)
+		}
+		if err := s.Begin(store.KindMinMem, nil); err != nil {
+			t.Fatal(err)
+		}
+		return s
+	}
+	p := experiment.MinMemPlan{CPUs: []float64{1}, JVMs: []string{"default"}, Search: experiment.Search{Min: 64 * kmi, Max: 1024 * kmi, Step: 8 * kmi}}
+
+	// The first round's lower two limits end, the upper two run on.
+	kctx, kcancel := context.WithCancel(context.Background())
+	ended := edgeApp(t, edge)
+	k := kubetest.StartKubelet(t, kctx, c, ns, kube.LabelManagedBy+"="+kube.ManagedBy, func(job string, pod *corev1.Pod) {
+		task, _ := kube.DecodeTask(kubetest.Env(pod.Spec, kube.AgentContainer, kube.TaskEnv))
+		if task.Spec.MemoryBytes < 500*kmi {
+			ended(job, pod)
+			return
+		}
+		pod.Status.Phase = corev1.PodRunning
+	})
+	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt)
+	defer stop()
+	first := session(ctx)
+	go func() {
+		for deadline := time.Now().Add(time.Minute); time.Now().Before(deadline); time.Sleep(20 * time.Millisecond) {
+			if rs, _ := st.Trials(store.Filter{ExperimentID: first.ID, Light: true}); len(rs) == 2 && k.MaxJobs() == 4 {
+				break
+			}
+		}
+		syscall.Kill(os.Getpid(), syscall.SIGINT)
+	}()
+	if _, err := p.Run(ctx, first); !errors.Is(err, context.Canceled) {
+		t.Fatalf("after SIGINT: %v", err)
+	}
+	kcancel()
+	kubetest.AssertGone(t, c, ns)
+	kept, err := st.Trials(store.Filter{ExperimentID: first.ID, Light: true})
+	if err != nil || len(kept) != 2 {
+		t.Fatalf("%d trials stored (%v); want the 2 that ended", len(kept), err)
+	}
+
+	rctx, rcancel := context.WithTimeout(context.Background(), 3*time.Minute)
+	defer rcancel()
+	rk := kubetest.StartKubelet(t, rctx, c, ns, kube.LabelManagedBy+"="+kube.ManagedBy, ended)
+	again := session(rctx)
+	res, err := p.Run(rctx, again)
+	if err != nil || res[0].Outcome.MinOK != 304*kmi {
+		t.Fatalf("rerun: %v %v", res, err)
+	}
+	ran, reused := again.Counts()
+	if reused != 2 || len(rk.JobNames()) != ran {
+		t.Errorf("rerun: %d reused (want the 2 stored), %d Jobs for %d trials run", reused, len(rk.JobNames()), ran)
+	}
+	rcancel()
+	kubetest.AssertGone(t, c, ns)
 }
