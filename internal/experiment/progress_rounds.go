@@ -19,11 +19,12 @@ func (s *Session) Round(whats []string) {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	s.count.rounds++
-	at := ""
 	if len(whats) > s.Parallel {
-		at = fmt.Sprintf(", %d at a time", s.Parallel)
+		// A sweep's batch: its cells' own lines say what each is.
+		s.line("round %d: %d trials, %d at a time", s.count.rounds, len(whats), s.Parallel)
+		return
 	}
-	s.line("round %d: %d trials side by side%s: %s", s.count.rounds, len(whats), at, strings.Join(whats, "; "))
+	s.line("round %d: %d trials side by side: %s", s.count.rounds, len(whats), strings.Join(whats, "; "))
 }
 
 // inFlight is the suffix of a trial's line when others still run beside
