@@ -1,14 +1,15 @@
 """Compares the Kubernetes backend's results with the Docker backend's
 (e2e/k8s/e2e.sh): the same verdict at each sweep limit, an OOM-killed pod
-among them, and minmem answers within 8 MiB. The sweep's memory peaks are
+among them, minmem answers within 8 MiB, and the Kubernetes minmem at
+--parallel 2 on the answer of --parallel 1. The sweep's memory peaks are
 printed, not judged: at a limit well above the minimum the JVM's heap and
 GC timing make the peak vary by tens of MiB between two runs on the same
 backend (docs/kubernetes-e2e.md).
 
     python3 e2e/k8s/compare.py OUT_DIR
 
-OUT_DIR holds k8s-sweep.json, docker-sweep.json, k8s-minmem.json and
-docker-minmem.json (jvmfit --json). Prints one line per check and exits 1
+OUT_DIR holds k8s-sweep.json, docker-sweep.json, k8s-minmem.json,
+docker-minmem.json and k8s-minmem-p2.json (jvmfit --json). Prints one line per check and exits 1
 if any fails.
 """
 import json
@@ -62,6 +63,10 @@ def main(out):
         if o is not None and t["verdict"] == "OK" and o["verdict"] == "OK":
             print(f"info  minmem {t['limit_bytes'] // MIB}Mi: memory peak k8s {t['memory_peak_bytes'] / MIB:.1f} MiB, "
                   f"docker {o['memory_peak_bytes'] / MIB:.1f} MiB")
+    pm = load(out, "k8s-minmem-p2")["modes"][0]
+    check(pm["min_ok_bytes"] == ka,
+          f"minmem --parallel 2: k8s {pm['min_ok_bytes'] // MIB}Mi ({pm['trial_count']} trials), "
+          f"--parallel 1 {ka // MIB}Mi ({km['trial_count']} trials)")
     if failures:
         print(f"{len(failures)} check(s) failed")
         return 1

@@ -8,7 +8,9 @@
 #      OK; then the same sweep under Docker: same verdicts, and the 256Mi
 #      trial's memory peak within 8 MiB of the pod's;
 #   2. a small minmem (128Mi..256Mi on an 8Mi grid, no repeats, no soak)
-#      under both: the answers within 8 MiB.
+#      under both: the answers within 8 MiB;
+#   3. the same minmem on the cluster at --parallel 2 (two limits a round,
+#      two pods at once): --parallel 1's answer.
 # The SLO is success only: latencies on a shared 2-core machine say more
 # about the other tenants than about the backend.
 #
@@ -64,5 +66,6 @@ run docker-sweep "$DOCKER_JVMFIT" sweep --app "$OUT/app/app.yaml" --memory 64Mi,
 mm=(--min 128Mi --max 256Mi --step 8Mi --repeats 0 --soak 0)
 run k8s-minmem "$JVMFIT" minmem --app "$OUT/app/app.yaml" "${k8s[@]}" "${mm[@]}" "${common[@]}"
 run docker-minmem "$DOCKER_JVMFIT" minmem --app "$OUT/app/app.yaml" "${mm[@]}" "${common[@]}"
+run k8s-minmem-p2 "$JVMFIT" minmem --app "$OUT/app/app.yaml" "${k8s[@]}" --parallel 2 "${mm[@]}" "${common[@]}"
 
 python3 "$here/compare.py" "$OUT"

@@ -87,6 +87,11 @@ func (s *Session) UseBackend(ctx context.Context, cfg BackendConfig, db string) 
 			if err := cfg.Room.fits(cfg.Parallel, hostRoom()); err != nil {
 				return out, &BackendError{err}
 			}
+			ps, err := newPlaces(cfg.Room, cfg.Parallel, allowedCPUs())
+			if err != nil {
+				return out, &BackendError{err}
+			}
+			s.places = ps
 		}
 		return out, nil
 	case "k8s":

@@ -15,7 +15,7 @@ var floors = map[string]int{
 	// commands: jvmfit, and the helper programs of benchmarks and tests
 	// (e2e/cli: the real-JVM tests of the jvmfit binary, a package per
 	// group of commands, and clitest, which builds and runs it for them).
-	"cmd/jvmfit": 7, "docs": 7, "bench/loadtarget": 7, "e2e/k8s/testimage": 7, "e2e/cgroupv2": 7,
+	"cmd/jvmfit": 7, "docs": 7, "bench/loadtarget": 7, "bench/parallelreplay": 7, "e2e/k8s/testimage": 7, "e2e/cgroupv2": 7,
 	"e2e/cli/clitest": 7, "e2e/cli/run": 7, "e2e/cli/experiments": 7, "e2e/cli/tune": 7, "e2e/cli/initcmd": 7,
 	// output: renders values and the store; only the command imports it.
 	"internal/report": 6,
@@ -30,7 +30,7 @@ var floors = map[string]int{
 	"internal/store":   3,
 	"internal/profile": 3,
 	"internal/backend": 3, "internal/backend/local": 3, "internal/backend/container": 3, "internal/backend/kube": 3,
-	"internal/backend/backendtest": 3,
+	"internal/backend/backendtest": 3, "internal/backend/kube/kubetest": 3,
 	// one trial as steps.
 	"internal/trial": 2,
 	// runners, tools and the launcher.

@@ -35,6 +35,9 @@ type Search struct {
 	// Parallel is how many limits a round tries side by side
 	// (minmem_parallel.go); 0 or 1: one at a time.
 	Parallel int
+	// OnRound, when set, hears the limits of each round side by side
+	// before it starts (the Session's progress).
+	OnRound func(mems []int64) `json:"-"`
 }
 
 // DefaultSearch is the range and precision `jvmfit minmem` uses unless told.

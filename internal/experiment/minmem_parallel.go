@@ -69,6 +69,9 @@ func (st *searchState) round(ctx context.Context, fn TrialFunc, mems []int64, ou
 	if len(mems) == 1 {
 		return st.try(ctx, fn, mems[0], out)
 	}
+	if st.s.OnRound != nil {
+		st.s.OnRound(mems)
+	}
 	results := make([]*trial.Result, len(mems))
 	errs := make([]error, len(mems))
 	var wg sync.WaitGroup

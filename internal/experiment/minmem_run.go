@@ -56,6 +56,13 @@ func (p MinMemPlan) Run(ctx context.Context, s *Session) ([]ModeResult, error) {
 		for _, jvm := range p.JVMs {
 			search := p.Search
 			search.Parallel = max(search.Parallel, s.Parallel)
+			search.OnRound = func(mems []int64) {
+				whats := make([]string, len(mems))
+				for i, m := range mems {
+					whats[i] = "memory=" + size.Format(m)
+				}
+				s.Round(whats)
+			}
 			o, err := MinMem(ctx, search, p.trialAt(s, cpus, jvm))
 			if o != nil {
 				out = append(out, ModeResult{JVM: jvm, CPUs: cpus, Outcome: o})

@@ -38,7 +38,7 @@ func (s *Session) progressLine(what string, r *trial.Result, reused bool, took t
 	if r.HeapMaxBytes > 0 {
 		heap = ", max heap " + size.Format(r.HeapMaxBytes)
 	}
-	s.line("%s %s: %s%s%s", n, what, r.Cell(), heap, tail)
+	s.line("%s %s: %s%s%s%s", n, what, r.Cell(), heap, tail, s.inFlight())
 }
 
 // left estimates the time left from the trials actually run: reused ones

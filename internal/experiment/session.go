@@ -62,6 +62,9 @@ type Session struct {
 
 	// Parallel is how many trials Batch runs at a time (0 or 1: one).
 	Parallel int
+	// places, set when trials run side by side on this machine, gives
+	// each running trial CPUs of its own (places.go).
+	places *places
 
 	// SweepStale, when set, is the age past which the sweeps before the
 	// first trial remove anyone's leftover containers and Jobs, not only

@@ -34,6 +34,11 @@ type BatchOutcome struct {
 func (s *Session) Batch(ctx context.Context, trials []Planned) []BatchOutcome {
 	out := make([]BatchOutcome, len(trials))
 	n := max(s.Parallel, 1)
+	whats := make([]string, len(trials))
+	for i, p := range trials {
+		whats[i] = p.What
+	}
+	s.Round(whats)
 	sem := make(chan struct{}, n)
 	var wg sync.WaitGroup
 	var mu sync.Mutex

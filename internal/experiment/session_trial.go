@@ -16,6 +16,7 @@ import (
 type counter struct {
 	ran, reused, done int
 	total             int // 0 = not known (a search)
+	rounds, running   int // rounds side by side so far, trials running now
 	spent             time.Duration
 }
 
@@ -31,6 +32,11 @@ func (s *Session) prepare(spec trial.Spec) (trial.Spec, error) {
 }
 
 func (s *Session) run(ctx context.Context, spec trial.Spec) (*trial.Result, error) {
+	if s.places != nil && spec.CPUSet == "" {
+		p := s.places.take()
+		defer s.places.give(p)
+		spec.Placement = p.cpuset()
+	}
 	if s.Run != nil {
 		return s.Run(ctx, spec)
 	}
@@ -99,7 +105,13 @@ func (s *Session) Trial(ctx context.Context, spec trial.Spec, what string) (*tri
 		return nil, false, fmt.Errorf("%s: %w", what, err)
 	}
 	t0 := time.Now()
+	s.mu.Lock()
+	s.count.running++
+	s.mu.Unlock()
 	r, reused, err := s.reuseOrRun(ctx, prepared)
+	s.mu.Lock()
+	s.count.running--
+	s.mu.Unlock()
 	if ctx.Err() != nil {
 		// Whatever the runner made of the cancellation, the trial was cut
 		// short: no verdict, not stored.

@@ -14,9 +14,9 @@ import (
 // fields (no times, ports or temp paths); anything added to it that varies
 // from run to run must be cleared here, or resuming breaks.
 func (s Spec) Key() string {
-	// How the trial is measured and stopped is no part of which trial it
-	// is (and keys stored before these fields existed stay the same).
-	s.FullGCAtEnd, s.StopGrace = false, 0
+	// How the trial is measured and stopped, and which CPUs it ran on, is
+	// no part of which trial it is (and keys stored before these fields existed stay the same).
+	s.FullGCAtEnd, s.StopGrace, s.Placement = false, 0, ""
 	b, err := json.Marshal(s)
 	if err != nil {
 		// Spec has only plain fields; Marshal cannot fail on it.
@@ -24,4 +24,13 @@ func (s Spec) Key() string {
 	}
 	sum := sha256.Sum256(b)
 	return hex.EncodeToString(sum[:16])
+}
+
+// AppCPUSet is the cpuset the app's cgroup gets: the one the user asked
+// for, else its placement beside other trials ("" = every CPU).
+func (s Spec) AppCPUSet() string {
+	if s.CPUSet != "" {
+		return s.CPUSet
+	}
+	return s.Placement
 }

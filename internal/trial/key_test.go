@@ -73,3 +73,18 @@ func TestKeyFollowsTheDescriptor(t *testing.T) {
 		t.Error("the same descriptor gave two keys")
 	}
 }
+
+// Where a trial ran (its placement beside others) is not which trial it
+// is; the cpuset the user asked for is.
+func TestKeyLeavesThePlacementOut(t *testing.T) {
+	s := Spec{App: "a.yaml", JVM: "default", MemoryBytes: 256 << 20, CPUs: 1}
+	k := s.Key()
+	s.Placement = "2-3"
+	if s.Key() != k || s.AppCPUSet() != "2-3" {
+		t.Errorf("placement: key changed %v, app cpuset %q", s.Key() != k, s.AppCPUSet())
+	}
+	s.CPUSet = "0"
+	if s.Key() == k || s.AppCPUSet() != "0" {
+		t.Errorf("cpuset: key kept %v, app cpuset %q", s.Key() == k, s.AppCPUSet())
+	}
+}

@@ -87,7 +87,7 @@ func (t *trialRun) sandboxLaunch(out io.Writer) Launch {
 	return Launch{
 		Name: "jvmfit-trial-" + t.log.name,
 		Argv: t.launch.Argv, Env: t.launch.Env, Dir: t.launch.Dir, Port: t.launch.Port,
-		MemoryBytes: t.spec.MemoryBytes, CPUs: t.spec.CPUs, CPUSet: t.spec.CPUSet, NoLimits: t.spec.NoLimits,
+		MemoryBytes: t.spec.MemoryBytes, CPUs: t.spec.CPUs, CPUSet: t.spec.AppCPUSet(), NoLimits: t.spec.NoLimits,
 		Pids:   t.app.PidsLimit,
 		Stdout: out, Stderr: out,
 	}

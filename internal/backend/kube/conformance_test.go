@@ -2,6 +2,7 @@ package kube
 
 import (
 	"context"
+	"github.com/jvmfit/jvmfit/internal/backend/kube/kubetest"
 	"sync"
 	"testing"
 	"time"
@@ -102,15 +103,5 @@ func TestConformance(t *testing.T) {
 
 // agentEnv is the value of the agent container's variable name.
 func agentEnv(spec corev1.PodSpec, name string) string {
-	for _, c := range spec.Containers {
-		if c.Name != AgentContainer {
-			continue
-		}
-		for _, e := range c.Env {
-			if e.Name == name {
-				return e.Value
-			}
-		}
-	}
-	return ""
+	return kubetest.Env(spec, AgentContainer, name)
 }

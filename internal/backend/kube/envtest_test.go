@@ -4,8 +4,6 @@ import (
 	"context"
 	"errors"
 	"os"
-	"path/filepath"
-	"strings"
 	"sync"
 	"syscall"
 	"testing"
@@ -17,9 +15,8 @@ import (
 	"k8s.io/apimachinery/pkg/api/resource"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"k8s.io/client-go/kubernetes"
-	"sigs.k8s.io/controller-runtime/pkg/envtest"
 
-	"github.com/jvmfit/jvmfit/internal/prereq"
+	"github.com/jvmfit/jvmfit/internal/backend/kube/kubetest"
 	"github.com/jvmfit/jvmfit/internal/trial"
 )
 
@@ -27,67 +24,33 @@ import (
 // (no kubelet, no controllers: kubelet_test.go plays both, writing pod
 // status through the API as a kubelet does).
 
-// k8sAssets is where .ci/install test puts kube-apiserver, etcd, kubectl.
-const k8sAssets = "/opt/jvmfit-k8s/bin"
-
 var cluster struct {
-	once   sync.Once
-	env    *envtest.Environment
-	client kubernetes.Interface // the test's kubelet's
-	api    API                  // jvmfit's own client, as Connect makes it
-	err    error
+	once sync.Once
+	api  API // jvmfit's own client, as Connect makes it
+	err  error
 }
 
 // apiServer starts the one envtest cluster of this test binary (TestMain
-// stops it), or fails t naming what is missing.
+// stops it), or fails t naming what is missing; it returns the test's
+// kubelet's client.
 func apiServer(t *testing.T) kubernetes.Interface {
 	t.Helper()
-	assets := os.Getenv("KUBEBUILDER_ASSETS")
-	if assets == "" {
-		assets = k8sAssets
-	}
-	for _, bin := range []string{"kube-apiserver", "etcd"} {
-		if _, err := os.Stat(filepath.Join(assets, bin)); err != nil {
-			prereq.Fail(t, "kube-apiserver/etcd ("+filepath.Join(assets, bin)+")", "run bash .ci/install test")
-		}
-	}
-	cluster.once.Do(func() {
-		env := &envtest.Environment{BinaryAssetsDirectory: assets}
-		cfg, err := env.Start()
-		if err != nil {
-			cluster.err = err
-			return
-		}
-		cluster.env = env
-		if cluster.client, cluster.err = kubernetes.NewForConfig(cfg); cluster.err == nil {
-			cluster.api, cluster.err = NewAPI(cfg)
-		}
-	})
+	cfg, c := kubetest.APIServer(t)
+	cluster.once.Do(func() { cluster.api, cluster.err = NewAPI(cfg) })
 	if cluster.err != nil {
 		t.Fatalf("envtest: %v", cluster.err)
 	}
-	return cluster.client
+	return c
 }
 
 func TestMain(m *testing.M) {
 	code := m.Run()
-	if cluster.env != nil {
-		cluster.env.Stop()
-	}
+	kubetest.Stop()
 	os.Exit(code)
 }
 
 // namespace makes a namespace of the test's own, deleted at its end.
-func namespace(t *testing.T, c kubernetes.Interface) string {
-	t.Helper()
-	name := "t-" + strings.ToLower(NewSessionID())
-	ctx := context.Background()
-	if _, err := c.CoreV1().Namespaces().Create(ctx, &corev1.Namespace{ObjectMeta: metav1.ObjectMeta{Name: name}}, metav1.CreateOptions{}); err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() { c.CoreV1().Namespaces().Delete(context.Background(), name, metav1.DeleteOptions{}) })
-	return name
-}
+func namespace(t *testing.T, c kubernetes.Interface) string { return kubetest.Namespace(t, c) }
 
 func envRunner(c kubernetes.Interface, ns string) *Runner {
 	r := newRunner(c)

@@ -2,81 +2,24 @@ package kube
 
 import (
 	"context"
-	"sync"
 	"testing"
-	"time"
 
 	corev1 "k8s.io/api/core/v1"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"k8s.io/client-go/kubernetes"
+
+	"github.com/jvmfit/jvmfit/internal/backend/kube/kubetest"
 )
 
-// kubelet stands in for the Job controller and the kubelet, which neither
-// the fake clientset nor envtest has: for each new trial Job it creates
-// the pod the Job controller would (the Job's template, its labels), then
-// sets the pod's status as fate says, through UpdateStatus as a kubelet
-// would.
-type kubelet struct {
-	t      *testing.T
-	client kubernetes.Interface
-	ns     string
-	fate   func(job string, p *corev1.Pod) // sets p.Status; nil leaves it Pending
-	mu     sync.Mutex
-	seen   map[string]bool
-	pods   []string
-}
-
+// startKubelet plays the Job controller and the kubelet for jvmfit's
+// trial Jobs in ns (kubetest.Kubelet), with the pods' fate.
 func startKubelet(t *testing.T, ctx context.Context, c kubernetes.Interface, ns string, fate func(string, *corev1.Pod)) *kubelet {
-	k := &kubelet{t: t, client: c, ns: ns, fate: fate, seen: map[string]bool{}}
-	go func() {
-		for ctx.Err() == nil {
-			k.step(ctx)
-			time.Sleep(20 * time.Millisecond)
-		}
-	}()
-	return k
+	return &kubelet{kubetest.StartKubelet(t, ctx, c, ns, managedSelector(), fate)}
 }
 
-func (k *kubelet) step(ctx context.Context) {
-	jobs, err := k.client.BatchV1().Jobs(k.ns).List(ctx, metav1.ListOptions{LabelSelector: LabelManagedBy + "=" + ManagedBy})
-	if err != nil {
-		return
-	}
-	for _, j := range jobs.Items {
-		k.mu.Lock()
-		seen := k.seen[j.Name]
-		k.seen[j.Name] = true
-		k.mu.Unlock()
-		if seen || j.DeletionTimestamp != nil {
-			continue
-		}
-		p := &corev1.Pod{
-			ObjectMeta: metav1.ObjectMeta{Name: j.Name + "-x1", Namespace: k.ns, Labels: j.Spec.Template.Labels},
-			Spec:       *j.Spec.Template.Spec.DeepCopy(),
-		}
-		p, err := k.client.CoreV1().Pods(k.ns).Create(ctx, p, metav1.CreateOptions{})
-		if err != nil {
-			k.t.Errorf("kubelet: creating the pod of %s: %v", j.Name, err)
-			continue
-		}
-		k.mu.Lock()
-		k.pods = append(k.pods, p.Name)
-		k.mu.Unlock()
-		if k.fate == nil {
-			continue
-		}
-		k.fate(j.Name, p)
-		if _, err := k.client.CoreV1().Pods(k.ns).UpdateStatus(ctx, p, metav1.UpdateOptions{}); err != nil && ctx.Err() == nil {
-			k.t.Errorf("kubelet: status of %s: %v", p.Name, err)
-		}
-	}
-}
+type kubelet struct{ *kubetest.Kubelet }
 
-func (k *kubelet) podNames() []string {
-	k.mu.Lock()
-	defer k.mu.Unlock()
-	return append([]string(nil), k.pods...)
-}
+func (k *kubelet) podNames() []string { return k.PodNames() }
 
 // Pod statuses as a kubelet writes them.
 

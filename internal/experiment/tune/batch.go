@@ -152,16 +152,7 @@ func (s *searcher) train(ctx context.Context, jobs []job) error {
 // came back are returned with it.
 func (s *searcher) runAll(ctx context.Context, ps []Point) ([]Outcome, error) {
 	if b, ok := s.trials.(Batcher); ok && s.workers() > 1 && len(ps) > 1 {
-		if err := ctx.Err(); err != nil {
-			return nil, err
-		}
-		outs, err := b.RunAll(ctx, ps)
-		for i, o := range outs {
-			if o.Verdict != trial.OK {
-				outs[i].Verdict = trial.KO
-			}
-			s.res.Trials = append(s.res.Trials, Trial{Point: ps[i], Outcome: outs[i]})
-		}
+		outs, err := s.runBatch(ctx, b, ps)
 		if err != nil {
 			return outs, fmt.Errorf("tune: %w", err)
 		}

@@ -45,6 +45,12 @@ func (s *searcher) hold(ctx context.Context) error {
 			s.res.Chosen = -1
 			return nil
 		}
+		if ran, err := s.proveSideBySide(ctx); err != nil || ran {
+			if err != nil {
+				return err
+			}
+			continue
+		}
 		p := t.Point
 		p.Soak, p.Repeat, p.Measure = s.cfg.Soak, 1, false
 		o, err := s.run(ctx, p)

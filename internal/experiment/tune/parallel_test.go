@@ -19,7 +19,11 @@ func (b *batchApp) RunAll(ctx context.Context, ps []Point) ([]Outcome, error) {
 	b.batched += len(ps)
 	var outs []Outcome
 	for _, p := range ps {
-		o, err := b.Run(ctx, p)
+		run := b.Run
+		if p.Purpose == PurposeSoak {
+			run = b.Soak
+		}
+		o, err := run(ctx, p)
 		if err != nil {
 			return outs, err
 		}

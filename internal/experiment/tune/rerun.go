@@ -20,18 +20,21 @@ func (s *searcher) rerun(ctx context.Context) error {
 		return nil
 	}
 	p := r.Soaks[len(r.Soaks)-1].Point
+	var qs []Point
 	for i := 1; i <= s.cfg.Reruns; i++ {
 		q := p
 		q.Repeat = i
-		o, err := s.trials.Soak(ctx, q)
-		if err != nil {
-			return err
-		}
+		qs = append(qs, q)
+	}
+	outs, err := s.reruns(ctx, qs)
+	for i, o := range outs {
 		if o.Verdict != trial.OK {
 			o.Verdict = trial.KO
 		}
-		t := Trial{Point: q, Outcome: o, PlanOptions: r.Soaks[len(r.Soaks)-1].PlanOptions}
-		r.Reruns = append(r.Reruns, t)
+		r.Reruns = append(r.Reruns, Trial{Point: qs[i], Outcome: o, PlanOptions: r.Soaks[len(r.Soaks)-1].PlanOptions})
+	}
+	if err != nil {
+		return err
 	}
 	if ok := r.RerunsOK(); ok < len(r.Reruns) {
 		s.note("%d of %d fresh reruns of the answer at %s passed: the soak's pass did not hold every time", ok, len(r.Reruns), size.Format(p.MemoryBytes))
@@ -48,4 +51,26 @@ func (r *Result) RerunsOK() int {
 		}
 	}
 	return n
+}
+
+// reruns runs the reruns' points: side by side when trials batch (they
+// are independent fresh JVMs), else one after the other; on an error, the
+// outcomes that came back come with it.
+func (s *searcher) reruns(ctx context.Context, qs []Point) ([]Outcome, error) {
+	if b, ok := s.trials.(Batcher); ok && s.workers() > 1 && len(qs) > 1 {
+		outs, err := b.RunAll(ctx, qs)
+		if err == nil && len(outs) < len(qs) {
+			err = ctx.Err()
+		}
+		return outs, err
+	}
+	var outs []Outcome
+	for _, q := range qs {
+		o, err := s.trials.Soak(ctx, q)
+		if err != nil {
+			return outs, err
+		}
+		outs = append(outs, o)
+	}
+	return outs, nil
 }

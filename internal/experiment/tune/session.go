@@ -113,18 +113,7 @@ func (t *SessionTrials) trial(ctx context.Context, p Point) (Outcome, error) {
 	if err != nil {
 		return Outcome{}, err
 	}
-	o := outcomeOf(p, r)
-	if p.Purpose == PurposeTraining && o.Verdict == trial.OK {
-		// A JVM writes no archive when its class path has a non-empty
-		// directory, or when it is killed before it exits; the training
-		// then passed for nothing.
-		if f := archiveOf(p.Options); f != "" {
-			if _, err := os.Stat(f); err != nil {
-				o.Verdict, o.Kind = trial.KO, KindNoArchive
-			}
-		}
-	}
-	return o, nil
+	return outcomeOf(p, r), nil
 }
 
 // KindNoArchive marks a training run that ended without writing its CDS
@@ -143,7 +132,23 @@ func archiveOf(opts []string) string {
 	return ""
 }
 
+// outcomeOf is what a trial's result tells the search. A training run
+// that passed without writing its archive failed: a JVM writes none when
+// its class path has a non-empty directory, or when it is killed before
+// it exits; the training then passed for nothing.
 func outcomeOf(p Point, r *trial.Result) Outcome {
+	o := measuredOutcome(p, r)
+	if p.Purpose == PurposeTraining && o.Verdict == trial.OK {
+		if f := archiveOf(p.Options); f != "" {
+			if _, err := os.Stat(f); err != nil {
+				o.Verdict, o.Kind = trial.KO, KindNoArchive
+			}
+		}
+	}
+	return o
+}
+
+func measuredOutcome(p Point, r *trial.Result) Outcome {
 	o := Outcome{Verdict: r.Verdict, Kind: r.Kind, StartSeconds: r.StartSeconds, PeakBytes: r.MemoryPeakBytes, TrialID: r.ID}
 	o.Wall = r.EndedAt.Sub(r.StartedAt)
 	if r.Load != nil {

@@ -56,19 +56,18 @@ func (s *searcher) soak(ctx context.Context) error {
 	if s.res.Chosen < 0 || s.cfg.Soak <= 0 {
 		return nil
 	}
-	p := s.res.Trials[s.res.Chosen].Point
-	p.Purpose, p.Soak, p.Measure, p.Repeat = PurposeSoak, s.cfg.Soak, false, 0
-	// The soak runs with the profile measured under the chosen options,
-	// when the candidate has one and the launcher plans the point with it:
-	// that is the profile the answer recommends.
-	if c := s.cand(p.Candidate); c != nil && c.prof != nil && p.Profile != c.prof {
-		q := p
-		q.Profile = c.prof
-		if _, err := s.cfg.Planner(q); err == nil {
-			p = q
+	p := s.soakPoint(s.res.Trials[s.res.Chosen].Point)
+	// Soaks a round side by side ran already (proof_parallel.go) are
+	// taken as the first tries.
+	start := len(s.res.Soaks)
+	if start > 0 {
+		last := s.res.Soaks[start-1]
+		if last.Outcome.Verdict == trial.OK {
+			return nil
 		}
+		p.MemoryBytes = last.Point.MemoryBytes + s.cfg.Step
 	}
-	for i := 0; i < judge.SoakTries && p.MemoryBytes <= s.top; i++ {
+	for i := start; i < judge.SoakTries && p.MemoryBytes <= s.top; i++ {
 		if s.res.Used() >= s.cfg.Budget {
 			s.res.BudgetSpent = true
 			s.res.BudgetNeeded = s.needed(1)
@@ -92,6 +91,22 @@ func (s *searcher) soak(ctx context.Context) error {
 		p.MemoryBytes += s.cfg.Step
 	}
 	return nil
+}
+
+// soakPoint is the soak of the chosen point p: run as recommended for
+// cfg.Soak, with the profile measured under the chosen options when the
+// candidate has one and the launcher plans the point with it (that is
+// the profile the answer recommends).
+func (s *searcher) soakPoint(p Point) Point {
+	p.Purpose, p.Soak, p.Measure, p.Repeat = PurposeSoak, s.cfg.Soak, false, 0
+	if c := s.cand(p.Candidate); c != nil && c.prof != nil && p.Profile != c.prof {
+		q := p
+		q.Profile = c.prof
+		if _, err := s.cfg.Planner(q); err == nil {
+			p = q
+		}
+	}
+	return p
 }
 
 // answer fills the recommendation: the chosen point, raised to the last
