@@ -57,20 +57,9 @@ func setReady(w *Wiring, p *AppPaths, ready, sample string, ownPort bool) {
 // on its own port, under management.server.base-path and not the context
 // path; -1 turns its HTTP off.
 func springPaths(s *settings, w *Wiring, found bool) {
-	ctx := ""
-	for _, k := range []string{"server.servlet.context-path", "spring.webflux.base-path"} {
-		if v, ok := s.get(k); ok && prefix(v) != "" {
-			ctx, s.p.Context, s.p.ContextKey = prefix(v), prefix(v), s.where(k)
-			break
-		}
-	}
-	base := "/actuator"
-	if v, ok := s.get("management.endpoints.web.base-path"); ok {
-		base = prefix(v)
-	}
-	appPort, _ := s.get("server.port")
-	mport, hasM := s.get("management.server.port")
-	own := hasM && mport != "" && mport != appPort
+	ctx := s.context("server.servlet.context-path", "spring.webflux.base-path")
+	base := s.prefixOr("management.endpoints.web.base-path", "/actuator")
+	own, mport := s.ownPort("management.server.port", "server.port")
 	if !found {
 		return
 	}
@@ -148,17 +137,9 @@ func quarkusPaths(s *settings, w *Wiring, found bool) {
 // endpoints.all.port other than micronaut.server.port gives them their
 // own port.
 func micronautPaths(s *settings, w *Wiring, found bool) {
-	ctx := ""
-	if v, ok := s.get("micronaut.server.context-path"); ok && prefix(v) != "" {
-		ctx, s.p.Context, s.p.ContextKey = prefix(v), prefix(v), s.where("micronaut.server.context-path")
-	}
-	epath := ""
-	if v, ok := s.get("endpoints.all.path"); ok {
-		epath = prefix(v)
-	}
-	appPort, _ := s.get("micronaut.server.port")
-	eport, hasE := s.get("endpoints.all.port")
-	own := hasE && eport != "" && eport != appPort
+	ctx := s.context("micronaut.server.context-path")
+	epath := s.prefixOr("endpoints.all.path", "")
+	own, _ := s.ownPort("endpoints.all.port", "micronaut.server.port")
 	if !found {
 		return
 	}

@@ -142,5 +142,30 @@ func alternatives(ready string, candidates ...string) []string {
 	return out
 }
 
-// samePort says whether a management port setting names the app's port.
-func samePort(mgmt, app string) bool { return mgmt == app }
+// context reads the first of keys that sets a prefix, as the app's
+// context path.
+func (s *settings) context(keys ...string) string {
+	for _, k := range keys {
+		if v, ok := s.get(k); ok && prefix(v) != "" {
+			s.p.Context, s.p.ContextKey = prefix(v), s.where(k)
+			return s.p.Context
+		}
+	}
+	return ""
+}
+
+// prefixOr is key's value as a path prefix, def when unset.
+func (s *settings) prefixOr(key, def string) string {
+	if v, ok := s.get(key); ok {
+		return prefix(v)
+	}
+	return def
+}
+
+// ownPort says whether the management port key names a port other than
+// the app's (appKey), and returns its value.
+func (s *settings) ownPort(key, appKey string) (bool, string) {
+	app, _ := s.get(appKey)
+	v, ok := s.get(key)
+	return ok && v != "" && v != app, v
+}

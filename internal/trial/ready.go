@@ -91,6 +91,11 @@ func waitReadyOr(ctx context.Context, url string, alternatives []string, start t
 	}
 }
 
+// alternativeTimeout bounds the one request to an alternative: longer
+// than a poll's, as it is not asked again, and an app that already
+// answered the readiness URL is up.
+const alternativeTimeout = 5 * time.Second
+
 // firstAnswering asks each path once on url's scheme and host; the URL
 // of the first to answer 2xx, "" if none.
 func firstAnswering(ctx context.Context, c *http.Client, url string, paths []string) string {
@@ -100,7 +105,7 @@ func firstAnswering(ctx context.Context, c *http.Client, url string, paths []str
 	}
 	for _, p := range paths {
 		alt := u.Scheme + "://" + u.Host + p
-		if ok, _ := poll(ctx, c, alt, readyRequestTimeout); ok {
+		if ok, _ := poll(ctx, c, alt, alternativeTimeout); ok {
 			return alt
 		}
 	}

@@ -15,7 +15,8 @@ class GreetingPathsTest {
     @TestHTTPResource("/api/greeting")
     URL greeting;
 
-    @TestHTTPResource(value = "/q/health/ready", management = true)
+    // Resolved under the management interface's root path, /q.
+    @TestHTTPResource(value = "/health/ready", management = true)
     URL ready;
 
     @TestHTTPResource("/q/health/ready")
@@ -32,6 +33,7 @@ class GreetingPathsTest {
     @Test
     void readinessIsOnTheManagementPort() {
         org.junit.jupiter.api.Assertions.assertNotEquals(greeting.getPort(), ready.getPort());
+        org.junit.jupiter.api.Assertions.assertEquals("/q/health/ready", ready.getPath());
         given().when().get(ready).then().statusCode(200).body("status", equalTo("UP"));
     }
 
