@@ -62,7 +62,7 @@ func (a *App) Expand(v Values) (Launch, error) {
 		vars[k] = val
 	}
 	mport := 0
-	if a.usesVar(ManagementPortVar) {
+	if a.UsesVar(ManagementPortVar) {
 		p, err := otherFreePort(port)
 		if err != nil {
 			return Launch{}, err
@@ -109,8 +109,8 @@ func (a *App) Expand(v Values) (Launch, error) {
 // Boot's management.server.port, Quarkus's management interface).
 const ManagementPortVar = "${management_port}"
 
-// usesVar says whether a placeholder appears where Expand expands.
-func (a *App) usesVar(v string) bool {
+// UsesVar says whether a placeholder appears where Expand expands.
+func (a *App) UsesVar(v string) bool {
 	fields := append(append(append([]string{a.Ready}, a.Command...), a.Args...), a.JVMOptions...)
 	for _, val := range a.Env {
 		fields = append(fields, val)
