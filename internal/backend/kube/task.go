@@ -116,4 +116,3 @@ func (t Task) appIn(dir string) (*app.App, error) {
 	}
 	return a, nil
 }
-
