@@ -14,11 +14,13 @@ func init() { commands = append(commands, newDoctorCmd) }
 func newDoctorCmd() *cobra.Command {
 	return &cobra.Command{
 		Use:   "doctor",
-		Short: "Where trials would run here: cgroup version, place, controllers, swap, PSI, engines' cgroup drivers",
+		Short: "Where trials would run here: cgroup version, place, controllers, swap, PSI, engines' cgroup drivers, and whether this kind of host is tested",
 		Long: `Say, changing nothing, where jvmfit would make its trial cgroups on this
 host and with what (docs/sandbox.md, "jvmfit doctor"): the cgroup version,
 the place chosen, the controllers the trials get, whether swap and PSI are
-available, and the cgroup driver of Docker and Podman.
+available, the cgroup driver of Docker and Podman, and whether a real trial
+ran on this kind of host (and through each engine on this cgroup version)
+in the project's tests.
 
 Exit status: 0 when trials can get limits here, 2 when they cannot (the
 last line names the layout and the command that fixes it).`,

@@ -95,17 +95,40 @@ func runInit(cmd *cobra.Command, f *initFlags) error {
 		return nil
 	}
 	t0 := time.Now()
-	c, err := scaffold.Check(cmd.Context(), files.App, in.Paths(), scaffold.CheckOptions{
-		Memory: mem, Java: f.java, Engine: f.engine, Warmup: 2 * time.Second, Duration: 3 * time.Second,
-		Progress: experiment.ProgressWriter(cmd.ErrOrStderr()), LogDir: filepath.Join(in.Dir, "init-logs"),
-	})
-	if err != nil {
-		if cmd.Context().Err() != nil {
-			return fmt.Errorf("interrupted: the check was stopped")
+	check := func(alternatives []string) (*scaffold.Checked, error) {
+		c, err := scaffold.Check(cmd.Context(), files.App, in.Paths(), scaffold.CheckOptions{
+			Memory: mem, Java: f.java, Engine: f.engine, Warmup: 2 * time.Second, Duration: 3 * time.Second,
+			Progress: experiment.ProgressWriter(cmd.ErrOrStderr()), LogDir: filepath.Join(in.Dir, "init-logs"),
+			ReadyAlternatives: alternatives,
+		})
+		if err != nil && cmd.Context().Err() != nil {
+			return nil, fmt.Errorf("interrupted: the check was stopped")
 		}
-		return asUsage(err)
+		return c, asUsage(err)
 	}
-	ok := printCheck(out, c, f.checkMemory, time.Since(t0))
+	var alternatives []string
+	if path, guessed := in.ReadyPath(); !guessed && path == in.Found.Ready {
+		alternatives = in.Found.Paths.Alternatives
+	}
+	c, err := check(alternatives)
+	if err != nil {
+		return err
+	}
+	if alt := c.Result.ReadyFallback; alt != "" {
+		// The app moved its health endpoint where its jar does not say
+		// (the environment, a profile): the files take the path that
+		// answered, and are checked again as written.
+		was := in.ReadyURL()
+		in.TakeFallback(alt)
+		fmt.Fprintf(out, "  ready:    %s answered 404; the framework's alternative %s answered 2xx: app.yaml now waits for %s\n", was, alt, in.ReadyURL())
+		if files, err = scaffold.Write(in, true); err != nil {
+			return asUsage(err)
+		}
+		if c, err = check(nil); err != nil {
+			return err
+		}
+	}
+	ok := printCheck(out, in, c, f.checkMemory, time.Since(t0))
 	printNext(out, in, files, firstLimit(c.Result.MemoryPeakBytes))
 	return checkVerdict(in, c, ok)
 }
@@ -144,8 +167,13 @@ func printFound(w io.Writer, in scaffold.Input, files scaffold.Files) {
 		port = fmt.Sprintf("its own, %d", r.Port)
 	}
 	fmt.Fprintf(w, "  port:     %s\n", port)
-	ready, _ := in.ReadyPath()
-	fmt.Fprintf(w, "  ready:    %s\n", ready)
+	fmt.Fprintf(w, "  ready:    %s\n", in.ReadyURL())
+	for _, k := range r.Paths.Read {
+		fmt.Fprintf(w, "  config:   %s\n", k)
+	}
+	for _, k := range r.Paths.Ignored {
+		fmt.Fprintf(w, "  ignored:  %s\n", k)
+	}
 	if in.Java != "" {
 		fmt.Fprintf(w, "  java:     %s (%s)\n", in.Java, in.JavaWhy)
 	}
@@ -156,7 +184,7 @@ func printFound(w io.Writer, in scaffold.Input, files scaffold.Files) {
 }
 
 // printCheck says what the one start showed; true when all was well.
-func printCheck(w io.Writer, c *scaffold.Checked, limit string, took time.Duration) bool {
+func printCheck(w io.Writer, in scaffold.Input, c *scaffold.Checked, limit string, took time.Duration) bool {
 	r := c.Result
 	ok := r.Kind != trial.KindNotReady && r.Kind != trial.KindExited && r.Kind != trial.KindOOMKilled &&
 		r.Kind != trial.KindJavaOOM && r.Kind != trial.KindMemoryStall
@@ -174,6 +202,9 @@ func printCheck(w io.Writer, c *scaffold.Checked, limit string, took time.Durati
 		}
 		if r.StartSeconds > 0 {
 			fmt.Fprintf(w, "            %s (%s)\n", rc.Line(), mark)
+			if hint := in.ContextHint(rc.Path); rc.Statuses["404"] > 0 && hint != "" {
+				fmt.Fprintf(w, "            %s\n", hint)
+			}
 		}
 	}
 	if !ok && r.OutputTail != "" {

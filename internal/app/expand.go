@@ -2,6 +2,7 @@ package app
 
 import (
 	"fmt"
+	"net/url"
 	"os"
 	"sort"
 	"strconv"
@@ -25,6 +26,14 @@ type Launch struct {
 	Dir   string
 	Ready string
 	Port  int
+	// ManagementPort is the second free port given as ${management_port}
+	// to an app whose health endpoints have a port of their own (0 when
+	// the descriptor does not use it).
+	ManagementPort int
+	// Base is where the load goes: the readiness URL's scheme and host on
+	// the app's port (${port}), also when readiness is on the management
+	// port.
+	Base string
 }
 
 // ignoredEnv would change the JVM's options behind the trial's back, so the
@@ -52,11 +61,21 @@ func (a *App) Expand(v Values) (Launch, error) {
 	for k, val := range v.Exports {
 		vars[k] = val
 	}
+	mport := 0
+	if a.UsesVar(ManagementPortVar) {
+		p, err := otherFreePort(port)
+		if err != nil {
+			return Launch{}, err
+		}
+		mport = p
+		vars["management_port"] = strconv.Itoa(p)
+	}
 	sub := func(s string) string {
 		return placeholder().ReplaceAllStringFunc(s, func(m string) string {
 			return vars[m[2:len(m)-1]]
 		})
 	}
+	base := baseOf(sub(strings.ReplaceAll(a.Ready, ManagementPortVar, "${port}")))
 	opts := make([]string, len(v.JVMOptions))
 	for i, o := range v.JVMOptions {
 		opts[i] = sub(o)
@@ -73,14 +92,55 @@ func (a *App) Expand(v Values) (Launch, error) {
 		set = append(set, k+"="+sub(a.Env[k]))
 	}
 	if a.Image != "" {
-		return a.imageLaunch(opts, set, sub, port), nil
+		l := a.imageLaunch(opts, set, sub, port)
+		l.ManagementPort, l.Base = mport, base
+		return l, nil
 	}
 	argv := a.argv(v.Java, opts, sub)
 	if len(argv) == 0 || argv[0] == "" {
 		return Launch{}, fmt.Errorf("%s: no java binary to run: give --java PATH", a.where())
 	}
 	env := append(inheritedEnv(set), set...)
-	return Launch{Argv: argv, Env: env, Set: set, Dir: a.Dir, Ready: sub(a.Ready), Port: port}, nil
+	return Launch{Argv: argv, Env: env, Set: set, Dir: a.Dir, Ready: sub(a.Ready), Port: port, ManagementPort: mport, Base: base}, nil
+}
+
+// ManagementPortVar is the placeholder of a second free port per trial,
+// for an app whose health endpoints listen on a port of their own (Spring
+// Boot's management.server.port, Quarkus's management interface).
+const ManagementPortVar = "${management_port}"
+
+// UsesVar says whether a placeholder appears where Expand expands.
+func (a *App) UsesVar(v string) bool {
+	fields := append(append(append([]string{a.Ready}, a.Command...), a.Args...), a.JVMOptions...)
+	for _, val := range a.Env {
+		fields = append(fields, val)
+	}
+	for _, f := range fields {
+		if strings.Contains(f, v) {
+			return true
+		}
+	}
+	return false
+}
+
+// otherFreePort is a free port other than taken.
+func otherFreePort(taken int) (int, error) {
+	for range 8 {
+		p, err := FreePort()
+		if err != nil || p != taken {
+			return p, err
+		}
+	}
+	return 0, fmt.Errorf("cannot find a second free port")
+}
+
+// baseOf is a URL's scheme and host: the load's target.
+func baseOf(u string) string {
+	parsed, err := url.Parse(u)
+	if err != nil || parsed.Host == "" {
+		return ""
+	}
+	return parsed.Scheme + "://" + parsed.Host
 }
 
 // argv is the command line: the command (${jvm_options} expands to one

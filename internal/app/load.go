@@ -282,7 +282,7 @@ var placeholder = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompi
 // checkPlaceholders refuses unknown ${...} names now, not mid-trial.
 // Service exports (${db_port}) are known once services are declared.
 func (a *App) checkPlaceholders() error {
-	known := map[string]bool{"java": true, "jvm_options": true, "port": true}
+	known := map[string]bool{"java": true, "jvm_options": true, "port": true, "management_port": true}
 	for _, s := range a.Services {
 		for _, v := range []string{"port", "url", "user", "password", "host"} {
 			known[s.Name+"_"+v] = true
@@ -291,7 +291,7 @@ func (a *App) checkPlaceholders() error {
 	check := func(field, s string) error {
 		for _, m := range placeholder().FindAllStringSubmatch(s, -1) {
 			if !known[m[1]] {
-				return fmt.Errorf("%s: unknown variable ${%s} in %q (known: ${java}, ${jvm_options}, ${port} and service exports)", field, m[1], s)
+				return fmt.Errorf("%s: unknown variable ${%s} in %q (known: ${java}, ${jvm_options}, ${port}, ${management_port} and service exports)", field, m[1], s)
 			}
 		}
 		return nil

@@ -47,6 +47,8 @@ type Result struct {
 	// Undertow, Reactor Netty), "" for other frameworks (pools.go).
 	Server string
 	Wiring
+	// Paths are what the app's own configuration moves (paths.go).
+	Paths AppPaths
 }
 
 // Wiring is how the app is told its port and how it says it is ready.
@@ -139,6 +141,7 @@ func detectIn(j *jar) (*Result, error) {
 			r.Version = rule.version(j)
 			r.Wiring = rule.wiring(j)
 			r.Server = serverOf(j, rule.framework)
+			applyPaths(j, r)
 			return r, nil
 		}
 	}

@@ -25,6 +25,10 @@ type jar struct {
 	// (Spring Boot's BOOT-INF/lib), the Class-Path's, and Quarkus's lib/.
 	libs    []string
 	scanned *code // the jar's own classes, read once when needed
+	// fsys and dir are where the jar lies, for the files beside it
+	// (Quarkus's app/ holds the application's own jar and configuration).
+	fsys fs.FS
+	dir  string
 }
 
 // maxManifest bounds what is read of a manifest.
@@ -110,6 +114,7 @@ func openDir(fsys fs.FS, dir string) (*jar, error) {
 // libraries, its manifest and the libraries it names; dir is where its
 // Class-Path and Quarkus's lib/ are looked up in fsys.
 func (j *jar) index(fsys fs.FS, dir string) error {
+	j.fsys, j.dir = fsys, dir
 	j.entries = map[string]bool{}
 	for _, e := range j.list {
 		j.entries[e.name] = true

@@ -26,6 +26,9 @@ func TestWorkloadJars(t *testing.T) {
 		{"greet-micronaut/target/greet-micronaut.jar", Micronaut, nil, map[string]string{"MICRONAUT_SERVER_PORT": "${port}"}, "/health", "4.10.15", 17},
 		{"greet-helidon/target/greet-helidon.jar", Helidon, nil, map[string]string{"SERVER_PORT": "${port}"}, "/observe/health", "4.5.0", 21},
 		{"greet-plain/target/greet-plain.jar", Plain, []string{"--port=${port}"}, nil, "/health", "", 17},
+		// The samples that move their paths and ports in their configuration.
+		{"greet-spring-ctx/target/greet-spring-ctx.jar", SpringBoot, []string{"--server.port=${port}", "--management.server.port=${management_port}"}, nil, "/manage/health", "3.5.16", 17},
+		{"greet-quarkus-mgmt/target/quarkus-app/quarkus-run.jar", Quarkus, nil, map[string]string{"QUARKUS_HTTP_PORT": "${port}", "QUARKUS_MANAGEMENT_PORT": "${management_port}"}, "/q/health/ready", "3.33.2", 0},
 	} {
 		t.Run(c.jar, func(t *testing.T) {
 			jar := filepath.Join(root, c.jar)

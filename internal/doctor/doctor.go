@@ -1,7 +1,8 @@
 // Package doctor says where jvmfit's trials would run on this host and
 // with what: the cgroup version, the place the trial groups go
 // (cgroup.FindPlace, changing nothing), their controllers, whether swap and
-// PSI are there, and each container engine's cgroup driver. `jvmfit doctor`
+// PSI are there, each container engine's cgroup driver, and whether a real
+// trial ran on this kind of host in the project's tests. `jvmfit doctor`
 // prints it, and so do the first lines of `jvmfit run -v`.
 package doctor
 
@@ -24,7 +25,10 @@ type Report struct {
 	Controllers string
 	Swap        string
 	PSI         string
-	Engines     []string
+	// Tested says whether a real trial ran on this kind of host in the
+	// project's tests (tested.go).
+	Tested  string
+	Engines []string
 	// Refusal is the one-line refusal when trials cannot get limits here
 	// (a *cgroup.PlaceError), nil when they can.
 	Refusal error
@@ -38,6 +42,7 @@ func (r Report) Lines() []string {
 		"controllers: " + r.Controllers,
 		"swap:        " + r.Swap,
 		"psi:         " + r.PSI,
+		"tested:      " + r.Tested,
 	}
 	for _, e := range r.Engines {
 		out = append(out, "engine:      "+e)
@@ -80,6 +85,10 @@ func Collect(ctx context.Context, root string, driver DriverFunc) Report {
 		r.Place = p.String()
 		r.Controllers = strings.Join(p.Controllers, " ")
 	}
+	r.Tested = "-"
+	if err == nil {
+		r.Tested = placeTested(p)
+	}
 	r.Swap = swap(root, h, p)
 	r.PSI = psi(root)
 	for _, e := range []string{docker.Docker, docker.Podman} {
@@ -88,7 +97,7 @@ func Collect(ctx context.Context, root string, driver DriverFunc) Report {
 			r.Engines = append(r.Engines, e+": "+err.Error())
 			continue
 		}
-		r.Engines = append(r.Engines, e+": cgroup driver "+d)
+		r.Engines = append(r.Engines, e+": cgroup driver "+d+"; "+engineTested(h.Version, e, d))
 	}
 	return r
 }

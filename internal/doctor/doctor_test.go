@@ -65,7 +65,8 @@ func TestDoctorMeasuredHost(t *testing.T) {
 		"controllers: cpu cpuset memory pids",
 		"swap:        1 swap device(s) but not accounted (no memory.swap.max)",
 		"psi:         on",
-		"engine:      docker: cgroup driver systemd",
+		"tested:      yes: e2e/cgroupv2, the systemd-like and host layouts",
+		"engine:      docker: cgroup driver systemd; not yet run on cgroup v2 in the project's tests",
 		"engine:      podman: not installed",
 	} {
 		if !strings.Contains(text, want) {
@@ -117,7 +118,40 @@ func TestDoctorThisHost(t *testing.T) {
 	if len(r.Engines) != 2 || !strings.HasPrefix(r.Engines[0], "docker: cgroup driver ") {
 		t.Errorf("engines %q", r.Engines)
 	}
+	// The project's own machine is the kind of host make test runs on.
+	if strings.HasPrefix(r.Cgroup, "v1") && (r.Tested != "yes: make test, on the project's cgroup v1 machine" ||
+		!strings.HasSuffix(r.Engines[0], "; real trials in make test (cgroup v1)")) {
+		t.Errorf("tested %q, engines %q", r.Tested, r.Engines)
+	}
 	for _, l := range r.Lines() {
 		t.Log(l)
+	}
+}
+
+// The table of tested hosts: every v2 layout of the guest, the v1 host,
+// and what the lead flips once the engines and a real systemd run in the
+// guest (EnginesOnV2Tested, SystemdOnV2Tested).
+func TestTestedHostKinds(t *testing.T) {
+	for kind, want := range map[string]string{
+		cgroup.PlaceOwn:       "yes: make test",
+		cgroup.PlaceAncestor:  "yes: e2e/cgroupv2",
+		cgroup.PlaceNamespace: "yes: e2e/cgroupv2, the container layout",
+		cgroup.PlaceRoot:      "yes: e2e/cgroupv2, the root layout",
+		"somewhere new":       "no: this placement",
+	} {
+		if got := placeTested(cgroup.Place{Kind: kind}); !strings.HasPrefix(got, want) {
+			t.Errorf("%s: %q, want %q...", kind, got, want)
+		}
+	}
+	systemd := placeTested(cgroup.Place{Kind: cgroup.PlaceSystemd})
+	if SystemdOnV2Tested != strings.HasPrefix(systemd, "yes") {
+		t.Errorf("systemd scope: %q with SystemdOnV2Tested %v", systemd, SystemdOnV2Tested)
+	}
+	v2 := engineTested(2, "docker", "systemd")
+	if EnginesOnV2Tested != strings.HasPrefix(v2, "real trials") {
+		t.Errorf("docker on v2: %q with EnginesOnV2Tested %v", v2, EnginesOnV2Tested)
+	}
+	if got := engineTested(1, "docker", "systemd"); !strings.HasPrefix(got, "not run") {
+		t.Errorf("systemd driver on v1: %q", got)
 	}
 }

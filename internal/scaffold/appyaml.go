@@ -31,6 +31,12 @@ func appYAML(in Input) (string, error) {
 	if len(r.Guessed) > 0 {
 		b.WriteString("# Lines marked GUESS were not found in the app: check them.\n")
 	}
+	for _, k := range r.Paths.Read {
+		fmt.Fprintf(&b, "# Read from the jar: %s.\n", k)
+	}
+	for _, k := range r.Paths.Ignored {
+		fmt.Fprintf(&b, "# Ignored (the framework's defaults stand): %s.\n", k)
+	}
 	line("name", quote(in.Name), "")
 	switch {
 	case in.Image != "":
@@ -79,7 +85,10 @@ func appYAML(in Input) (string, error) {
 	if guessed {
 		readyNote = guessMark + "no health endpoint found; set a URL that answers 2xx once the app serves"
 	}
-	line("ready", quote("http://127.0.0.1:${port}"+path), readyNote)
+	if !guessed && in.readyOnManagementPort() {
+		readyNote += "; on the management port, a second free port per trial"
+	}
+	line("ready", quote(in.ReadyURL()), readyNote)
 	line("ready_timeout", seconds(in.ReadyTimeout), "not ready by then: KO not-ready")
 	line("scenario", "scenario.yaml", "the load: "+strings.Join(in.Paths(), ", "))
 	line("rate", fmt.Sprint(in.Rate), "req/s of the measured phase")
@@ -132,6 +141,8 @@ func argsComment(r *detect.Result, users bool) string {
 	switch {
 	case len(r.Args) == 0:
 		return "yours"
+	case r.Framework == detect.SpringBoot && r.Paths.ManagementPort:
+		s = "Spring Boot takes its ports as --server.port and --management.server.port"
 	case r.Framework == detect.SpringBoot:
 		s = "Spring Boot takes its port as --server.port"
 	case r.Framework == detect.Plain:
@@ -148,6 +159,9 @@ func argsComment(r *detect.Result, users bool) string {
 func envComment(r *detect.Result) string {
 	switch r.Framework {
 	case detect.Quarkus:
+		if r.Paths.ManagementPort {
+			return "Quarkus reads its ports from QUARKUS_HTTP_PORT and QUARKUS_MANAGEMENT_PORT"
+		}
 		return "Quarkus reads its port from QUARKUS_HTTP_PORT"
 	case detect.Micronaut:
 		return "Micronaut reads its port from MICRONAUT_SERVER_PORT"
@@ -171,6 +185,9 @@ func readyComment(r *detect.Result, path string) string {
 	}
 	if r.ReadyStatus == 204 {
 		return "answers 204 No Content when up"
+	}
+	if r.Paths.Context != "" && !r.Paths.ManagementPort {
+		return "answers 200 when up; under the context path " + r.Paths.Context
 	}
 	return "answers 200 when up"
 }

@@ -22,6 +22,9 @@ type CheckOptions struct {
 	Warmup   time.Duration
 	Duration time.Duration
 	Progress io.Writer
+	// ReadyAlternatives are the framework's other health paths, tried
+	// once when the readiness URL answers 404.
+	ReadyAlternatives []string
 	// LogDir keeps the app's output when the check fails (beside the
 	// files written, not in /tmp); it is removed when the check passes.
 	LogDir string
@@ -96,7 +99,7 @@ func Check(ctx context.Context, appFile string, paths []string, opt CheckOptions
 	}
 	spec := trial.Spec{
 		Java: opt.Java, JVM: "default", MemoryBytes: opt.Memory, Engine: opt.Engine,
-		Warmup: opt.Warmup, Duration: opt.Duration, SLO: checkSLO,
+		Warmup: opt.Warmup, Duration: opt.Duration, SLO: checkSLO, ReadyAlternatives: opt.ReadyAlternatives,
 	}
 	if spec, err = trial.Prepare(spec, a, ""); err != nil {
 		return nil, err

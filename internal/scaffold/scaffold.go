@@ -8,6 +8,7 @@ package scaffold
 import (
 	"errors"
 	"fmt"
+	"net/url"
 	"os"
 	"path/filepath"
 	"regexp"
@@ -114,6 +115,50 @@ func (in Input) ReadyPath() (path string, guessed bool) {
 		return in.Gets[0], false
 	}
 	return in.Found.Ready, readyGuessed(in.Found)
+}
+
+// ReadyURL is the readiness URL app.yaml gets, with its placeholders.
+func (in Input) ReadyURL() string {
+	path, guessed := in.ReadyPath()
+	if !guessed && in.readyOnManagementPort() {
+		return "http://127.0.0.1:" + detect.ManagementPortVar + path
+	}
+	return "http://127.0.0.1:${port}" + path
+}
+
+// ContextHint says, for a --get that answered 404, that the app's paths
+// have a prefix the path lacks; "" when that is not the case.
+func (in Input) ContextHint(path string) string {
+	ctx := in.Found.Paths.Context
+	if ctx == "" || path == ctx || strings.HasPrefix(path, ctx+"/") || strings.HasPrefix(path, ctx+"?") {
+		return ""
+	}
+	return fmt.Sprintf("the app's paths are under %s (%s); --get is taken as written: did you mean --get %s%s?", ctx, in.Found.Paths.ContextKey, ctx, path)
+}
+
+// readyOnManagementPort: the readiness URL is the framework's, on a port
+// of its own (the user's first --get stands on the app's port).
+func (in Input) readyOnManagementPort() bool {
+	path, _ := in.ReadyPath()
+	return in.Found.Paths.ManagementPort && path == in.Found.Ready
+}
+
+// TakeFallback makes the URL that answered in place of the readiness URL
+// (the check's Result.ReadyFallback) the readiness URL, and the first
+// scenario's GET when it was the framework's endpoint.
+func (in *Input) TakeFallback(answered string) {
+	u, err := url.Parse(answered)
+	if err != nil || u.Path == "" {
+		return
+	}
+	r := *in.Found
+	r.Ready = u.RequestURI()
+	r.Sample = r.Ready
+	if r.Paths.ManagementPort {
+		r.Sample = "http://127.0.0.1:" + detect.ManagementPortVar + r.Ready
+	}
+	r.Paths.Alternatives = nil
+	in.Found = &r
 }
 
 func readyGuessed(r *detect.Result) bool {

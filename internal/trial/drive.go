@@ -9,7 +9,7 @@ import (
 )
 
 // runLoad drives the scenario and stops early if the app dies under it.
-func runLoad(ctx context.Context, drv Driver, p Process, ready string, spec Spec, d Deps, r *Result) error {
+func runLoad(ctx context.Context, drv Driver, p Process, base string, spec Spec, d Deps, r *Result) error {
 	lctx, cancel := context.WithCancel(ctx)
 	defer cancel()
 	go func() {
@@ -19,7 +19,7 @@ func runLoad(ctx context.Context, drv Driver, p Process, ready string, spec Spec
 		case <-lctx.Done():
 		}
 	}()
-	o := LoadOptions{Base: baseURL(ready), Rate: spec.Rate, Warmup: spec.Warmup, Duration: spec.Duration, Progress: d.Progress}
+	o := LoadOptions{Base: base, Rate: spec.Rate, Warmup: spec.Warmup, Duration: spec.Duration, Progress: d.Progress}
 	phases, measured, err := drv.Run(lctx, o)
 	r.Phases, r.Load = phases, measured
 	if err != nil || !alive(p) {
@@ -36,8 +36,9 @@ func runLoad(ctx context.Context, drv Driver, p Process, ready string, spec Spec
 }
 
 // scenarioVars layers the scenario's variables: descriptor vars, then
-// --var, then what only the runner knows (the port, the rate).
-func scenarioVars(a *app.App, spec Spec, port int) map[string]string {
+// --var, then what only the runner knows (the port, the management port
+// when the app has one, the rate).
+func scenarioVars(a *app.App, spec Spec, port, managementPort int) map[string]string {
 	vars := map[string]string{}
 	for k, v := range a.Vars {
 		vars[k] = v
@@ -46,6 +47,9 @@ func scenarioVars(a *app.App, spec Spec, port int) map[string]string {
 		vars[k] = v
 	}
 	vars["port"] = strconv.Itoa(port)
+	if managementPort != 0 {
+		vars["management_port"] = strconv.Itoa(managementPort)
+	}
 	if spec.Rate > 0 {
 		vars["rate"] = strconv.FormatFloat(spec.Rate, 'f', -1, 64)
 	}
@@ -59,4 +63,13 @@ func baseURL(ready string) string {
 		return ready
 	}
 	return u.Scheme + "://" + u.Host
+}
+
+// loadBase is the load's target: the launch's Base (the app's port), or
+// the readiness URL's host for a launch built without one.
+func loadBase(l app.Launch) string {
+	if l.Base != "" {
+		return l.Base
+	}
+	return baseURL(l.Ready)
 }

@@ -41,6 +41,15 @@ type appState struct {
 // 2xx, and the last answer that was not one (a status and the start of
 // its body, or why there was none), which a not-ready verdict quotes.
 func waitReady(ctx context.Context, url string, start time.Time, timeout time.Duration, app appState) (time.Duration, readiness, string) {
+	d, rd, last, _ := waitReadyOr(ctx, url, nil, start, timeout, app)
+	return d, rd, last
+}
+
+// waitReadyOr is waitReady that, the first time url answers 404 (the app
+// serves, but not that path), asks each alternative path once on url's
+// host; the first to answer 2xx is taken as the readiness URL and
+// returned as answered ("" when url itself answered).
+func waitReadyOr(ctx context.Context, url string, alternatives []string, start time.Time, timeout time.Duration, app appState) (time.Duration, readiness, string, string) {
 	client := &http.Client{
 		// A fresh connection per poll: a server that accepted and then
 		// stalled must not make us wait on a stale keep-alive socket.
@@ -52,26 +61,55 @@ func waitReady(ctx context.Context, url string, start time.Time, timeout time.Du
 	deadline := start.Add(timeout)
 	tick := time.NewTicker(readyPoll)
 	defer tick.Stop()
-	last := "none"
+	last, tried := "none", ""
 	for {
 		per := min(time.Until(deadline), readyRequestTimeout)
 		if per > 0 {
 			ok, answer := poll(ctx, client, url, per)
 			if ok {
-				return time.Since(start), ready, ""
+				return time.Since(start), ready, "", ""
 			}
-			last = answer
+			last = answer + tried
+			if strings.HasPrefix(answer, "404") && len(alternatives) > 0 {
+				if alt := firstAnswering(ctx, client, url, alternatives); alt != "" {
+					return time.Since(start), ready, "", alt
+				}
+				tried = "; tried once too, none answered 2xx: " + strings.Join(alternatives, ", ")
+				last += tried
+				alternatives = nil // once
+			}
 		}
 		if rd, end := app.ended(ctx, nil); end {
-			return 0, rd, last
+			return 0, rd, last, ""
 		}
 		if !time.Now().Before(deadline) {
-			return 0, readyTimedOut, last
+			return 0, readyTimedOut, last, ""
 		}
 		if rd, end := app.ended(ctx, tick.C); end {
-			return 0, rd, last
+			return 0, rd, last, ""
 		}
 	}
+}
+
+// alternativeTimeout bounds the one request to an alternative: longer
+// than a poll's, as it is not asked again, and an app that already
+// answered the readiness URL is up.
+const alternativeTimeout = 5 * time.Second
+
+// firstAnswering asks each path once on url's scheme and host; the URL
+// of the first to answer 2xx, "" if none.
+func firstAnswering(ctx context.Context, c *http.Client, url string, paths []string) string {
+	u, err := neturl.Parse(url)
+	if err != nil {
+		return ""
+	}
+	for _, p := range paths {
+		alt := u.Scheme + "://" + u.Host + p
+		if ok, _ := poll(ctx, c, alt, alternativeTimeout); ok {
+			return alt
+		}
+	}
+	return ""
 }
 
 // ended says whether polling must stop, and why; with a nil tick it does

@@ -105,6 +105,10 @@ type Spec struct {
 	// guessing it.
 	Purpose   string `json:"-"`
 	Candidate string `json:"-"`
+	// ReadyAlternatives are paths tried once on the readiness URL's host
+	// when it answers 404 (jvmfit init's check: the framework's other
+	// usual health paths). Like Purpose, no part of the trial's key.
+	ReadyAlternatives []string `json:"-"`
 }
 
 // Result is one finished trial, as stored and reported.
@@ -127,8 +131,11 @@ type Result struct {
 	// without them deciding the verdict (the code cache filled up).
 	Findings []string `json:"findings,omitempty"`
 
-	StartSeconds    float64 `json:"start_seconds"`
-	MemoryPeakBytes int64   `json:"memory_peak_bytes"`
+	StartSeconds float64 `json:"start_seconds"`
+	// ReadyFallback is the URL that answered 2xx in place of the readiness
+	// URL, which answered 404 (Spec.ReadyAlternatives); "" when it did.
+	ReadyFallback   string `json:"ready_fallback,omitempty"`
+	MemoryPeakBytes int64  `json:"memory_peak_bytes"`
 	// WorkingSetPeakBytes is the peak of usage minus inactive file pages,
 	// the figure Kubernetes evicts on and kubectl top shows.
 	WorkingSetPeakBytes int64 `json:"working_set_peak_bytes"`

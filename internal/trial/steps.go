@@ -49,7 +49,7 @@ func (t *trialRun) prepare(ctx context.Context) error {
 	l.Set = launch.AddEnv(l.Set, t.spec.JVMEnv)
 	t.launch = l
 	if t.app.Scenario != "" {
-		if t.drv, err = t.d.Loader.Prepare(t.app.Scenario, scenarioVars(t.app, t.spec, l.Port)); err != nil {
+		if t.drv, err = t.d.Loader.Prepare(t.app.Scenario, scenarioVars(t.app, t.spec, l.Port, l.ManagementPort)); err != nil {
 			return err
 		}
 	}
@@ -96,9 +96,13 @@ func (t *trialRun) sandboxLaunch(out io.Writer) Launch {
 // ready waits for the first 2xx; not being ready in time, or dying first,
 // is for the verdict.
 func (t *trialRun) ready(ctx context.Context) error {
-	d, rd, last := waitReady(ctx, t.launch.Ready, t.t0, t.app.ReadyTimeout, appState{died: t.p.Done(), stalled: t.p.Stalled()})
+	d, rd, last, alt := waitReadyOr(ctx, t.launch.Ready, t.spec.ReadyAlternatives, t.t0, t.app.ReadyTimeout, appState{died: t.p.Done(), stalled: t.p.Stalled()})
 	if rd == readyCancelled {
 		return ctx.Err()
+	}
+	if alt != "" {
+		t.say("%s answered 404; %s answered 2xx, taken as the readiness URL", t.launch.Ready, alt)
+		t.r.ReadyFallback = alt
 	}
 	t.rd, t.lastAnswer = rd, last
 	if rd == readyStalled {
@@ -127,7 +131,7 @@ func (t *trialRun) load(ctx context.Context) error {
 		case <-lctx.Done():
 		}
 	}()
-	t.loadErr = runLoad(lctx, t.drv, t.p, t.launch.Ready, t.spec, t.d, t.r)
+	t.loadErr = runLoad(lctx, t.drv, t.p, loadBase(t.launch), t.spec, t.d, t.r)
 	if stalled(t.p) && ctx.Err() == nil {
 		t.loadErr = nil // the verdict's, not jvmfit's failure
 	}

@@ -49,11 +49,17 @@ func TestJudgeOrder(t *testing.T) {
 
 func TestScenarioVarsPrecedence(t *testing.T) {
 	a := &app.App{Vars: map[string]string{"files": "200", "workers": "20"}}
-	v := scenarioVars(a, Spec{Vars: map[string]string{"files": "5"}, Rate: 12.5}, 8080)
+	v := scenarioVars(a, Spec{Vars: map[string]string{"files": "5"}, Rate: 12.5}, 8080, 0)
 	if v["files"] != "5" || v["workers"] != "20" || v["port"] != "8080" || v["rate"] != "12.5" {
 		t.Errorf("%v", v)
 	}
-	if _, ok := scenarioVars(a, Spec{}, 1)["rate"]; ok {
+	if _, ok := v["management_port"]; ok {
+		t.Error("management_port set for an app without one")
+	}
+	if v := scenarioVars(a, Spec{}, 1, 9001); v["management_port"] != "9001" {
+		t.Errorf("management port: %v", v)
+	}
+	if _, ok := scenarioVars(a, Spec{}, 1, 0)["rate"]; ok {
 		t.Error("rate set without --rate: the scenario's own must stay")
 	}
 	if baseURL("http://127.0.0.1:9/actuator/health") != "http://127.0.0.1:9" {

@@ -57,6 +57,9 @@ func NewTask(spec trial.Spec, a *app.App) (Task, error) {
 	if len(a.Services) > 0 {
 		return Task{}, fmt.Errorf("app %s: services (%s) are not supported by the Kubernetes backend yet; run it with --backend local", a.Name, a.Services[0].Name)
 	}
+	if a.UsesVar(app.ManagementPortVar) {
+		return Task{}, fmt.Errorf("app %s: %s (a second port for its health endpoints) is not wired by the Kubernetes backend yet; run it with --backend local", a.Name, app.ManagementPortVar)
+	}
 	t := Task{Spec: spec, App: TaskApp{Name: a.Name, Port: port, Ready: a.Ready, ReadyTimeout: a.ReadyTimeout,
 		Vars: a.Vars, SLO: a.SLO, Rate: a.Rate}}
 	for _, v := range a.Args {
