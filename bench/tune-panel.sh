@@ -40,7 +40,7 @@ for app in $RUN; do
   env "${keep[@]}" APP="$app" RESULT="tune-edge-$app.json" bash bench/tune.sh
 done
 
-figures=() plans=()
+figures=() plans=() sources=()
 n=0 smaller_ok=0 expert_09=0 limits_ok=0
 for app in $APPS; do
   f=$results/tune-edge-$app.json
@@ -49,6 +49,7 @@ for app in $APPS; do
   expert=$(fig expert.min_ok_mib) launcher=$(fig launcher.min_ok_mib) tuned=$(fig tune.answer_mib)
   [[ -n $expert && -n $launcher && -n $tuned ]] || {
     echo "bench/tune-panel.sh: $f lacks the expert's, the launcher's or tune's answer (a run with LAUNCHER=0?): rerun RUN=$app" >&2; exit 1; }
+  sources+=("$app: $(jq -r '"jvmfit \(.jvmfit), \(.date)"' "$f")")
   trials=$(fig tune.trials) minutes=$(fig tune.minutes) proven=$(fig tune.proven)
   # A search with no passing limit writes 0: it cannot be the smaller one.
   smaller=$(awk -v a="$expert" -v b="$launcher" 'BEGIN { if (a <= 0) print b; else if (b <= 0 || a < b) print a; else print b }')
@@ -75,5 +76,5 @@ goal=$(( smaller_ok == n && limits_ok == n && 2 * expert_09 >= n ? 1 : 0 ))
 figures+=("services=$n" "at_or_under_smaller=$smaller_ok" "under_0_9_expert=$expert_09" "within_limits=$limits_ok" "goal=$goal")
 echo "goal: $smaller_ok of $n at or under the smaller minmem, $expert_09 of $n at or under 0.9× the expert's, $limits_ok of $n within $MAX_TRIALS trials and $MAX_MINUTES minutes: $([[ $goal == 1 ]] && echo holds || echo missed)"
 write_results tune-panel.json bench/tune-panel.sh \
-  "APPS=$APPS RUN=$RUN; each app's figures from bench/results/tune-edge-APP.json (bench/tune.sh: BUDGET=24, 1 CPU, --warmup 5s --duration 15s, soak 30s); the goal: tune proven at or under the smaller minmem, within $MAX_TRIALS trials and $MAX_MINUTES minutes, on every app, and <= 0.9x the expert's on half or more" \
+  "APPS=$APPS RUN=$RUN; each app's figures from bench/results/tune-edge-APP.json ($(IFS=';'; echo "${sources[*]}")) (bench/tune.sh: BUDGET=24, 1 CPU, --warmup 5s --duration 15s, soak 30s); the goal: tune proven at or under the smaller minmem, within $MAX_TRIALS trials and $MAX_MINUTES minutes, on every app, and <= 0.9x the expert's on half or more" \
   "${figures[@]}" "${plans[@]}"
