@@ -13,7 +13,8 @@
 # tune at or under the smaller of the two minmems, and <= 0.9 of the
 # expert's on half the services, in <= 24 trials and 15 minutes), planned against
 # measured non-heap per region at the answer, and the load average; then
-# writes bench/results/tune-APP.json (machine, date, load).
+# writes bench/results/tune-APP.json (machine, date, load; RESULT=NAME.json
+# names another file: bench/tune-panel.sh writes tune-edge-APP.json).
 # Needs root (real cgroups). filecache ~25 min, catalog ~1 h on 2 shared cores.
 #   APP=catalog [BUDGET=24] [RATE=R] [SOAK=30s] bash bench/tune.sh    KEEP=DIR keeps the database and JSON
 #   LAUNCHER=0 skips the launcher's minmem; MAX_TRIALS=N caps each minmem
@@ -32,6 +33,7 @@ STEP=${STEP:-8Mi}
 RERUNS=${RERUNS:-0}
 LAUNCHER=${LAUNCHER:-1}
 MAX_TRIALS=${MAX_TRIALS:-0}
+RESULT=${RESULT:-tune-$APP.json}
 case $APP in
   filecache) RATE=${RATE-100} MAX=${MAX:-384Mi} GENEROUS=${GENEROUS:-512Mi} ;;
   *) RATE=${RATE-} MAX=${MAX:-768Mi} GENEROUS=${GENEROUS:-1Gi} ;;
@@ -171,6 +173,6 @@ figures+=("${region_figures[@]}")
 r=$(ratio "$tuned" "$expert"); [[ $r == n/a ]] || figures+=("tune_to_expert=$r")
 r=$(ratio "$tuned" "$launcher"); [[ $r == n/a ]] || figures+=("tune_to_launcher=$r")
 [[ $launcher -gt 0 ]] && figures+=("plan:$((launcher / 1048576))Mi/1/balanced=$("$JVMFIT" flags --memory "$((launcher / 1048576))Mi" --cpus 1)")
-write_results "tune-$APP.json" bench/tune.sh \
+write_results "$RESULT" bench/tune.sh \
   "APP=$APP RATE=${RATE:-descriptor} BUDGET=${BUDGET:-scaled} SOAK=$SOAK STEP=$STEP RERUNS=$RERUNS GENEROUS=$GENEROUS LAUNCHER=$LAUNCHER MAX_TRIALS=$MAX_TRIALS, 1 CPU, --warmup 5s --duration 15s; minmem --min 64Mi --max $MAX --repeats 1 --soak 0 for the expert (bench/expert.yaml) and the launcher; tune --goal footprint --rerun $RERUNS" \
   "${figures[@]}"

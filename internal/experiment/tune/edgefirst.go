@@ -22,8 +22,9 @@ import (
 //     at the edge itself, where the goal's cost decides; throughput, where
 //     memory is cheap: at the first incumbent's edge). A KO drops it; a
 //     pass makes it the incumbent, and its own edge is found. A candidate
-//     whose predicted floor is two steps or more above the edge cannot win
-//     (but for throughput) and gets none.
+//     whose predicted floor is two steps or more above the edge, and as
+//     far above the incumbent's own floor predicted from the same profile,
+//     cannot win (but for throughput) and gets none.
 //  3. Up to Parallel trials run side by side: the alternatives of a round,
 //     and the points that cut a bracket into Parallel+1 parts.
 func (s *searcher) search(ctx context.Context) error {
@@ -47,7 +48,7 @@ func (s *searcher) search(ctx context.Context) error {
 		if s.firstEdge == 0 {
 			s.firstEdge = s.res.Trials[inc].Point.MemoryBytes
 		}
-		round := s.challengers(order, tried, s.res.Trials[inc].Point.MemoryBytes)
+		round := s.challengers(order, tried, s.res.Trials[inc].Point.MemoryBytes, s.firstFloor(s.cand(s.res.Trials[inc].Point.Candidate)))
 		if round = s.fit(round); len(round) == 0 {
 			return nil
 		}
@@ -63,8 +64,16 @@ func (s *searcher) search(ctx context.Context) error {
 
 // challengers is the next round of candidates to try at the incumbent's
 // edge e, each with the limit it is tried at. Those that cannot win are
-// dropped on the way.
-func (s *searcher) challengers(order []*cand, tried map[*cand]bool, e int64) []job {
+// dropped on the way: their floor, predicted from the first profile, is
+// two steps or more above e and above incFloor, the incumbent's floor
+// predicted from that profile too. Not e alone: the incumbent's floor has
+// come down with the profile measured under its own options (adopt), and
+// its edge is often below even that, while every untried candidate's
+// floor still holds the first profile's margins (sort, JDK 17: every C1
+// candidate and the launcher planned from 128Mi with the JDK defaults'
+// profile; the launcher, with its own, from 112Mi, and held 104Mi: all
+// the others were dropped untried).
+func (s *searcher) challengers(order []*cand, tried map[*cand]bool, e, incFloor int64) []job {
 	at := e - s.cfg.Step
 	if s.res.Goal != plan.Footprint {
 		at = e
@@ -86,8 +95,9 @@ func (s *searcher) challengers(order []*cand, tried map[*cand]bool, e int64) []j
 				return round
 			}
 			continue
-		case c.FloorBytes > e+s.cfg.Step:
-			c.Dropped = fmt.Sprintf("cannot win: its planned floor %s is two steps or more above the incumbent's edge %s", size.Format(c.FloorBytes), size.Format(e))
+		case c.FloorBytes > e+s.cfg.Step && c.FloorBytes > incFloor+s.cfg.Step:
+			c.Dropped = fmt.Sprintf("cannot win: its planned floor %s is two steps or more above the incumbent's edge %s and its floor %s",
+				size.Format(c.FloorBytes), size.Format(e), size.Format(incFloor))
 			continue
 		case at < s.low():
 			c.Dropped = fmt.Sprintf("the incumbent holds the lowest limit tried, %s", size.Format(e))
@@ -173,6 +183,24 @@ func (s *searcher) byPrediction() []*cand {
 		return a[i].FloorBytes < a[j].FloorBytes
 	})
 	return a
+}
+
+// firstFloor is c's floor as the launcher plans it with the first
+// profile (the one every untried candidate's floor comes from), whatever
+// profile c plans with now; c's own when it plans with no profile.
+func (s *searcher) firstFloor(c *cand) int64 {
+	if c == nil {
+		return 0
+	}
+	if c.prof == nil || c.NoProfile {
+		return c.FloorBytes
+	}
+	p := s.point(c, PurposeSearch, s.low())
+	p.Profile = s.res.Profile
+	if f, err := s.floorOf(p); err == nil && f > 0 {
+		return f
+	}
+	return c.FloorBytes
 }
 
 func firstUntried(order []*cand, tried map[*cand]bool) *cand {

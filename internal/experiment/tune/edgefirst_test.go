@@ -5,6 +5,8 @@ import (
 	"encoding/json"
 	"os"
 	"slices"
+	"strings"
+	"time"
 	"testing"
 
 	"github.com/jvmfit/jvmfit/internal/plan"
@@ -122,4 +124,52 @@ func TestEdgeFirstNeverAnswersBelowAKO(t *testing.T) {
 			}
 		}
 	}
+}
+
+// sortApp is sort on JDK 17 at 1 CPU as bench/tune.sh measured it: with
+// the JDK defaults' profile every C1 candidate, the launcher's own plan
+// among them, is planned from 128Mi; with the profile measured under its
+// own options the launcher is planned from 112Mi, and holds 104Mi. One of
+// the C1 variants (here the lazy JIT) holds a step lower.
+func sortApp() *simApp {
+	ms := time.Millisecond
+	c1 := simCand{min: 100 * tmib, p99: 130 * ms, start: 20, floorBelow: -28 * tmib}
+	return &simApp{
+		cands: map[string]simCand{
+			LauncherName:        c1,
+			"serial-c1-lazyjit": {min: 92 * tmib, p99: 150 * ms, start: 22, floorBelow: -36 * tmib},
+			"serial-tiered":     {min: 130 * tmib, p99: 90 * ms, start: 18, floorBelow: -22 * tmib},
+			"parallel-tiered":   {min: 138 * tmib, p99: 90 * ms, start: 18, floorBelow: -22 * tmib},
+		},
+		def: c1, ownBelow: -12 * tmib,
+	}
+}
+
+// A challenger's floor is weighed against the incumbent's floor from the
+// same profile, not against an edge the incumbent's own profile brought
+// below it: on sortApp every C1 candidate is tried a step under the
+// launcher's 104Mi and the lazy JIT's 96Mi is the answer; the tiered
+// pairs, planned two steps or more above both, are not tried.
+func TestChallengersFloorsFromTheSameProfile(t *testing.T) {
+	a := sortApp()
+	r, err := Run(context.Background(), simConfig(a, plan.Footprint, 24), a)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if r.Verdict != Proven || r.MemoryBytes != 96*tmib || r.Trials[r.Chosen].Point.Candidate != "serial-c1-lazyjit" {
+		t.Fatalf("%q at %d MiB, want serial-c1-lazyjit proven at 96 MiB\n%s", r.Verdict, r.MemoryBytes/tmib, searchLog(r))
+	}
+	if r.Used() > 24 {
+		t.Errorf("used %d trials", r.Used())
+	}
+	for _, c := range r.Candidates {
+		tiered := strings.HasSuffix(c.Name, "-tiered")
+		if tiered && (c.Trials > 0 || !strings.Contains(c.Dropped, "cannot win")) {
+			t.Errorf("%s: %d trials, dropped %q: want it dropped untried", c.Name, c.Trials, c.Dropped)
+		}
+		if !tiered && strings.Contains(c.Dropped, "cannot win") {
+			t.Errorf("%s dropped untried: %s", c.Name, c.Dropped)
+		}
+	}
+	runCounts(t, a.runs)
 }
