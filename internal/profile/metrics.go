@@ -22,7 +22,7 @@ type reading struct {
 	src map[string]string
 	// What the native part is computed from: the JVM's committed regions.
 	heapCommitted, metaCommitted, codeCommitted int64
-	rss, workingSet                             int64 // process or container figures, 0 = absent
+	procRSS, rss, workingSet                    int64 // the process's RSS, the container's anon and working set; 0 = absent
 }
 
 // The metric names, by library. Micrometer's (Spring Boot Actuator,
@@ -116,7 +116,7 @@ func read(pts []point) reading {
 		case "jvm_classes_loaded", "jvm_classes_currently_loaded":
 			set("loadedClasses", jmx, p.value)
 		case "process_resident_memory_bytes":
-			r.rss = int64(p.value)
+			r.procRSS = int64(p.value)
 
 		case "container_memory_rss":
 			r.rss = int64(p.value)
@@ -172,10 +172,10 @@ func (r reading) hasJVM() bool {
 // is measured; from a working set or a process's RSS, which hold file
 // pages too (the JDK's libraries, the CDS archive), it is an estimate.
 func (r reading) native(cadvisor bool) (int64, string) {
-	base, src := r.rss, plan.SourceEstimated
+	base, src := r.procRSS, plan.SourceEstimated
 	switch {
 	case cadvisor && r.rss > 0:
-		src = plan.SourceCAdvisor
+		base, src = r.rss, plan.SourceCAdvisor
 	case cadvisor && r.workingSet > 0:
 		base = r.workingSet
 	}

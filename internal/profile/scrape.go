@@ -96,17 +96,18 @@ func scrapeOnce(ctx context.Context, client *http.Client, url string) ([]point, 
 	return parseText(url, body)
 }
 
-// parseText reads Prometheus text with expfmt. OpenMetrics differs from
-// it only where jvmfit does not look (# EOF, # UNIT, exemplars), which
-// are dropped first.
+// parseText reads Prometheus text with expfmt, the JVM's families only:
+// the lines of the others are dropped first, so that what jvmfit does not
+// read (OpenMetrics' info and stateset types, # UNIT, # EOF, exemplars)
+// cannot fail the parse.
 func parseText(url string, body []byte) ([]point, error) {
 	var clean bytes.Buffer
 	for _, line := range strings.Split(string(body), "\n") {
-		if strings.HasPrefix(line, "# EOF") || strings.HasPrefix(line, "# UNIT") {
+		if !wanted(line) {
 			continue
 		}
 		if i := strings.Index(line, " # {"); i > 0 && !strings.HasPrefix(line, "#") {
-			line = line[:i]
+			line = line[:i] // an exemplar
 		}
 		clean.WriteString(line)
 		clean.WriteByte('\n')
@@ -141,6 +142,21 @@ func parseText(url string, body []byte) ([]point, error) {
 		}
 	}
 	return pts, nil
+}
+
+// wanted: the line is a sample, # HELP or # TYPE of a family jvmfit reads.
+func wanted(line string) bool {
+	var name string
+	if rest, ok := strings.CutPrefix(line, "# TYPE "); ok {
+		name, _, _ = strings.Cut(rest, " ")
+	} else if rest, ok := strings.CutPrefix(line, "# HELP "); ok {
+		name, _, _ = strings.Cut(rest, " ")
+	} else if strings.HasPrefix(line, "#") {
+		return false
+	} else {
+		name = strings.TrimSpace(line[:strings.IndexAny(line+" ", "{ ")])
+	}
+	return jvmNames[name] || containerNames[name]
 }
 
 // unwrapURL drops net/http's `Get "URL": ` prefix, which the message
