@@ -29,7 +29,7 @@ var commandPages = map[string][]page{
 		{"docs/run.md", "## JVM options"}, {"docs/run.md", "## Load and measurement"}, {"docs/run.md", "## Verdict"},
 		{"docs/run.md", "## Output, storage, exit status"}, imageFlags,
 	},
-	"profile": {{"docs/profile.md", "## Profile (`--profile app.json`)"}},
+	"profile": {{"docs/profile.md", "## Flags"}},
 	"minmem": {experimentFlags, {"docs/experiments.md", "## `jvmfit minmem`: the smallest memory limit that passes"},
 		imageFlags, kubeFlags},
 	"sweep":   {experimentFlags, {"docs/experiments.md", "## `jvmfit sweep`: a matrix of trials"}, imageFlags, kubeFlags},

@@ -16,7 +16,7 @@ var floors = map[string]int{
 	// (e2e/cli: the real-JVM tests of the jvmfit binary, a package per
 	// group of commands, and clitest, which builds and runs it for them).
 	"cmd/jvmfit": 7, "docs": 7, "bench/loadtarget": 7, "bench/parallelreplay": 7, "e2e/k8s/testimage": 7, "e2e/cgroupv2": 7,
-	"e2e/cli/clitest": 7, "e2e/cli/run": 7, "e2e/cli/experiments": 7, "e2e/cli/tune": 7, "e2e/cli/initcmd": 7,
+	"e2e/cli/clitest": 7, "e2e/cli/run": 7, "e2e/cli/experiments": 7, "e2e/cli/tune": 7, "e2e/cli/initcmd": 7, "e2e/cli/profile": 7,
 	// output: renders values and the store; only the command imports it.
 	"internal/report": 6,
 	// experiments: tune's search over a Session, the Session and strategies.

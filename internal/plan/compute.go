@@ -27,6 +27,8 @@ func Compute(in Input) (*Plan, error) {
 		if err := in.Profile.Validate(); err != nil {
 			return nil, fmt.Errorf("bad profile: %v", err)
 		}
+		// Estimated and unmeasured regions plan as without a profile.
+		in.Profile = in.Profile.Planned()
 	}
 	if in.MaxMemRatio < 0 || in.MaxMemRatio > 100 || in.InitMemRatio < 0 || in.InitMemRatio > 100 {
 		return nil, fmt.Errorf("JAVA_MAX_MEM_RATIO and JAVA_INIT_MEM_RATIO must be percentages from 1 to 100")

@@ -127,6 +127,11 @@ func (s *sizing) sizeCode(u userSet, pr *Profile, c1 bool, goal string) {
 	s.codeCap = s.code
 }
 
+// vmThreads is the JVM's threads that are not Java threads at the small
+// CPU counts jvmfit plans for (VM thread, GC workers, compiler and
+// periodic-task threads): /proc's count less hsperf's on JDK 17 services.
+const vmThreads = 12
+
 // sizeStacks counts threads at the stack they touch, not their -Xss: a
 // stack is reserved whole but only its used pages are resident.
 func (s *sizing) sizeStacks(u userSet, pr *Profile) {
@@ -141,10 +146,16 @@ func (s *sizing) sizeStacks(u userSet, pr *Profile) {
 	}
 	s.stackRes = min(s.xss, stackTouched)
 	per := fmt.Sprintf("%s touched of each %s stack", size.Format(s.stackRes), size.Format(s.xss))
-	if pr.PeakThreads > 0 {
+	switch {
+	case pr.PeakThreads > 0:
 		s.threads = int(pr.PeakThreads*5/4 + 4)
 		s.set(RegStacks, "profile", fmt.Sprintf("%d threads (measured peak %d + 25%% + 4) × %s", s.threads, pr.PeakThreads, per))
-	} else {
+	case pr.PeakJavaThreads > 0:
+		// A metrics endpoint counts Java threads only; the VM's own (GC
+		// workers, VM thread, compiler threads) come on top.
+		s.threads = int((pr.PeakJavaThreads+vmThreads)*5/4 + 4)
+		s.set(RegStacks, "profile", fmt.Sprintf("%d threads (measured Java peak %d + %d VM threads, + 25%% + 4) × %s", s.threads, pr.PeakJavaThreads, vmThreads, per))
+	default:
 		s.threads = int(clamp(int64(math.Round(64+16*math.Log2(float64(s.limit)/float64(128*mib)))), 64, 300))
 		s.set(RegStacks, "jvmfit", fmt.Sprintf("%d threads (64 at 128 MiB, +16 per doubling; Tomcat services run 30-105 under load) × %s", s.threads, per))
 	}

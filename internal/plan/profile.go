@@ -26,8 +26,13 @@ type Profile struct {
 	Version int    `json:"version,omitempty"`
 	App     string `json:"app,omitempty"`
 
-	LoadedClasses       int64 `json:"loadedClasses,omitempty"`
-	PeakThreads         int64 `json:"peakThreads,omitempty"`
+	LoadedClasses int64 `json:"loadedClasses,omitempty"`
+	PeakThreads   int64 `json:"peakThreads,omitempty"` // the process's threads (/proc): every one has a stack
+	// PeakJavaThreads is the peak of the threads the JVM counts as Java
+	// threads (hsperf java.threads.livePeak, JMX's peak thread count): what
+	// a metrics endpoint sees; without peakThreads the planner adds the
+	// VM's own threads to it (nonheap.go).
+	PeakJavaThreads     int64 `json:"peakJavaThreads,omitempty"`
 	CodeCacheUsedBytes  int64 `json:"codeCacheUsedBytes,omitempty"`
 	MetaspaceUsedBytes  int64 `json:"metaspaceUsedBytes,omitempty"`
 	ClassSpaceUsedBytes int64 `json:"classSpaceUsedBytes,omitempty"`
@@ -54,6 +59,19 @@ type Profile struct {
 	// NMTPeakBytes is the peak committed bytes per NMT category over the
 	// trial ("Class", "Thread", "Compiler", ...).
 	NMTPeakBytes map[string]int64 `json:"nmtPeakBytes,omitempty"`
+
+	// Sources says, per field (its JSON name), where its figure came from:
+	// nmt, hsperf, proc, micrometer, jmx, cadvisor, estimated or
+	// unmeasured (provenance.go). A field it does not name, or a profile
+	// without it (a trial's), is measured when it is non-zero. The planner
+	// treats estimated and unmeasured fields as absent (Planned).
+	Sources map[string]string `json:"sources,omitempty"`
+	// Source is where the profile was taken: "trial", "pid", "scrape" or
+	// "prometheus" ("" = a trial's or a hand-written one); From the pid,
+	// URL or selector, Window its duration or range.
+	Source string `json:"source,omitempty"`
+	From   string `json:"from,omitempty"`
+	Window string `json:"window,omitempty"`
 
 	// What it was measured under.
 	JDKVersion       int      `json:"jdkVersion,omitempty"`
@@ -89,7 +107,7 @@ func (p *Profile) Validate() error {
 		return fmt.Errorf("version %d is not one this jvmfit reads (it reads up to %d): upgrade jvmfit or re-measure the profile", p.Version, ProfileVersion)
 	}
 	for name, v := range map[string]int64{
-		"loadedClasses": p.LoadedClasses, "peakThreads": p.PeakThreads,
+		"loadedClasses": p.LoadedClasses, "peakThreads": p.PeakThreads, "peakJavaThreads": p.PeakJavaThreads,
 		"codeCacheUsedBytes": p.CodeCacheUsedBytes, "metaspaceUsedBytes": p.MetaspaceUsedBytes,
 		"classSpaceUsedBytes": p.ClassSpaceUsedBytes, "directMemoryBytes": p.DirectMemoryBytes,
 		"mappedBufferBytes": p.MappedBufferBytes, "liveHeapBytes": p.LiveHeapBytes,
@@ -114,5 +132,5 @@ func (p *Profile) Validate() error {
 	if p.CPUs < 0 || p.Rate < 0 {
 		return fmt.Errorf("cpus and rate must not be negative")
 	}
-	return nil
+	return p.validateSources()
 }

@@ -48,3 +48,16 @@ func archiveFiles(root string, pid int) map[string]bool {
 	}
 	return out
 }
+
+// JVMOptions are the -X options (-XX:…, -Xss…, -Xshare:…) the JVM pid
+// runs with, from its environment and command line: what a profile taken
+// of it was measured under.
+func JVMOptions(root string, pid int) []string {
+	var opts []string
+	for _, a := range jvmArgs(root, pid) {
+		if strings.HasPrefix(a, "-X") {
+			opts = append(opts, a)
+		}
+	}
+	return opts
+}

@@ -30,24 +30,14 @@ func From(r *trial.Result) (p *plan.Profile, notes []string, err error) {
 		return nil, nil, err
 	}
 	s := r.Series
-	p = &plan.Profile{
-		Version: plan.ProfileVersion, App: r.Spec.AppName, Trial: r.ID,
-		JDKVersion: r.Spec.JDKVersion, JDKVendor: vendor(r.Env.JDK),
-		Options:          append([]string(nil), r.Spec.JVMOptions...),
-		MemoryLimitBytes: r.Spec.MemoryBytes, CPUs: r.Spec.CPUs, Rate: rate(r),
-		LoadedClasses:           peak(s, func(x probe.Sample) int64 { return x.Classes }),
-		MetaspaceUsedBytes:      peak(s, func(x probe.Sample) int64 { return x.MetaspaceUsed }),
-		ClassSpaceUsedBytes:     peak(s, func(x probe.Sample) int64 { return x.ClassSpaceUsed }),
-		CodeCacheUsedBytes:      peak(s, func(x probe.Sample) int64 { return x.CodeCacheUsed }),
-		PeakThreads:             peak(s, func(x probe.Sample) int64 { return int64(x.Threads) }),
-		DirectMemoryBytes:       peak(s, func(x probe.Sample) int64 { return x.NMT[nmtDirect] }),
-		MappedBufferBytes:       peak(s, func(x probe.Sample) int64 { return x.MappedFileRSS }),
-		CDSArchiveBytes:         peak(s, func(x probe.Sample) int64 { return x.ArchiveRSS }),
-		CDSArchiveAnonBytes:     archiveAnon(s),
-		PeakUncappedNativeBytes: uncappedNative(s),
-		LiveHeapBytes:           r.Summary.LivePeak,
-		NMTPeakBytes:            probe.Summarise(s, 0).NMTPeak,
-	}
+	p, _ = sampledProfile(s)
+	p.App, p.Trial = r.Spec.AppName, r.ID
+	p.JDKVersion, p.JDKVendor = r.Spec.JDKVersion, vendor(r.Env.JDK)
+	p.Options = append([]string(nil), r.Spec.JVMOptions...)
+	p.MemoryLimitBytes, p.CPUs, p.Rate = r.Spec.MemoryBytes, r.Spec.CPUs, rate(r)
+	p.LiveHeapBytes = r.Summary.LivePeak
+	p.Source = "trial"
+	p.Sources = sampledSources(p)
 	if !hadFullGC(s) {
 		notes = append(notes, "no full GC in the run: liveHeapBytes is the heap used after young GCs, an overestimate (jvmfit run --profile-out forces one at the end)")
 	}
@@ -55,6 +45,27 @@ func From(r *trial.Result) (p *plan.Profile, notes []string, err error) {
 		notes = append(notes, "peakUncappedNativeBytes is 0: no sample had both NMT and /proc's RssAnon")
 	}
 	return p, notes, p.Validate()
+}
+
+// sampledProfile is the profile's figures from the probe's series, and
+// whether it had NMT readings. The live set is the caller's.
+func sampledProfile(s []probe.Sample) (*plan.Profile, bool) {
+	p := &plan.Profile{
+		Version:                 plan.ProfileVersion,
+		LoadedClasses:           peak(s, func(x probe.Sample) int64 { return x.Classes }),
+		MetaspaceUsedBytes:      peak(s, func(x probe.Sample) int64 { return x.MetaspaceUsed }),
+		ClassSpaceUsedBytes:     peak(s, func(x probe.Sample) int64 { return x.ClassSpaceUsed }),
+		CodeCacheUsedBytes:      peak(s, func(x probe.Sample) int64 { return x.CodeCacheUsed }),
+		PeakThreads:             peak(s, func(x probe.Sample) int64 { return int64(x.Threads) }),
+		PeakJavaThreads:         peak(s, func(x probe.Sample) int64 { return int64(x.JavaThreads) }),
+		DirectMemoryBytes:       peak(s, func(x probe.Sample) int64 { return x.NMT[nmtDirect] }),
+		MappedBufferBytes:       peak(s, func(x probe.Sample) int64 { return x.MappedFileRSS }),
+		CDSArchiveBytes:         peak(s, func(x probe.Sample) int64 { return x.ArchiveRSS }),
+		CDSArchiveAnonBytes:     archiveAnon(s),
+		PeakUncappedNativeBytes: uncappedNative(s),
+		NMTPeakBytes:            probe.Summarise(s, 0).NMTPeak,
+	}
+	return p, len(p.NMTPeakBytes) > 0
 }
 
 // usable says why a trial cannot give a profile, naming what to rerun with.

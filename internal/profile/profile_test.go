@@ -136,7 +136,18 @@ func TestSyntheticRules(t *testing.T) {
 		MetaspaceUsedBytes: 30 * mib, ClassSpaceUsedBytes: 4 * mib, DirectMemoryBytes: 2 * mib, MappedBufferBytes: mib,
 		CDSArchiveBytes: 12 * mib, CDSArchiveAnonBytes: 3 * mib, LiveHeapBytes: 90 * mib / 4, JDKVersion: 17, JDKVendor: "Debian",
 		Options: []string{"-Xss512k"}, MemoryLimitBytes: 128 * mib, CPUs: 1, Rate: 100, Trial: 7}
-	p.PeakUncappedNativeBytes, p.NMTPeakBytes = 0, nil
+	// Each field names its source; what the series lacks (no code cache
+	// reading, no Java thread count) is marked, not zero-and-measured.
+	for f, src := range map[string]string{"liveHeapBytes": "hsperf", "peakThreads": "proc", "directMemoryBytes": "nmt",
+		"peakUncappedNativeBytes": "nmt", "codeCacheUsedBytes": "unmeasured", "peakJavaThreads": "unmeasured"} {
+		if p.Sources[f] != src {
+			t.Errorf("sources[%s] = %q, want %q", f, p.Sources[f], src)
+		}
+	}
+	if p.Source != "trial" {
+		t.Errorf("source %q, want trial", p.Source)
+	}
+	p.PeakUncappedNativeBytes, p.NMTPeakBytes, p.Sources, p.Source = 0, nil, nil, ""
 	if !reflect.DeepEqual(*p, want) {
 		t.Errorf("got  %+v\nwant %+v", *p, want)
 	}

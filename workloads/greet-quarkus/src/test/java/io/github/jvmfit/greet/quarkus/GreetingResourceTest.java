@@ -1,6 +1,7 @@
 package io.github.jvmfit.greet.quarkus;
 
 import static io.restassured.RestAssured.given;
+import static org.hamcrest.Matchers.containsString;
 import static org.hamcrest.Matchers.equalTo;
 import static org.hamcrest.Matchers.startsWith;
 
@@ -26,5 +27,12 @@ class GreetingResourceTest {
     @Test
     void readinessIsUp() {
         given().when().get("/q/health/ready").then().statusCode(200).body("status", equalTo("UP"));
+    }
+
+    @Test
+    void metricsHaveTheJvmMeters() {
+        given().when().get("/q/metrics").then().statusCode(200)
+                .body(containsString("jvm_memory_used_bytes{area=\"nonheap\",id=\"Metaspace\""))
+                .body(containsString("jvm_threads_peak_threads"));
     }
 }

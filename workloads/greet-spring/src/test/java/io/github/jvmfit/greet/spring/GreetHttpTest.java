@@ -8,9 +8,12 @@ import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
 
 import org.junit.jupiter.api.Test;
+import org.springframework.boot.test.autoconfigure.actuate.observability.AutoConfigureObservability;
 import org.springframework.boot.test.context.SpringBootTest;
 import org.springframework.boot.test.web.server.LocalServerPort;
 
+// Tests leave metrics exporters off unless asked: the Prometheus endpoint is under test.
+@AutoConfigureObservability
 @SpringBootTest(webEnvironment = SpringBootTest.WebEnvironment.RANDOM_PORT)
 class GreetHttpTest {
     @LocalServerPort
@@ -40,5 +43,13 @@ class GreetHttpTest {
         HttpResponse<String> r = get("/actuator/health");
         assertThat(r.statusCode()).isEqualTo(200);
         assertThat(r.body()).contains("\"status\":\"UP\"");
+    }
+
+    @Test
+    void prometheusHasTheJvmMeters() throws Exception {
+        HttpResponse<String> r = get("/actuator/prometheus");
+        assertThat(r.statusCode()).isEqualTo(200);
+        assertThat(r.body()).contains("jvm_memory_used_bytes{area=\"nonheap\",id=\"Metaspace\"")
+                .contains("jvm_threads_peak_threads").contains("jvm_gc_live_data_size_bytes");
     }
 }
