@@ -65,6 +65,7 @@ which also forces a full GC at the end so that the live set is measured).`,
 	fl.StringVar(&db, "db", "jvmfit.db", "results database the trial is stored in")
 	fl.Int64Var(&id, "trial", 0, "the stored trial's id")
 	fl.StringVarP(&out, "output", "o", "-", `profile file to write ("-" = stdout)`)
+	cmd.AddCommand(newProfileDiffCmd())
 	return cmd
 }
 
