@@ -30,11 +30,28 @@ func From(r *trial.Result) (p *plan.Profile, notes []string, err error) {
 		return nil, nil, err
 	}
 	s := r.Series
-	p = &plan.Profile{
-		Version: plan.ProfileVersion, App: r.Spec.AppName, Trial: r.ID,
-		JDKVersion: r.Spec.JDKVersion, JDKVendor: vendor(r.Env.JDK),
-		Options:          append([]string(nil), r.Spec.JVMOptions...),
-		MemoryLimitBytes: r.Spec.MemoryBytes, CPUs: r.Spec.CPUs, Rate: rate(r),
+	p = seriesPeaks(s)
+	p.Version, p.App, p.Trial = plan.ProfileVersion, r.Spec.AppName, r.ID
+	p.JDKVersion, p.JDKVendor = r.Spec.JDKVersion, vendor(r.Env.JDK)
+	p.Options = append([]string(nil), r.Spec.JVMOptions...)
+	p.MemoryLimitBytes, p.CPUs, p.Rate = r.Spec.MemoryBytes, r.Spec.CPUs, rate(r)
+	p.LiveHeapBytes = r.Summary.LivePeak
+	if !hadFullGC(s) {
+		notes = append(notes, "no full GC in the run: liveHeapBytes is the heap used after young GCs, an overestimate (jvmfit run --profile-out forces one at the end)")
+	}
+	if p.PeakUncappedNativeBytes == 0 {
+		notes = append(notes, "peakUncappedNativeBytes is 0: no sample had both NMT and /proc's RssAnon")
+	}
+	return p, notes, p.Validate()
+}
+
+// seriesPeaks is the peaks of a series, each field from its source: hsperf
+// (classes, metaspace), /proc (threads), smaps (mapped buffers, the CDS
+// archive), NMT (code cache, direct memory, what no option caps). The live
+// set is left to the caller: a trial's summary, or a recording's old-GC
+// points.
+func seriesPeaks(s []probe.Sample) *plan.Profile {
+	return &plan.Profile{
 		LoadedClasses:           peak(s, func(x probe.Sample) int64 { return x.Classes }),
 		MetaspaceUsedBytes:      peak(s, func(x probe.Sample) int64 { return x.MetaspaceUsed }),
 		ClassSpaceUsedBytes:     peak(s, func(x probe.Sample) int64 { return x.ClassSpaceUsed }),
@@ -45,16 +62,8 @@ func From(r *trial.Result) (p *plan.Profile, notes []string, err error) {
 		CDSArchiveBytes:         peak(s, func(x probe.Sample) int64 { return x.ArchiveRSS }),
 		CDSArchiveAnonBytes:     archiveAnon(s),
 		PeakUncappedNativeBytes: uncappedNative(s),
-		LiveHeapBytes:           r.Summary.LivePeak,
 		NMTPeakBytes:            probe.Summarise(s, 0).NMTPeak,
 	}
-	if !hadFullGC(s) {
-		notes = append(notes, "no full GC in the run: liveHeapBytes is the heap used after young GCs, an overestimate (jvmfit run --profile-out forces one at the end)")
-	}
-	if p.PeakUncappedNativeBytes == 0 {
-		notes = append(notes, "peakUncappedNativeBytes is 0: no sample had both NMT and /proc's RssAnon")
-	}
-	return p, notes, p.Validate()
 }
 
 // usable says why a trial cannot give a profile, naming what to rerun with.

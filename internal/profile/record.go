@@ -76,19 +76,7 @@ func (r *Recorder) Window(series []probe.Sample, final bool) error {
 // run without one leaves liveHeapBytes as it was (no GC is forced).
 func (r *Recorder) fold(s []probe.Sample) {
 	p := &r.p
-	w := plan.Profile{
-		LoadedClasses:           peak(s, func(x probe.Sample) int64 { return x.Classes }),
-		MetaspaceUsedBytes:      peak(s, func(x probe.Sample) int64 { return x.MetaspaceUsed }),
-		ClassSpaceUsedBytes:     peak(s, func(x probe.Sample) int64 { return x.ClassSpaceUsed }),
-		CodeCacheUsedBytes:      peak(s, func(x probe.Sample) int64 { return x.CodeCacheUsed }),
-		PeakThreads:             peak(s, func(x probe.Sample) int64 { return int64(x.Threads) }),
-		DirectMemoryBytes:       peak(s, func(x probe.Sample) int64 { return x.NMT[nmtDirect] }),
-		MappedBufferBytes:       peak(s, func(x probe.Sample) int64 { return x.MappedFileRSS }),
-		CDSArchiveBytes:         peak(s, func(x probe.Sample) int64 { return x.ArchiveRSS }),
-		CDSArchiveAnonBytes:     archiveAnon(s),
-		PeakUncappedNativeBytes: uncappedNative(s),
-		NMTPeakBytes:            probe.Summarise(s, 0).NMTPeak,
-	}
+	w := seriesPeaks(s)
 	for _, x := range s {
 		if !x.HasJVM() {
 			continue
@@ -98,7 +86,7 @@ func (r *Recorder) fold(s []probe.Sample) {
 		}
 		r.prevOld = max(r.prevOld, x.OldGCs)
 	}
-	mergePeaks(p, &w)
+	mergePeaks(p, w)
 }
 
 // mergePeaks raises p's measured figures to q's where q's are higher.
