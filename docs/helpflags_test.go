@@ -15,15 +15,18 @@ var (
 	experimentFlags = page{"docs/experiments.md", "## Flags shared by all three"}
 	imageFlags      = page{"docs/docker.md", "## Running an image"}
 	kubeFlags       = page{"docs/kubernetes.md", "## Flags"}
+	emitFlags       = page{"docs/emit.md", "## Flags"}
+	recordFlags     = page{"docs/profile-record.md", "## Flags"}
 )
 
 // commandPages: where each command's flags are documented. Every flag in a
 // table there (first column, or a header that is itself a flag) must be one
 // --help lists, and every flag --help lists must be in one of them.
 var commandPages = map[string][]page{
-	"flags": {launcherFlags},
-	"exec":  {launcherFlags},
-	"load":  {{"docs/load.md", "## Flags"}},
+	"flags":        {launcherFlags, emitFlags},
+	"exec":         {launcherFlags, recordFlags},
+	"profile diff": {recordFlags},
+	"load":         {{"docs/load.md", "## Flags"}},
 	"run": {
 		{"docs/run.md", "## The app"}, {"docs/run.md", "## Limits"},
 		{"docs/run.md", "## JVM options"}, {"docs/run.md", "## Load and measurement"}, {"docs/run.md", "## Verdict"},
@@ -31,10 +34,10 @@ var commandPages = map[string][]page{
 	},
 	"profile": {{"docs/profile.md", "## Flags"}},
 	"minmem": {experimentFlags, {"docs/experiments.md", "## `jvmfit minmem`: the smallest memory limit that passes"},
-		imageFlags, kubeFlags},
+		imageFlags, kubeFlags, emitFlags},
 	"sweep":   {experimentFlags, {"docs/experiments.md", "## `jvmfit sweep`: a matrix of trials"}, imageFlags, kubeFlags},
 	"compare": {experimentFlags, {"docs/experiments.md", "## `jvmfit compare`: option sets side by side"}, imageFlags, kubeFlags},
-	"tune":    {{"docs/tune.md", "# jvmfit tune"}, experimentFlags, imageFlags, kubeFlags},
+	"tune":    {{"docs/tune.md", "# jvmfit tune"}, experimentFlags, imageFlags, kubeFlags, emitFlags},
 	"report":  {{"docs/report.md", "## `jvmfit report`"}},
 	"doctor":  {{"docs/sandbox.md", "## `jvmfit doctor`"}},
 	"init":    {{"docs/your-service.md", "## Flags"}},
@@ -62,7 +65,7 @@ func TestHelpFlagsMatchDocs(t *testing.T) {
 		}
 	}
 	for name, pages := range commandPages {
-		text := jvmfit(t, name, "--help")
+		text := jvmfit(t, append(strings.Fields(name), "--help")...) // "profile diff": a subcommand
 		// The first page is the command's own: --help names it.
 		if want := "Reference: " + pages[0].file; !strings.Contains(text, want) {
 			t.Errorf("jvmfit %s --help does not say %q: a user reads the flags there first", name, want)

@@ -13,6 +13,7 @@ func init() { commands = append(commands, newExecCmd) }
 
 func newExecCmd() *cobra.Command {
 	var f launcherFlags
+	var rec recordFlags
 	cmd := &cobra.Command{
 		Use:   "exec [flags] [--] [java|COMMAND] ARGS...",
 		Short: "Run java with options that fit the container, replacing jvmfit (fit to be PID 1)",
@@ -27,8 +28,14 @@ JVMFIT_DISABLE=1 runs java unchanged.
 Your options win, and sizing never stops the start: where the limit is too
 small for them, what you left open gets no cap and one warning line says so
 (--strict refuses instead). jvmfit's flags end at --, or at the first argument
-that is not a -- flag; an unknown --flag before that is refused.`,
+that is not a -- flag; an unknown --flag before that is refused.
+
+With --record-profile FILE jvmfit stays java's parent instead (PID 1 safe:
+it forwards SIGTERM, SIGINT, SIGHUP, SIGQUIT, SIGUSR1 and SIGUSR2, reaps, and
+exits with java's status; java dies with it), samples java and writes its
+peaks to FILE every --record-every and at exit (docs/profile-record.md).`,
 		Example: `  jvmfit exec -jar app.jar
+  jvmfit exec --profile /data/app.json --record-profile /data/app.json -- java -jar app.jar
   jvmfit exec --goal footprint -- java -Xss1m -cp app.jar com.example.Main
   jvmfit exec -- /app/bin/start.sh
   JAVA_APP_JAR=/app.jar jvmfit exec`,
@@ -47,11 +54,20 @@ that is not a -- flag; an unknown --flag before that is refused.`,
 			if err := fs.Parse(ours); err != nil {
 				return usagef("%w (see 'jvmfit exec --help')", err)
 			}
-			return asLauncher(launcher.Exec(cmd.Context(), f.request(), rest))
+			if rec.path == "" {
+				return asLauncher(launcher.Exec(cmd.Context(), f.request(), rest))
+			}
+			if err := rec.check(); err != nil {
+				return err
+			}
+			req := f.request()
+			req.Record = rec.path
+			return asLauncher(launcher.ExecRecording(cmd.Context(), req, rest, rec.supervision(), rec.recorder(cmd.ErrOrStderr())))
 		},
 	}
 	// Bound to the command so that --help lists them; parsed by hand.
 	f.bind(cmd.Flags())
+	rec.bind(cmd.Flags())
 	return cmd
 }
 

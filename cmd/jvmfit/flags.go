@@ -57,6 +57,7 @@ func asLauncher(err error) error {
 func newFlagsCmd() *cobra.Command {
 	var f launcherFlags
 	var style, jar string
+	var emit emitFlags
 	cmd := &cobra.Command{
 		Use:   "flags [flags] [-- JAVA_OPTIONS...]",
 		Short: "Print JVM options that fit this container (or the one given by --memory/--cpus)",
@@ -68,13 +69,24 @@ JAVA_TOOL_OPTIONS, JDK_JAVA_OPTIONS) win, and the rest is planned around them.`,
   jvmfit flags --memory 256Mi --cpus 1 --explain
   jvmfit flags --memory 1G --cpus 2 --goal footprint --format k8s
   jvmfit flags --memory 512Mi -- -Xmx300m
-  jvmfit flags --memory 1G --cpus 1 --style paketo --jar app.jar --explain`,
+  jvmfit flags --memory 1G --cpus 1 --style paketo --jar app.jar --explain
+  jvmfit flags --memory 320Mi --cpus 1 --profile app.json --emit k8s --emit-name orders`,
 		Args: javaOptionsAfterDash,
 		RunE: func(cmd *cobra.Command, args []string) error {
 			switch f.format {
 			case "shell", "json", "java-tool-options", "dockerfile", "k8s":
 			default:
 				return usagef("--format %q: use shell, json, java-tool-options, dockerfile or k8s", f.format)
+			}
+			conflict := ""
+			if cmd.Flags().Changed("format") {
+				conflict = "--format"
+			}
+			if err := emit.check(conflict); err != nil {
+				return err
+			}
+			if emit.kind != "" && (f.profile == "" || style != "jvmfit" || f.explain) {
+				return usagef("--emit is the plan from a measured app: give --profile FILE (and no --style or --explain)")
 			}
 			env, err := launcher.ReadEnv()
 			if err != nil {
@@ -104,6 +116,9 @@ JAVA_TOOL_OPTIONS, JDK_JAVA_OPTIONS) win, and the rest is planned around them.`,
 			if f.explain {
 				return p.Explain(out)
 			}
+			if emit.kind != "" {
+				return emit.write(out, planAnswer(p, args, f.profile), "")
+			}
 			return p.Write(out, f.format)
 		},
 	}
@@ -111,5 +126,6 @@ JAVA_TOOL_OPTIONS, JDK_JAVA_OPTIONS) win, and the rest is planned around them.`,
 	cmd.Flags().StringVar(&f.format, "format", "shell", "shell, json, java-tool-options, dockerfile or k8s")
 	cmd.Flags().StringVar(&style, "style", "jvmfit", "whose options: jvmfit, or what you would use instead: jdk, runjava, paketo, ubi (docs/anchors.md)")
 	cmd.Flags().StringVar(&jar, "jar", "", "the app's jar, for --style paketo (it counts the classes)")
+	emit.bind(cmd.Flags())
 	return cmd
 }

@@ -59,7 +59,10 @@ func run(root *cobra.Command) (status int) {
 	if err == nil {
 		return 0
 	}
-	fmt.Fprintln(os.Stderr, "jvmfit: "+err.Error())
+	var quiet interface{ Silent() bool } // launcher.ExitError: java's own status
+	if !errors.As(err, &quiet) || !quiet.Silent() {
+		fmt.Fprintln(os.Stderr, "jvmfit: "+err.Error())
+	}
 	return exitStatus(err, interrupted)
 }
 

@@ -35,6 +35,7 @@ func newMinMem() *cobra.Command {
 		rate                     float64
 		repeats, maxTrials       int
 		soak                     time.Duration
+		emit                     emitFlags
 	)
 	cmd := &cobra.Command{
 		Use:   "minmem (--app app.yaml | --jar app.jar [--get PATH]) [--cpus 1] [--jvm default,jvmfit]",
@@ -65,13 +66,16 @@ func newMinMem() *cobra.Command {
 			}
 			args := map[string]any{"app": ef.appRef(), "cpus": cpuList, "jvm": modes, "min": s.Min, "max": s.Max, "step": s.Step, "repeats": s.Repeats, "rate": rate, "soak": soak.String()}
 			ef.backend.room = experiment.Room{CPUs: slices.Max(cpuList), MemoryBytes: s.Max}
+			if err := emit.check(jsonFlag(ef.json)); err != nil {
+				return err
+			}
 			sess, err := ef.open()
 			if err != nil {
 				return err
 			}
 			defer sess.close()
 			sess.Base.Rate = rate
-			return runMinMem(cmd, sess, experiment.MinMemPlan{CPUs: cpuList, JVMs: modes, Search: s}, args, soak, ef.json)
+			return runMinMem(cmd, sess, experiment.MinMemPlan{CPUs: cpuList, JVMs: modes, Search: s}, args, soak, ef.json, emit)
 		},
 	}
 	ef.register(cmd)
@@ -85,6 +89,7 @@ func newMinMem() *cobra.Command {
 	fl.IntVar(&maxTrials, "max-trials", 0, "stop a search after this many trials (0 = no cap)")
 	fl.Float64Var(&rate, "rate", 0, "measured request rate (0 = the descriptor's or scenario's)")
 	fl.DurationVar(&soak, "soak", experiment.DefaultSoak, "measured length of the proof trial at the recommended limit (0 = no proof)")
+	emit.bind(fl)
 	return cmd
 }
 
@@ -105,7 +110,7 @@ func parseSearch(lo, hi, step string, repeats, maxTrials int) (experiment.Search
 }
 
 // runMinMem checks, records and runs the search and its soak, then prints.
-func runMinMem(cmd *cobra.Command, sess *session, plan experiment.MinMemPlan, args any, soak time.Duration, asJSON bool) error {
+func runMinMem(cmd *cobra.Command, sess *session, plan experiment.MinMemPlan, args any, soak time.Duration, asJSON bool, emit emitFlags) error {
 	if err := plan.Check(sess.Session); err != nil {
 		return asUsage(err)
 	}
@@ -119,6 +124,15 @@ func runMinMem(cmd *cobra.Command, sess *session, plan experiment.MinMemPlan, ar
 		return runErr
 	}
 	out := cmd.OutOrStdout()
+	if emit.kind != "" {
+		switch {
+		case runErr != nil:
+			return runErr
+		case ans.Rec == nil:
+			return fmt.Errorf("no answer to emit: %v", ans.WhyNot)
+		}
+		return emit.write(out, ans.Rec.Answer(), sess.App.Name)
+	}
 	if asJSON {
 		if err := printJSON(out, report.NewMinMemJSON(sess.ID, results, ans.Rec)); err != nil {
 			return err

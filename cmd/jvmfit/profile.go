@@ -81,6 +81,7 @@ which also forces a full GC at the end so that the live set is measured).`,
 	fl.Int64Var(&id, "trial", 0, "the stored trial's id")
 	fl.StringVarP(&out, "output", "o", "-", `profile file to write ("-" = stdout)`)
 	prod.add(fl)
+	cmd.AddCommand(newProfileDiffCmd())
 	return cmd
 }
 

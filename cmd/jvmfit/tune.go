@@ -24,6 +24,7 @@ type tuneFlags struct {
 	rate            float64
 	budget, reruns  int
 	soak            time.Duration
+	emit            emitFlags
 }
 
 func newTune() *cobra.Command {
@@ -67,6 +68,7 @@ See docs/tune.md.`,
 	fl.DurationVar(&f.soak, "soak", d.Soak, "measured length of the proof at the chosen point (0 = no proof: the answer is then not proven)")
 	fl.IntVar(&f.reruns, "rerun", 0, "fresh reruns of a proven answer, each run as the soak was (jvmfit exec with the profile); not in --budget")
 	fl.StringVar(&f.top, "generous", size.Format(d.Generous), "the profile trial's limit and the top of the search")
+	f.emit.bind(fl)
 	return cmd
 }
 
@@ -78,6 +80,9 @@ func (f *tuneFlags) run(cmd *cobra.Command) error {
 	cfg.Reruns = f.reruns
 	if err := cfg.Validate(); err != nil {
 		return asUsage(err)
+	}
+	if err := f.emit.check(jsonFlag(f.ef.json)); err != nil {
+		return err
 	}
 	cfg.ScaleBudget = !cmd.Flags().Changed("budget")
 	f.ef.backend.room = experiment.Room{CPUs: cfg.CPUs, MemoryBytes: cfg.Generous}
@@ -103,6 +108,15 @@ func (f *tuneFlags) run(cmd *cobra.Command) error {
 		return runErr
 	}
 	out := cmd.OutOrStdout()
+	if f.emit.kind != "" {
+		if runErr != nil {
+			return runErr
+		}
+		if res.Verdict != tune.Proven {
+			fmt.Fprintf(cmd.ErrOrStderr(), "jvmfit: note: the answer is %s: its soak did not prove it (docs/tune.md)\n", res.Verdict)
+		}
+		return f.emit.write(out, res.Answer(profileFile), sess.App.Name)
+	}
 	if f.ef.json {
 		if err := printJSON(out, report.NewTuneJSON(res, profileFile)); err != nil {
 			return err

@@ -154,16 +154,29 @@ var takesValue = map[string]bool{
 // SplitArgs separates java's own options from the main class or jar and
 // what follows it; hasMain reports whether a main was given.
 func SplitArgs(args []string) (opts []string, hasMain bool) {
+	opts, at := splitAt(args)
+	return opts, at < len(args)
+}
+
+// MainArgs is the main (a class, -jar JAR, -m MODULE) and what follows it;
+// empty when args name none.
+func MainArgs(args []string) []string {
+	_, at := splitAt(args)
+	return args[at:]
+}
+
+// splitAt is SplitArgs with the main's index (len(args): none).
+func splitAt(args []string) (opts []string, at int) {
 	for i := 0; i < len(args); i++ {
 		a := args[i]
 		switch {
 		case a == "-jar" || a == "-m" || a == "--module" || !strings.HasPrefix(a, "-"):
-			return opts, true
+			return opts, i
 		case takesValue[a]:
 			i++
 		default:
 			opts = append(opts, a)
 		}
 	}
-	return opts, false
+	return opts, len(args)
 }

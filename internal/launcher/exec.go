@@ -11,6 +11,7 @@ import (
 
 	"github.com/jvmfit/jvmfit/internal/jdk"
 	"github.com/jvmfit/jvmfit/internal/launch"
+	"github.com/jvmfit/jvmfit/internal/plan"
 )
 
 // Exec replaces jvmfit with java: rest are java's arguments, with an
@@ -31,14 +32,60 @@ func Exec(ctx context.Context, f Request, rest []string) error {
 		return execAsIs(f, rest)
 	}
 	ctx, stop := watchSignals(ctx)
-	argv, environ, err := f.prepare(ctx, rest)
+	run, err := f.prepare(ctx, rest)
 	if serr := stop(); serr != nil {
 		return serr
 	}
 	if err != nil {
 		return err
 	}
-	return launch.Exec(argv, environ)
+	return launch.Exec(run.argv, run.environ)
+}
+
+// ExecRecording is Exec that stays java's parent (supervise) and samples
+// it for rec: exec --record-profile. The recorder learns what java runs
+// with (Run) before its first window.
+func ExecRecording(ctx context.Context, f Request, rest []string, s Supervision, rec func(Run) Recorder) error {
+	f, rest, err := javaFirst(f, rest)
+	if err != nil {
+		return err
+	}
+	if launch.Disabled(os.Getenv) {
+		return execAsIs(f, rest)
+	}
+	wctx, stop := watchSignals(ctx)
+	run, err := f.prepare(wctx, rest)
+	if serr := stop(); serr != nil {
+		return serr
+	}
+	if err != nil {
+		return err
+	}
+	s.Recorder = rec(run.Run)
+	return supervise(ctx, run.argv, run.environ, s)
+}
+
+// Run is what a recorder is told of the java it records.
+type Run struct {
+	// App names the app: the jar's name without .jar, the main class, or
+	// the command's name.
+	App string
+	// Options are java's options as planned and given (none for a
+	// command that starts java itself).
+	Options []string
+	// Input is the planner's input the options were made from (its
+	// Profile the --profile read, nil without one): zero when no limits
+	// were detected and java runs as given.
+	Input plan.Input
+	// Planned is false when java runs as given.
+	Planned bool
+}
+
+// prepared is what exec starts: the command line, its environment, and
+// what it was planned from.
+type prepared struct {
+	argv, environ []string
+	Run
 }
 
 // javaFirst takes a leading java launcher off rest: the JDK to plan for.
@@ -65,10 +112,10 @@ func javaFirst(f Request, rest []string) (Request, []string, error) {
 // java with the plan made around the user's options (the one override
 // rule, in f.plan), or a command that runs java itself with the plan in
 // its environment.
-func (f Request) prepare(ctx context.Context, rest []string) (argv, environ []string, err error) {
+func (f Request) prepare(ctx context.Context, rest []string) (prepared, error) {
 	env, err := launch.ReadEnv(os.Getenv)
 	if err != nil {
-		return nil, nil, asInput(err)
+		return prepared{}, asInput(err)
 	}
 	script := len(rest) > 0 && launch.IsCommand(rest[0])
 	var user []string
@@ -78,35 +125,40 @@ func (f Request) prepare(ctx context.Context, rest []string) (argv, environ []st
 		user, err = env.UserOptions(rest)
 	}
 	if err != nil {
-		return nil, nil, asInput(err)
+		return prepared{}, asInput(err)
 	}
-	p, j, err := f.plan(ctx, env, user)
+	app := appName(env, rest, script)
+	p, in, err := f.planInput(ctx, env, user, app)
+	j := in.JDK
 	var none *NoLimitsError
 	if errors.As(err, &none) && !f.Strict {
 		fmt.Fprintf(os.Stderr, "jvmfit: warning: %v; java starts with your options only (--strict refuses)\n", err)
-		return asGiven(f, env, rest, script)
+		argv, environ, err := asGiven(f, env, rest, script)
+		return prepared{argv: argv, environ: environ, Run: Run{App: app}}, err
 	}
 	if err != nil {
-		return nil, nil, err
+		return prepared{}, err
 	}
 	if f.Explain {
 		_ = p.Explain(os.Stderr)
 	}
+	run := Run{App: app, Input: in, Planned: true}
 	if script {
 		path, err := exec.LookPath(rest[0])
 		if err != nil {
-			return nil, nil, inputf("%s: %v", rest[0], err)
+			return prepared{}, inputf("%s: %v", rest[0], err)
 		}
 		// The plan goes to the command's java through JDK_JAVA_OPTIONS,
 		// made around JAVA_OPTS too, which such commands put on java's
 		// command line.
-		return append([]string{path}, rest[1:]...), launch.ScriptEnviron(os.Environ(), p, j.Version), nil
+		return prepared{append([]string{path}, rest[1:]...), launch.ScriptEnviron(os.Environ(), p, j.Version), run}, nil
 	}
-	argv, err = launch.Argv(j.Path, p, env, rest)
+	argv, err := launch.Argv(j.Path, p, env, rest)
 	if err != nil {
-		return nil, nil, asInput(err)
+		return prepared{}, asInput(err)
 	}
-	return argv, launch.Environ(os.Environ(), p), nil
+	run.Options, _ = launch.SplitArgs(argv[1:])
+	return prepared{argv, launch.Environ(os.Environ(), p), run}, nil
 }
 
 // execAsIs runs the command as given, for JVMFIT_DISABLE: only jvmfit's

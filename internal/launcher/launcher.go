@@ -31,6 +31,10 @@ type Request struct {
 	// Strict refuses where the plan is in doubt, instead of one warning
 	// line (for CI); the launcher never stops a start over sizing otherwise.
 	Strict bool
+	// Record is exec's --record-profile file. With it, a --profile that is
+	// missing, corrupt or another app's is one warning line and a plan
+	// without a profile (profileFor), never a blocked start.
+	Record string
 }
 
 // InputError is an error that is the user's to fix (exit 2).
@@ -107,7 +111,7 @@ func Plan(f Request, env launch.Env, args []string) (*plan.Plan, error) {
 	if err != nil {
 		return nil, asInput(err)
 	}
-	p, _, err := f.plan(context.Background(), env, user)
+	p, _, err := f.plan(context.Background(), env, user, "")
 	return p, err
 }
 
@@ -138,29 +142,34 @@ func Style(f Request, style, jar string, env launch.Env, args []string) (anchor.
 }
 
 // plan computes the plan for the request's java ("" = find it) around the
-// user's options; ctx ends a `java -version` probe.
-func (f Request) plan(ctx context.Context, env launch.Env, user []string) (*plan.Plan, jdk.JDK, error) {
+// user's options; ctx ends a `java -version` probe. app names the app exec
+// runs ("" for flags), for a recorded profile's check.
+func (f Request) plan(ctx context.Context, env launch.Env, user []string, app string) (*plan.Plan, jdk.JDK, error) {
+	p, in, err := f.planInput(ctx, env, user, app)
+	return p, in.JDK, err
+}
+
+// planInput is plan, with the planner's input it was made from.
+func (f Request) planInput(ctx context.Context, env launch.Env, user []string, app string) (*plan.Plan, plan.Input, error) {
 	goal, err := plan.ParseGoal(f.Goal)
 	if err != nil {
-		return nil, jdk.JDK{}, inputf("--goal: %w", err)
+		return nil, plan.Input{}, inputf("--goal: %w", err)
 	}
-	var prof *plan.Profile
-	if f.Profile != "" {
-		if prof, err = plan.LoadProfile(f.Profile); err != nil {
-			return nil, jdk.JDK{}, inputf("--profile: %w", err)
-		}
+	prof, err := f.profileFor(app)
+	if err != nil {
+		return nil, plan.Input{}, err
 	}
 	lim, err := f.limits()
 	if err != nil {
-		return nil, jdk.JDK{}, err
+		return nil, plan.Input{}, err
 	}
 	javaPath, err := jdk.Find(f.Java)
 	if err != nil {
-		return nil, jdk.JDK{}, asInput(err)
+		return nil, plan.Input{}, asInput(err)
 	}
 	j, err := jdk.InspectContext(ctx, javaPath)
 	if err != nil {
-		return nil, jdk.JDK{}, asInput(err)
+		return nil, plan.Input{}, asInput(err)
 	}
 	// The user's options win by the one override rule; p.Options is then
 	// what jvmfit adds, to be followed by the user's own. A sizing doubt
@@ -170,21 +179,23 @@ func (f Request) plan(ctx context.Context, env launch.Env, user []string) (*plan
 	if f.Strict {
 		fit = plan.Strict
 	}
-	p, _, err := fit(plan.Input{
+	in := plan.Input{
 		Limits: lim, JDK: j, Goal: goal, Profile: prof,
 		MaxMemRatio: env.MaxMemRatio, InitMemRatio: env.InitMemRatio,
-	}, user)
+	}
+	p, _, err := fit(in, user)
+	in.UserOptions = user
 	var ref *plan.RefusedError
 	if errors.As(err, &ref) {
-		return nil, j, inputf("%w", err)
+		return nil, in, inputf("%w", err)
 	}
 	if err != nil {
-		return nil, j, asInput(err)
+		return nil, in, asInput(err)
 	}
 	if p.Doubt != "" {
 		fmt.Fprintln(os.Stderr, "jvmfit: warning: "+p.Doubt+"; java starts anyway (--strict refuses)")
 	}
-	return p, j, nil
+	return p, in, nil
 }
 
 // styleOptions computes another tool's options (--style) for the same
