@@ -6,6 +6,7 @@ import (
 	"path/filepath"
 	"runtime"
 	"strconv"
+	"strings"
 	"testing"
 
 	"github.com/jvmfit/jvmfit/e2e/cli/clitest"
@@ -56,6 +57,11 @@ func TestSidecarMinMemWithItsUpstreamAsAService(t *testing.T) {
 	}
 	if ok == 0 {
 		t.Errorf("no trial of %d passed up to 256Mi", len(trials))
+	}
+	// The report's trials table gives the p99.9 the SLO judged beside the p99.
+	md, _, code := clitest.Run(t, nil, "report", "--db", db, "-e", "sc")
+	if code != 0 || !strings.Contains(md, "| p99 | p99.9 |") || !strings.Contains(md, "backend peak") {
+		t.Errorf("report exit %d lacks the p99.9 and the upstream's columns:\n%s", code, md)
 	}
 	if left := upstreams(); len(left) > 0 {
 		t.Errorf("upstreams left running after minmem: %v", left)
