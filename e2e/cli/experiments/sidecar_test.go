@@ -8,6 +8,7 @@ import (
 	"strconv"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/jvmfit/jvmfit/e2e/cli/clitest"
 	"github.com/jvmfit/jvmfit/internal/prereq"
@@ -82,6 +83,101 @@ func upstreams() []int {
 		args := bytes.Split(b, []byte{0})
 		if exe == clitest.Bin() && len(args) > 1 && string(args[1]) == "upstream" {
 			out = append(out, pid)
+		}
+	}
+	return out
+}
+
+// While a placed trial of the sidecar runs, the kernel holds the app on
+// CPU 0 and jvmfit (the load generator) and the upstream on the others.
+func TestSidecarTrialRunsTheAppApartFromTheLoadAndTheUpstream(t *testing.T) {
+	prereq.Root(t)
+	if runtime.NumCPU() < 2 {
+		t.Fatal("needs 2 CPUs: the placement has nothing to separate on one")
+	}
+	prereq.Built(t, clitest.Repo("workloads", "sidecar", "target", "sidecar.jar"))
+	side := "1"
+	if n := runtime.NumCPU(); n > 2 {
+		side = "1-" + strconv.Itoa(n-1)
+	}
+	cmd := clitest.Cmd(t, []string{"TMPDIR=" + t.TempDir()}, "run", "--app", clitest.Repo("workloads", "sidecar", "app.yaml"),
+		"--db", filepath.Join(t.TempDir(), "r.db"), "--memory", "256Mi", "--cpus", "1", "--rate", "50",
+		"--warmup", "1s", "--duration", "20s", "--slo", "success>=0")
+	if err := cmd.Start(); err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { cmd.Process.Kill(); cmd.Wait() })
+	seen := map[string]string{}
+	deadline := time.Now().Add(2 * time.Minute)
+	for len(seen) < 3 && time.Now().Before(deadline) {
+		time.Sleep(200 * time.Millisecond)
+		// Each is read once, while the trial runs: jvmfit's own pinning
+		// ends with the trial.
+		if _, ok := seen["app"]; !ok {
+			// This run's app: other sessions may run the sample too.
+			if app := childrenWith(cmd.Process.Pid, "sidecar/target/sidecar.jar"); len(app) == 1 {
+				seen["app"] = allowedCPUs(app[0])
+			}
+		}
+		if _, ok := seen["upstream"]; !ok {
+			if up := upstreams(); len(up) == 1 {
+				seen["upstream"] = allowedCPUs(up[0])
+				// jvmfit is pinned once the trial starts, before its services.
+				seen["jvmfit"] = allowedCPUs(cmd.Process.Pid)
+			}
+		}
+	}
+	want := map[string]string{"app": "0", "upstream": side, "jvmfit": side}
+	for k, v := range want {
+		if seen[k] != v {
+			t.Errorf("%s runs on CPUs %q, want %q (all seen: %v)", k, seen[k], v, seen)
+		}
+	}
+	// SIGINT mid-trial: the upstream goes with the app.
+	cmd.Process.Signal(os.Interrupt)
+	cmd.Wait()
+	if left := upstreams(); len(left) > 0 {
+		t.Errorf("upstreams left after SIGINT: %v", left)
+	}
+}
+
+// allowedCPUs is the CPU list every thread of pid may run on, "" if they differ.
+func allowedCPUs(pid int) string {
+	tasks, _ := os.ReadDir(filepath.Join("/proc", strconv.Itoa(pid), "task"))
+	got := ""
+	for _, task := range tasks {
+		b, err := os.ReadFile(filepath.Join("/proc", strconv.Itoa(pid), "task", task.Name(), "status"))
+		if err != nil {
+			continue
+		}
+		for _, l := range strings.Split(string(b), "\n") {
+			if v, ok := strings.CutPrefix(l, "Cpus_allowed_list:"); ok {
+				v = strings.TrimSpace(v)
+				if got != "" && got != v {
+					return ""
+				}
+				got = v
+			}
+		}
+	}
+	return got
+}
+
+// childrenWith are parent's children whose command line holds marker,
+// once they run java (before, the sandbox's shell is still entering the
+// app's cgroups, its affinity still jvmfit's).
+func childrenWith(parent int, marker string) []int {
+	var out []int
+	for _, pid := range clitest.PidsWith(marker) {
+		if exe, _ := os.Readlink(filepath.Join("/proc", strconv.Itoa(pid), "exe")); filepath.Base(exe) != "java" {
+			continue
+		}
+		b, _ := os.ReadFile(filepath.Join("/proc", strconv.Itoa(pid), "stat"))
+		// pid (comm) state ppid ...: the fields after the last ')'.
+		if i := bytes.LastIndexByte(b, ')'); i > 0 {
+			if f := strings.Fields(string(b[i+1:])); len(f) > 1 && f[1] == strconv.Itoa(parent) {
+				out = append(out, pid)
+			}
 		}
 	}
 	return out
