@@ -51,15 +51,19 @@ type Spec struct {
 	// CPUSet does not name one: where it ran, not which trial it is, so
 	// Key leaves it out and a stored trial at the same settings is found
 	// whatever CPUs it had.
-	Placement string            `json:"placement,omitempty"`
-	NoLimits  bool              `json:"no_limits,omitempty"`
-	Rate      float64           `json:"rate"` // measured phase rate, 0 = scenario's own
-	Warmup    time.Duration     `json:"warmup"`
-	Duration  time.Duration     `json:"duration"`
-	Vars      map[string]string `json:"vars,omitempty"`
-	SLO       string            `json:"slo"`
-	NMT       bool              `json:"nmt,omitempty"`
-	Repeat    int               `json:"repeat,omitempty"` // distinguishes deliberate repeats of one cell
+	Placement string `json:"placement,omitempty"`
+	// SideCPUSet is where the load generator (jvmfit itself) and the
+	// services run while the app has CPUSet: placement: separate
+	// (placement.go); "" = they share the app's CPUs.
+	SideCPUSet string            `json:"side_cpuset,omitempty"`
+	NoLimits   bool              `json:"no_limits,omitempty"`
+	Rate       float64           `json:"rate"` // measured phase rate, 0 = scenario's own
+	Warmup     time.Duration     `json:"warmup"`
+	Duration   time.Duration     `json:"duration"`
+	Vars       map[string]string `json:"vars,omitempty"`
+	SLO        string            `json:"slo"`
+	NMT        bool              `json:"nmt,omitempty"`
+	Repeat     int               `json:"repeat,omitempty"` // distinguishes deliberate repeats of one cell
 	// AppDigest hashes the resolved descriptor (command, args, env,
 	// scenario, services and their limits), so that a changed descriptor is
 	// a different cell and sweep never reuses results it does not match.
