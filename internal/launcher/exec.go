@@ -11,6 +11,7 @@ import (
 
 	"github.com/jvmfit/jvmfit/internal/jdk"
 	"github.com/jvmfit/jvmfit/internal/launch"
+	"github.com/jvmfit/jvmfit/internal/plan"
 )
 
 // Exec replaces jvmfit with java: rest are java's arguments, with an
@@ -91,6 +92,10 @@ func (f Request) prepare(ctx context.Context, rest []string) (argv, environ []st
 	}
 	if f.Explain {
 		_ = p.Explain(os.Stderr)
+	} else {
+		for _, w := range plan.VerifierWarnings(user) {
+			fmt.Fprintln(os.Stderr, "jvmfit: warning: "+w)
+		}
 	}
 	if script {
 		path, err := exec.LookPath(rest[0])
