@@ -208,4 +208,3 @@ func coresCell(v float64) string {
 	}
 	return strconv.FormatFloat(v, 'f', 2, 64)
 }
-
