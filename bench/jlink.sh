@@ -14,7 +14,7 @@ cd "$(dirname "$0")/.."
 
 JVMFIT=${JVMFIT:-bin/jvmfit}
 JDK=${JDK:-/usr/lib/jvm/temurin-25-jdk-amd64}
-APP=${APP:-workloads/sidecar/app.yaml}
+APP=${APP:-} # empty: the sidecar in front of bench/loadtarget (bench/sidecarapp.sh)
 JAR=${JAR:-workloads/sidecar/target/sidecar.jar}
 MEMORY=${MEMORY:-256Mi}
 CPUS=${CPUS:-1}
@@ -29,14 +29,17 @@ if [[ $(id -u) != 0 ]]; then
   exit 2
 fi
 command -v jq >/dev/null || { echo "bench/jlink.sh: jq not installed: make bench installs it (bash .ci/install bench)" >&2; exit 2; }
-[[ -f $APP ]] || { echo "bench/jlink.sh: $APP not found: give APP=path/to/app.yaml" >&2; exit 2; }
 [[ -f $JAR ]] || { echo "bench/jlink.sh: $JAR is not built; run make workloads" >&2; exit 2; }
 [[ -x $JDK/bin/jlink && -x $JDK/bin/jdeps ]] || { echo "bench/jlink.sh: $JDK has no jlink or jdeps: give JDK=" >&2; exit 2; }
 [[ -x $JVMFIT ]] || CGO_ENABLED=0 go build -o "$JVMFIT" ./cmd/jvmfit
 
 work=$(mktemp -d)
-trap 'rm -rf "$work"' EXIT
+# shellcheck source=bench/sidecarapp.sh
+. bench/sidecarapp.sh
+trap 'sidecar_stop; rm -rf "$work"' EXIT
 trap 'exit 130' INT TERM
+[[ -n $APP ]] || sidecar_app "$work"
+[[ -f $APP ]] || { echo "bench/jlink.sh: $APP not found: give APP=path/to/app.yaml" >&2; exit 2; }
 
 feature=$("$JDK/bin/java" -XshowSettings:properties -version 2>&1 | sed -n 's/^ *java.specification.version = //p')
 # jdeps on the app's jar and its libraries: the modules of the JDK their

@@ -13,7 +13,7 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 
 JVMFIT=${JVMFIT:-bin/jvmfit}
-APP=${APP:-workloads/sidecar/app.yaml}
+APP=${APP:-} # empty: the sidecar in front of bench/loadtarget (bench/sidecarapp.sh)
 JAVA=${JAVA:-/usr/lib/jvm/temurin-25-jdk-amd64/bin/java}
 MEMORY=${MEMORY:-512Mi}
 CPUS=${CPUS:-2}
@@ -27,13 +27,16 @@ if [[ $(id -u) != 0 ]]; then
   exit 2
 fi
 command -v jq >/dev/null || { echo "bench/levers.sh: jq not installed: make bench installs it (bash .ci/install bench)" >&2; exit 2; }
-[[ -f $APP ]] || { echo "bench/levers.sh: $APP not found: give APP=path/to/app.yaml" >&2; exit 2; }
 [[ -x $JAVA ]] || { echo "bench/levers.sh: $JAVA is not a java binary: give JAVA=" >&2; exit 2; }
 [[ -x $JVMFIT ]] || CGO_ENABLED=0 go build -o "$JVMFIT" ./cmd/jvmfit
 
 work=$(mktemp -d)
-trap 'rm -rf "$work"' EXIT
+# shellcheck source=bench/sidecarapp.sh
+. bench/sidecarapp.sh
+trap 'sidecar_stop; rm -rf "$work"' EXIT
 trap 'exit 130' INT TERM
+[[ -n $APP ]] || sidecar_app "$work"
+[[ -f $APP ]] || { echo "bench/levers.sh: $APP not found: give APP=path/to/app.yaml" >&2; exit 2; }
 
 # name|options (the JDK's defaults underneath each: one lever at a time).
 # Under 1792 MiB the JDK picks Serial, which has no GC workers to cut, so

@@ -5,26 +5,28 @@
 # only), jvmfit's plan (--jvm jvmfit:footprint) and tune's answer.
 #   1. saturation: one run at a roomy limit with --saturate, the JDK's
 #      defaults: the highest rate served, rounded down to 100 req/s;
-#   2. tune at 1000 req/s (goal footprint): its answer's options become the
+#   2. tune at TUNE_RATE (1000 req/s; goal footprint): its answer's options become the
 #      option set "tune";
 #   3. minmem at each rate of RATES and at saturation, the four sets, one
 #      experiment per rate (seed004-minmem-RATE);
-#   4. the goal's proof: a SOAK-long run of tune's set at 1000 req/s at its
+#   4. the goal's proof: a SOAK-long run of tune's set at TUNE_RATE at its
 #      minimum there, against 0.6x the defaults' minimum;
 #   5. the report of the searches (the seed's chart, with RSS and CPU per
 #      cell): REPORT_DIR/index.html and report.md.
 # Writes bench/results/seed004.json: saturation.rps, tune.answer_mib,
 # tune.proven, rate_R.SET.min_mib (SET default, c1, jvmfit, tune; 0: nothing
 # passed), rate_R.SET.rss_mib and .cpu_s (the OK trial at the minimum),
-# goal.tune_to_default (at 1000), goal.met (1 or 0), soak.ok, soak.minutes,
+# goal.tune_to_default (at TUNE_RATE), goal.met (1 or 0), soak.ok, soak.minutes,
 # load.before, load.after; the SLO, rates and tune's options in settings.
 # Needs root (real cgroups).
-#   APP=workloads/sidecar/app.yaml [RATES="100 1000 5000"] [SLO=...] [SOAK=10m] bash bench/seed004.sh
+#   [APP=workloads/sidecar/app.yaml] [RATES="100 1000 5000"] [TUNE_RATE=1000] [SLO=...] [SOAK=10m] bash bench/seed004.sh
+# Without APP, the sidecar runs in front of bench/loadtarget (bench/sidecarapp.sh).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
 JVMFIT=${JVMFIT:-bin/jvmfit}
-APP=${APP:-workloads/sidecar/app.yaml}
+APP=${APP:-} # empty: the sidecar in front of bench/loadtarget (bench/sidecarapp.sh)
+TUNE_RATE=${TUNE_RATE:-1000}
 JAVA=${JAVA:-/usr/lib/jvm/temurin-25-jdk-amd64/bin/java}
 RATES=${RATES:-100 1000 5000}
 SATURATE=${SATURATE:-1}
@@ -46,13 +48,16 @@ if [[ $(id -u) != 0 ]]; then
   exit 2
 fi
 command -v jq >/dev/null || { echo "bench/seed004.sh: jq not installed: make bench installs it (bash .ci/install bench)" >&2; exit 2; }
-[[ -f $APP ]] || { echo "bench/seed004.sh: $APP not found: give APP=path/to/app.yaml (the sidecar's, with its upstream)" >&2; exit 2; }
 [[ -x $JAVA ]] || { echo "bench/seed004.sh: $JAVA is not a java binary: give JAVA=" >&2; exit 2; }
 [[ -x $JVMFIT ]] || CGO_ENABLED=0 go build -o "$JVMFIT" ./cmd/jvmfit
 
 work=$(mktemp -d)
-trap 'rm -rf "$work"' EXIT
+# shellcheck source=bench/sidecarapp.sh
+. bench/sidecarapp.sh
+trap 'sidecar_stop; rm -rf "$work"' EXIT
 trap 'exit 130' INT TERM
+[[ -n $APP ]] || sidecar_app "$work"
+[[ -f $APP ]] || { echo "bench/seed004.sh: $APP not found: give APP=path/to/app.yaml (the sidecar's, with its upstream)" >&2; exit 2; }
 # The database and the report outlive the run (the report is rebuilt from
 # the database: jvmfit report --db DB -e seed004-minmem- -o DIR/).
 REPORT_DIR=${REPORT_DIR:-$(mktemp -d "${TMPDIR:-/tmp}/seed004.XXXXXX")}
@@ -80,11 +85,11 @@ if [[ $SATURATE == 1 ]]; then
   [[ $sat -gt 0 && " ${rates[*]} " != *" $sat "* ]] && rates+=("$sat")
 fi
 
-# 2. tune's answer at 1000 req/s.
+# 2. tune's answer at TUNE_RATE.
 budget=()
 [[ -n $TUNE_BUDGET ]] && budget=(--budget "$TUNE_BUDGET")
-say "tune at 1000 req/s, goal footprint"
-"$JVMFIT" tune "${common[@]}" --cpus "$CPUS" --rate 1000 --goal footprint --soak 1m "${budget[@]}" \
+say "tune at $TUNE_RATE req/s, goal footprint"
+"$JVMFIT" tune "${common[@]}" --cpus "$CPUS" --rate "$TUNE_RATE" --goal footprint --soak 1m "${budget[@]}" \
   --experiment seed004-tune --json >"$work/tune.json" 2>"$work/tune.log" || true
 [[ -s $work/tune.json ]] || { echo '{}' >"$work/tune.json"; say "tune gave no answer: $(tail -1 "$work/tune.log")"; }
 tune_verdict=$(jq -r '.verdict // "none"' "$work/tune.json")
@@ -95,7 +100,7 @@ figures+=("tune.answer_mib=$(mib .memory_bytes "$work/tune.json")"
 say "tune: $tune_verdict, $(jq -r '(.memory_bytes // 0) / 1048576' "$work/tune.json")Mi, $tune_opts"
 modes=default,set:c1,jvmfit:footprint
 {
-  echo '# Seed 004: the seed'"'"'s C1 only, and tune'"'"'s answer at 1000 req/s'
+  echo "# Seed 004: the seed's C1 only, and tune's answer at $TUNE_RATE req/s"
   echo 'c1: ["-XX:TieredStopAtLevel=1"]'
   [[ $tune_opts != '[]' ]] && echo "tune: $tune_opts"
 } >"$work/sets.yaml"
@@ -135,15 +140,16 @@ if [[ -s $REPORT_DIR/trials.json ]]; then
   done
 fi
 
-# 4. The goal: tune's minimum at 1000 req/s against the defaults', proven
-# by a SOAK-long run there.
+# 4. The goal: tune's minimum at TUNE_RATE (the seed's 1000 req/s) against
+# the defaults', proven by a SOAK-long run there. (TUNE_RATE must be one of
+# RATES for the comparison.)
 get() { printf '%s\n' "${figures[@]}" | sed -n "s/^$1=//p"; }
-d=$(get rate_1000.default.min_mib) t=$(get rate_1000.tune.min_mib)
+d=$(get "rate_$TUNE_RATE.default.min_mib") t=$(get "rate_$TUNE_RATE.tune.min_mib")
 ratio=$(awk -v a="${t:-0}" -v b="${d:-0}" 'BEGIN { if (a > 0 && b > 0) printf "%.3f", a / b; else print 0 }')
 soak_ok=0
 if [[ ${t:-0} != 0 && $SOAK != 0 ]]; then
-  say "soak: set:tune at ${t}Mi, 1000 req/s, $SOAK"
-  "$JVMFIT" run "${common[@]}" --option-sets "$work/sets.yaml" --jvm set:tune --memory "${t%.*}Mi" --cpus "$CPUS" --rate 1000 \
+  say "soak: set:tune at ${t}Mi, $TUNE_RATE req/s, $SOAK"
+  "$JVMFIT" run "${common[@]}" --option-sets "$work/sets.yaml" --jvm set:tune --memory "${t%.*}Mi" --cpus "$CPUS" --rate "$TUNE_RATE" \
     --duration "$SOAK" --experiment seed004-soak --json >"$work/soak.json" 2>"$work/soak.log" || true
   [[ $(jq -r '.verdict // ""' "$work/soak.json" 2>/dev/null) == OK ]] && soak_ok=1
   say "soak: $(jq -r '.verdict // "no result"' "$work/soak.json" 2>/dev/null) $(jq -r '.failed // [] | join("; ")' "$work/soak.json" 2>/dev/null)"
@@ -155,7 +161,7 @@ PATH=$(dirname "$JAVA"):$PATH # the results' "jdk" is the one measured
 # shellcheck source=bench/results.sh
 . bench/results.sh
 write_results "$OUT" bench/seed004.sh \
-  "app $APP, $CPUS CPU, SLO $SLO, minmem $MIN..$MAX step $STEP (no repeats, no soak) at rates ${rates[*]} (the last is saturation when measured), modes $modes; warm-up ${WARMUP:-the scenario's}, measured ${DURATION:-the scenario's}; tune at 1000 req/s --goal footprint ${budget[*]:-(its own budget)}: $tune_verdict, options $tune_opts; soak $SOAK at 1000 req/s" \
+  "app $APP, $CPUS CPU, SLO $SLO, minmem $MIN..$MAX step $STEP (no repeats, no soak) at rates ${rates[*]} (the last is saturation when measured), modes $modes; warm-up ${WARMUP:-the scenario's}, measured ${DURATION:-the scenario's}; tune at $TUNE_RATE req/s --goal footprint ${budget[*]:-(its own budget)}: $tune_verdict, options $tune_opts; soak $SOAK at $TUNE_RATE req/s (the goal's rate)" \
   "${figures[@]}" "goal.tune_to_default=$ratio" "goal.met=$met" "soak.ok=$soak_ok" "soak.minutes=$soak_min" \
   "load.before=$before" "load.after=$after"
 echo "bench/seed004.sh: report in $REPORT_DIR (database $DB)" >&2
