@@ -70,7 +70,11 @@ EOF
 }
 
 sidecar_stop() {
-  [[ -n ${SIDECAR_UPSTREAM_PID:-} ]] && kill "$SIDECAR_UPSTREAM_PID" 2>/dev/null && wait "$SIDECAR_UPSTREAM_PID" 2>/dev/null
+  # (set -e is on in the callers: a killed child's status must not end
+  # the EXIT trap with it)
+  if [[ -n ${SIDECAR_UPSTREAM_PID:-} ]]; then
+    kill "$SIDECAR_UPSTREAM_PID" 2>/dev/null || true
+    wait "$SIDECAR_UPSTREAM_PID" 2>/dev/null || true
+  fi
   SIDECAR_UPSTREAM_PID=
-  return 0
 }
