@@ -40,15 +40,43 @@ type App struct {
 	// included) the app's cgroup or container may hold; 0 = the default
 	// (cgroup.DefaultPids). Out of the JSON when unset, as Image is.
 	PidsLimit int64 `json:",omitempty"`
+
+	// Placement is the descriptor's placement: "separate" puts the app's
+	// CPUs apart from the load generator's and the services' when the host
+	// has enough (docs/services.md); "" shares them all. Out of the JSON
+	// when unset, as Image is.
+	Placement string `json:",omitempty"`
 }
 
 // Service is another process the app needs; its kind-specific handling
-// lives in internal/service.
+// lives in internal/service. The kind-specific fields are left out of the
+// JSON when empty, so a postgres service's digest is what it was.
 type Service struct {
 	Name   string
 	Kind   string
 	Memory int64
 	CPUs   float64
+	// kind http: the bytes of every response and the delay before it
+	// (upstream.ParseLatency's form, e.g. "exponential 200us").
+	ResponseBytes int64  `json:",omitempty"`
+	Latency       string `json:",omitempty"`
+	// kind command: the argv (${port} is the service's own port), its
+	// environment, and when it is ready: an http:// URL answering 2xx or
+	// 3xx, or "port" for a TCP connect to ${port}.
+	Command      []string          `json:",omitempty"`
+	Env          map[string]string `json:",omitempty"`
+	Ready        string            `json:",omitempty"`
+	ReadyTimeout time.Duration     `json:",omitempty"`
+	// Dir is the descriptor's directory, where a command runs.
+	Dir string `json:"-"`
+}
+
+// ExportNames are the variables a service exports, each as ${NAME_var}.
+func (s Service) ExportNames() []string {
+	if s.Kind == "postgres" {
+		return []string{"port", "url", "user", "password", "host"}
+	}
+	return []string{"port", "url", "host"}
 }
 
 // DefaultReadyTimeout applies when a descriptor sets none.

@@ -14,8 +14,6 @@ import (
 	"time"
 
 	"gopkg.in/yaml.v3"
-
-	"github.com/jvmfit/jvmfit/internal/size"
 )
 
 // raw mirrors the YAML. Scalars that users write either as numbers or as
@@ -46,6 +44,7 @@ type raw struct {
 	Volumes       []string `yaml:"volumes"`
 	ContainerPort *scalar  `yaml:"container_port"`
 	PidsLimit     *scalar  `yaml:"pids_limit"`
+	Placement     string   `yaml:"placement"`
 }
 
 type rawService struct {
@@ -53,6 +52,14 @@ type rawService struct {
 	Kind   string  `yaml:"kind"`
 	Memory *scalar `yaml:"memory"`
 	CPUs   *scalar `yaml:"cpus"`
+	// kind http
+	ResponseSize *scalar `yaml:"response_size"`
+	Latency      string  `yaml:"latency"`
+	// kind command
+	Command      []string          `yaml:"command"`
+	Env          map[string]string `yaml:"env"`
+	Ready        string            `yaml:"ready"`
+	ReadyTimeout *scalar           `yaml:"ready_timeout"`
 }
 
 // Load reads and validates a descriptor. Every error is one line naming the
@@ -206,33 +213,6 @@ func parseOptions(a *App, r *raw) error {
 	return nil
 }
 
-// parseServices reads the services the app needs, each with its limits.
-func parseServices(a *App, r *raw) error {
-	for i, s := range r.Services {
-		field := fmt.Sprintf("services[%d]", i)
-		if s.Name == "" || s.Kind == "" {
-			return fieldError(field, "needs a name and a kind (e.g. name: db, kind: postgres)")
-		}
-		svc := Service{Name: s.Name, Kind: s.Kind}
-		if s.Memory != nil {
-			m, err := size.Parse(s.Memory.Value)
-			if err != nil {
-				return fieldError(field+".memory", "%v", err)
-			}
-			svc.Memory = m
-		}
-		if s.CPUs != nil {
-			c, ok := positiveNumber(s.CPUs.Value)
-			if !ok {
-				return fieldError(field+".cpus", "%q is not a positive number of CPUs", s.CPUs.Value)
-			}
-			svc.CPUs = c
-		}
-		a.Services = append(a.Services, svc)
-	}
-	return nil
-}
-
 // notAMap tells a file that is not a map at all (a passwd file, a list)
 // from a descriptor with a bad field: yaml.v3 then names our Go type.
 func notAMap(err error) bool {
@@ -284,7 +264,7 @@ var placeholder = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompi
 func (a *App) checkPlaceholders() error {
 	known := map[string]bool{"java": true, "jvm_options": true, "port": true}
 	for _, s := range a.Services {
-		for _, v := range []string{"port", "url", "user", "password", "host"} {
+		for _, v := range s.ExportNames() {
 			known[s.Name+"_"+v] = true
 		}
 	}

@@ -39,7 +39,7 @@ var floors = map[string]int{
 	"internal/probe": 1, "internal/plan": 1, "internal/jvmopts": 1, "internal/anchor": 1, "internal/app": 1,
 	"internal/launcher": 1, "internal/detect": 1, "internal/scaffold": 3, "internal/doctor": 1, "internal/launch": 1, "internal/hsperf": 1, "internal/hsperf/jvmtest": 1,
 	// base: no rules of jvmfit's above them.
-	"internal/cgroup": 0, "internal/jdk": 0, "internal/size": 0, "internal/judge": 0, "internal/cleanup": 0, "internal/prereq": 0, "internal/owner": 0,
+	"internal/cgroup": 0, "internal/upstream": 0, "internal/jdk": 0, "internal/size": 0, "internal/judge": 0, "internal/cleanup": 0, "internal/prereq": 0, "internal/owner": 0,
 }
 
 // Imports the floors alone would allow but the house forbids: judge is

@@ -11,15 +11,15 @@ import (
 func TrialTable(trials []*trial.Result) Table {
 	ts := sorted(trials)
 	t := Table{Title: "All trials", Header: []string{"#", "App", "CPUs", "Memory", "JVM", "JDK", "Rate", "Result",
-		"Start", "req/s", "p99", "Success", "Peak mem", "Working set", "RSS anon", "Heap max", "GC"}}
+		"Start", "req/s", "p99", "p99.9", "Success", "Peak mem", "Working set", "RSS anon", "Heap max", "GC"}}
 	svcs := serviceNames(ts)
 	for _, n := range svcs {
 		t.Header = append(t.Header, n+" limit", n+" peak")
 	}
 	for _, r := range ts {
-		p99 := dash
+		p99, p999 := dash, dash
 		if r.Load != nil {
-			p99 = ms(r.Load.Latencies.P99)
+			p99, p999 = ms(r.Load.Latencies.P99), ms(r.Load.Latencies.P999)
 		}
 		res := shortResult(r)
 		if rs := reasons(r); r.Verdict == trial.KO && len(rs) > 0 {
@@ -28,7 +28,7 @@ func TrialTable(trials []*trial.Result) Table {
 		row := []string{
 			strconv.FormatInt(r.ID, 10), appLabel(r), cpus(r.Spec.CPUs), dimValue(r, dimMemory), jvmLabel(r.Spec.JVM),
 			strconv.Itoa(r.Spec.JDKVersion), rateCell(rate(r)), res, startCell(r),
-			oneDecimal(throughput(r)), p99, successCell(r), mem(r.MemoryPeakBytes), mem(workingSetPeak(r)), mem(anonPeak(r)), mem(r.HeapMaxBytes),
+			oneDecimal(throughput(r)), p99, p999, successCell(r), mem(r.MemoryPeakBytes), mem(workingSetPeak(r)), mem(anonPeak(r)), mem(r.HeapMaxBytes),
 			gcCell(r),
 		}
 		for _, n := range svcs {

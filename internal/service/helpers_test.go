@@ -4,6 +4,7 @@ package service
 
 import (
 	"fmt"
+	"io"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -22,6 +23,24 @@ func needPostgres(t *testing.T) string {
 		t.Fatal(err)
 	}
 	return bin
+}
+
+// startHelper runs this test binary's helper test (a jvmfit stand-in)
+// with env set, and gives its stdout; the process is killed at cleanup.
+func startHelper(t *testing.T, test, env string) (*exec.Cmd, io.Reader) {
+	t.Helper()
+	cmd := exec.Command(os.Args[0], "-test.run=^"+test+"$", "-test.v")
+	cmd.Env = append(os.Environ(), env)
+	cmd.Stderr = os.Stderr
+	out, err := cmd.StdoutPipe()
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := cmd.Start(); err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { cmd.Process.Kill(); cmd.Wait() })
+	return cmd, out
 }
 
 func needRoot(t *testing.T) {

@@ -47,11 +47,7 @@ type postgres struct {
 	superPW  string // the superuser's, jvmfit's alone
 	proc     *sandbox.Process
 	tail     *tail
-
-	stopOnce sync.Once
-	stopped  chan struct{}
-	usage    Usage
-	stopErr  error
+	stopper
 }
 
 func startPostgres(ctx context.Context, s app.Service, o Options) (Instance, error) {
@@ -76,7 +72,7 @@ func startPostgres(ctx context.Context, s app.Service, o Options) (Instance, err
 		return nil, fmt.Errorf("service %q: cannot make its data directory: %v", s.Name, err)
 	}
 	pg := &postgres{svc: s, dir: dir, db: db, user: db, password: randomPassword(),
-		superPW: randomPassword(), tail: &tail{}, stopped: make(chan struct{})}
+		superPW: randomPassword(), tail: &tail{}, stopper: newStopper()}
 	registerDir(dir)
 	fail := func(err error) (Instance, error) {
 		pg.Stop()
@@ -122,7 +118,7 @@ func (pg *postgres) startServer(ctx context.Context, bin string, acct account, o
 		Argv:     acct.wrap(pg.serverArgv(bin)),
 		Env:      serverEnv(),
 		Dir:      pg.dir,
-		Limits:   cgroup.Spec{MemoryBytes: pg.svc.Memory, CPUs: pg.svc.CPUs},
+		Limits:   cgroup.Spec{MemoryBytes: pg.svc.Memory, CPUs: pg.svc.CPUs, CPUSet: o.CPUSet},
 		NoLimits: o.NoLimits,
 		Stdout:   out, Stderr: out,
 	})
@@ -278,24 +274,9 @@ func (pg *postgres) watch(ctx context.Context) {
 	}
 }
 
-func (pg *postgres) Stats() (Usage, error) {
-	u := Usage{Name: pg.svc.Name, Kind: KindPostgres, MemoryLimit: pg.svc.Memory, CPUs: pg.svc.CPUs}
-	st, err := pg.proc.Stats()
-	if err != nil {
-		return u, err
-	}
-	u.MemoryPeak, u.CPUTime, u.OOMKilled = st.Peak, st.CPUUsage, st.OOMKills > 0
-	return u, nil
-}
+func (pg *postgres) Stats() (Usage, error) { return usageOf(pg.svc, KindPostgres, pg.proc) }
 
-func (pg *postgres) Stop() (Usage, error) {
-	pg.stopOnce.Do(func() {
-		pg.usage, pg.stopErr = pg.stop()
-		close(pg.stopped)
-	})
-	<-pg.stopped
-	return pg.usage, pg.stopErr
-}
+func (pg *postgres) Stop() (Usage, error) { return pg.stopOnce(pg.stop) }
 
 func (pg *postgres) stop() (Usage, error) {
 	u := Usage{Name: pg.svc.Name, Kind: KindPostgres, MemoryLimit: pg.svc.Memory, CPUs: pg.svc.CPUs}

@@ -27,6 +27,9 @@ type Options struct {
 	ReadyTimeout time.Duration
 	// NoLimits runs services without cgroups (not root, or a baseline).
 	NoLimits bool
+	// CPUSet is where the services of kind http and command run: the
+	// trial's placement keeps them off the app's CPUs; "" = anywhere.
+	CPUSet string
 }
 
 // DefaultReadyTimeout is generous: initdb and the first start of a cluster
@@ -65,7 +68,11 @@ func Start(ctx context.Context, s app.Service, o Options) (Instance, error) {
 	switch s.Kind {
 	case KindPostgres:
 		return startPostgres(ctx, s, o)
+	case KindHTTP:
+		return startHTTP(ctx, s, o)
+	case KindCommand:
+		return startCommand(ctx, s, o)
 	default:
-		return nil, fmt.Errorf("service %q: unknown kind %q (known: %s)", s.Name, s.Kind, KindPostgres)
+		return nil, fmt.Errorf("service %q: unknown kind %q (known: %s, %s, %s)", s.Name, s.Kind, KindPostgres, KindHTTP, KindCommand)
 	}
 }

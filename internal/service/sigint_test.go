@@ -7,7 +7,6 @@ import (
 	"context"
 	"fmt"
 	"os"
-	"os/exec"
 	"os/signal"
 	"strconv"
 	"strings"
@@ -40,17 +39,7 @@ func TestHelperProcess(t *testing.T) {
 
 func TestSIGINTLeavesNothing(t *testing.T) {
 	needPostgres(t)
-	cmd := exec.Command(os.Args[0], "-test.run=^TestHelperProcess$", "-test.v")
-	cmd.Env = append(os.Environ(), "JVMFIT_SERVICE_HELPER=1")
-	cmd.Stderr = os.Stderr
-	out, err := cmd.StdoutPipe()
-	if err != nil {
-		t.Fatal(err)
-	}
-	if err := cmd.Start(); err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() { cmd.Process.Kill(); cmd.Wait() })
+	cmd, out := startHelper(t, "TestHelperProcess", "JVMFIT_SERVICE_HELPER=1")
 	child := cmd.Process.Pid
 	lines := make(chan string)
 	go func() {

@@ -9,9 +9,10 @@ import (
 )
 
 // Line is the one-line summary in the style of seed 000's tables:
-// CPUs, limit (heap), OK/KO with the reason, start, req/s, p99, peak.
+// CPUs, limit (heap), OK/KO with the reason, start, req/s, p99, p99.9,
+// peak.
 //
-//	1 CPU | 300Mi (heap 126Mi) | OK | start 2.31s | 98.7 req/s | p99 4.1ms | peak 187Mi
+//	1 CPU | 300Mi (heap 126Mi) | OK | start 2.31s | 98.7 req/s | p99 4.1ms | p99.9 9.8ms | peak 187Mi
 func (r *Result) Line() string {
 	parts := []string{limitsText(r.Spec)}
 	mem := "no limit"
@@ -41,7 +42,8 @@ func (r *Result) Line() string {
 		parts = append(parts, "start "+strconv.FormatFloat(r.StartSeconds, 'f', 2, 64)+"s")
 	}
 	if r.Load != nil && r.Load.Requests > 0 {
-		parts = append(parts, fmt.Sprintf("%.1f req/s", r.Load.Throughput), "p99 "+roundDur(r.Load.Latencies.P99).String())
+		parts = append(parts, fmt.Sprintf("%.1f req/s", r.Load.Throughput), "p99 "+roundDur(r.Load.Latencies.P99).String(),
+			"p99.9 "+roundDur(r.Load.Latencies.P999).String())
 	}
 	if r.MemoryPeakBytes > 0 {
 		parts = append(parts, "peak "+size.Format(r.MemoryPeakBytes))

@@ -44,6 +44,9 @@ func Prepare(spec Spec, a *app.App, optionSets string) (Spec, error) {
 	if err := checkLimits(&spec); err != nil {
 		return spec, err
 	}
+	if err := place(&spec, a); err != nil {
+		return spec, err
+	}
 	if err := checkHost(spec, a); err != nil {
 		return spec, err
 	}

@@ -46,14 +46,18 @@ type Spec struct {
 	MemoryBytes int64             `json:"memory_bytes"` // 0 with NoLimits
 	CPUs        float64           `json:"cpus"`
 	CPUSet      string            `json:"cpuset,omitempty"`
-	NoLimits    bool              `json:"no_limits,omitempty"`
-	Rate        float64           `json:"rate"` // measured phase rate, 0 = scenario's own
-	Warmup      time.Duration     `json:"warmup"`
-	Duration    time.Duration     `json:"duration"`
-	Vars        map[string]string `json:"vars,omitempty"`
-	SLO         string            `json:"slo"`
-	NMT         bool              `json:"nmt,omitempty"`
-	Repeat      int               `json:"repeat,omitempty"` // distinguishes deliberate repeats of one cell
+	// SideCPUSet is where the load generator (jvmfit itself) and the
+	// services run while the app has CPUSet: placement: separate
+	// (placement.go); "" = they share the app's CPUs.
+	SideCPUSet string            `json:"side_cpuset,omitempty"`
+	NoLimits   bool              `json:"no_limits,omitempty"`
+	Rate       float64           `json:"rate"` // measured phase rate, 0 = scenario's own
+	Warmup     time.Duration     `json:"warmup"`
+	Duration   time.Duration     `json:"duration"`
+	Vars       map[string]string `json:"vars,omitempty"`
+	SLO        string            `json:"slo"`
+	NMT        bool              `json:"nmt,omitempty"`
+	Repeat     int               `json:"repeat,omitempty"` // distinguishes deliberate repeats of one cell
 	// AppDigest hashes the resolved descriptor (command, args, env,
 	// scenario, services and their limits), so that a changed descriptor is
 	// a different cell and sweep never reuses results it does not match.

@@ -32,6 +32,15 @@ func Run(ctx context.Context, spec Spec, a *app.App, d Deps) (*Result, error) {
 		return nil, err
 	}
 	defer t.cleanup()
+	if spec.SideCPUSet != "" {
+		// The load generator is jvmfit's own goroutines: on the side CPUs
+		// with the services, off the app's (placement.go).
+		restore, err := pinSelf(spec.SideCPUSet)
+		if err != nil {
+			return nil, err
+		}
+		defer restore()
+	}
 	steps := []func(context.Context) error{
 		t.prepare, // services, temporary directory, command line, scenario, log
 		t.start,   // the app in its cgroup, and the sampler

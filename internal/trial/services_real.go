@@ -24,6 +24,7 @@ func (realServices) Start(ctx context.Context, a *app.App, spec Spec, progress i
 	set, err := service.StartAll(ctx, a.Services, service.Options{
 		Database: databaseName(a.Name),
 		NoLimits: spec.NoLimits || os.Geteuid() != 0,
+		CPUSet:   spec.SideCPUSet,
 	})
 	if err != nil {
 		return nil, err

@@ -61,7 +61,7 @@ func (t *trialRun) prepare(ctx context.Context) error {
 	if c, ok := t.d.Sandbox.(CommandLiner); ok {
 		cmdline = c.CommandLine(t.sandboxLaunch(nil))
 	}
-	t.say("trial %s: %s, jvm %s: %s", t.spec.AppName, limitsText(t.spec), t.spec.JVM, cmdline)
+	t.say("trial %s: %s%s, jvm %s: %s", t.spec.AppName, limitsText(t.spec), placementText(t.spec), t.spec.JVM, cmdline)
 	return nil
 }
 
