@@ -14,7 +14,7 @@ cd "$(dirname "$0")/.."
 
 JVMFIT=${JVMFIT:-bin/jvmfit}
 JDK=${JDK:-/usr/lib/jvm/temurin-25-jdk-amd64}
-APP=${APP:-} # empty: the sidecar in front of bench/loadtarget (bench/sidecarapp.sh)
+APP=${APP:-workloads/sidecar/app.yaml} # loadtarget: the sidecar in front of bench/loadtarget (bench/sidecarapp.sh)
 JAR=${JAR:-workloads/sidecar/target/sidecar.jar}
 MEMORY=${MEMORY:-256Mi}
 CPUS=${CPUS:-1}
@@ -38,7 +38,8 @@ work=$(mktemp -d)
 . bench/sidecarapp.sh
 trap 'sidecar_stop; rm -rf "$work"' EXIT
 trap 'exit 130' INT TERM
-[[ -n $APP ]] || sidecar_app "$work"
+app_text=$APP
+[[ $APP == loadtarget ]] && sidecar_app "$work"
 [[ -f $APP ]] || { echo "bench/jlink.sh: $APP not found: give APP=path/to/app.yaml" >&2; exit 2; }
 
 feature=$("$JDK/bin/java" -XshowSettings:properties -version 2>&1 | sed -n 's/^ *java.specification.version = //p')
@@ -90,7 +91,7 @@ PATH=$JDK/bin:$PATH # the results' "jdk" is the one measured
 # shellcheck source=bench/results.sh
 . bench/results.sh
 write_results "$OUT" bench/jlink.sh \
-  "jdeps --print-module-deps $JAR: $mods; jlink --strip-debug --no-header-files --no-man-pages from $JDK; then jvmfit run --app $APP --jvm $JVM --memory $MEMORY --cpus $CPUS --rate $RATE --warmup $WARMUP --duration $DURATION --nmt on each runtime" \
+  "jdeps --print-module-deps $JAR: $mods; jlink --strip-debug --no-header-files --no-man-pages from $JDK; then jvmfit run --app $app_text --jvm $JVM --memory $MEMORY --cpus $CPUS --rate $RATE --warmup $WARMUP --duration $DURATION --nmt on each runtime" \
   "modules=$(tr ',' '\n' <<<"$mods" | wc -l)" "jdk.image_mib=$jdk_mib" "jlink.image_mib=$jlink_mib" \
   "image_ratio=$(ratio "$jlink_mib" "$jdk_mib")" "${figures[@]}" \
   "rss_ratio=$(ratio "$(get jlink.rss_mib)" "$(get jdk.rss_mib)")" \

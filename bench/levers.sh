@@ -13,7 +13,7 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 
 JVMFIT=${JVMFIT:-bin/jvmfit}
-APP=${APP:-} # empty: the sidecar in front of bench/loadtarget (bench/sidecarapp.sh)
+APP=${APP:-workloads/sidecar/app.yaml} # loadtarget: the sidecar in front of bench/loadtarget (bench/sidecarapp.sh)
 JAVA=${JAVA:-/usr/lib/jvm/temurin-25-jdk-amd64/bin/java}
 MEMORY=${MEMORY:-512Mi}
 CPUS=${CPUS:-2}
@@ -35,7 +35,8 @@ work=$(mktemp -d)
 . bench/sidecarapp.sh
 trap 'sidecar_stop; rm -rf "$work"' EXIT
 trap 'exit 130' INT TERM
-[[ -n $APP ]] || sidecar_app "$work"
+app_text=$APP
+[[ $APP == loadtarget ]] && sidecar_app "$work"
 [[ -f $APP ]] || { echo "bench/levers.sh: $APP not found: give APP=path/to/app.yaml" >&2; exit 2; }
 
 # name|options (the JDK's defaults underneath each: one lever at a time).
@@ -96,5 +97,5 @@ PATH=$(dirname "$JAVA"):$PATH # the results' "jdk" is the one measured
 # shellcheck source=bench/results.sh
 . bench/results.sh
 write_results "$OUT" bench/levers.sh \
-  "jvmfit run --app $APP --java $JAVA --memory $MEMORY --cpus $CPUS --rate $RATE --warmup $WARMUP --duration $DURATION --nmt --profile-out, one variant at a time on the JDK's defaults: $(printf '%s; ' "${variants[@]}")" \
+  "jvmfit run --app $app_text --java $JAVA --memory $MEMORY --cpus $CPUS --rate $RATE --warmup $WARMUP --duration $DURATION --nmt --profile-out, one variant at a time on the JDK's defaults: $(printf '%s; ' "${variants[@]}")" \
   "${figures[@]}" "load.before=$before" "load.after=$after"
