@@ -20,12 +20,12 @@
 # load.before, load.after; the SLO, rates and tune's options in settings.
 # Needs root (real cgroups).
 #   [APP=workloads/sidecar/app.yaml] [RATES="100 1000 5000"] [TUNE_RATE=1000] [SLO=...] [SOAK=10m] bash bench/seed004.sh
-# Without APP, the sidecar runs in front of bench/loadtarget (bench/sidecarapp.sh).
+# APP=loadtarget: the sidecar in front of bench/loadtarget (bench/sidecarapp.sh).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
 JVMFIT=${JVMFIT:-bin/jvmfit}
-APP=${APP:-} # empty: the sidecar in front of bench/loadtarget (bench/sidecarapp.sh)
+APP=${APP:-workloads/sidecar/app.yaml} # loadtarget: the sidecar in front of bench/loadtarget (bench/sidecarapp.sh)
 TUNE_RATE=${TUNE_RATE:-1000}
 JAVA=${JAVA:-/usr/lib/jvm/temurin-25-jdk-amd64/bin/java}
 RATES=${RATES:-100 1000 5000}
@@ -56,7 +56,8 @@ work=$(mktemp -d)
 . bench/sidecarapp.sh
 trap 'sidecar_stop; rm -rf "$work"' EXIT
 trap 'exit 130' INT TERM
-[[ -n $APP ]] || sidecar_app "$work"
+app_text=$APP
+[[ $APP == loadtarget ]] && sidecar_app "$work"
 [[ -f $APP ]] || { echo "bench/seed004.sh: $APP not found: give APP=path/to/app.yaml (the sidecar's, with its upstream)" >&2; exit 2; }
 # The database and the report outlive the run (the report is rebuilt from
 # the database: jvmfit report --db DB -e seed004-minmem- -o DIR/).
@@ -154,6 +155,12 @@ if [[ ${t:-0} != 0 && $SOAK != 0 ]]; then
   [[ $(jq -r '.verdict // ""' "$work/soak.json" 2>/dev/null) == OK ]] && soak_ok=1
   say "soak: $(jq -r '.verdict // "no result"' "$work/soak.json" 2>/dev/null) $(jq -r '.failed // [] | join("; ")' "$work/soak.json" 2>/dev/null)"
 fi
+# The plan jvmfit's figure at TUNE_RATE holds for (go test ./docs checks it
+# against today's flags).
+plans=()
+j=$(get "rate_$TUNE_RATE.jvmfit.min_mib")
+jdk=$("$JAVA" -XshowSettings:properties -version 2>&1 | sed -n 's/^ *java.specification.version = //p')
+[[ ${j:-0} != 0 ]] && plans+=("plan:${j%.*}Mi/$CPUS/footprint/jdk$jdk=$("$JVMFIT" flags --java "$JAVA" --memory "${j%.*}Mi" --cpus "$CPUS" --goal footprint)")
 met=$(awk -v r="$ratio" -v s="$soak_ok" 'BEGIN { print (r > 0 && r <= 0.6 && s == 1) ? 1 : 0 }')
 soak_min=$(awk -v s="$SOAK" 'BEGIN { n = s + 0; if (s ~ /m$/) print n; else if (s ~ /s$/) print n / 60; else print 0 }')
 after=$(cut -d' ' -f1 /proc/loadavg)
@@ -161,7 +168,7 @@ PATH=$(dirname "$JAVA"):$PATH # the results' "jdk" is the one measured
 # shellcheck source=bench/results.sh
 . bench/results.sh
 write_results "$OUT" bench/seed004.sh \
-  "app $APP, $CPUS CPU, SLO $SLO, minmem $MIN..$MAX step $STEP (no repeats, no soak) at rates ${rates[*]} (the last is saturation when measured), modes $modes; warm-up ${WARMUP:-the scenario's}, measured ${DURATION:-the scenario's}; tune at $TUNE_RATE req/s --goal footprint ${budget[*]:-(its own budget)}: $tune_verdict, options $tune_opts; soak $SOAK at $TUNE_RATE req/s (the goal's rate)" \
+  "app $app_text, $CPUS CPU, SLO $SLO, minmem $MIN..$MAX step $STEP (no repeats, no soak) at rates ${rates[*]} (the last is saturation when measured), modes $modes; warm-up ${WARMUP:-the scenario's}, measured ${DURATION:-the scenario's}; tune at $TUNE_RATE req/s --goal footprint ${budget[*]:-(its own budget)}: $tune_verdict, options $tune_opts; soak $SOAK at $TUNE_RATE req/s (the goal's rate)" \
   "${figures[@]}" "goal.tune_to_default=$ratio" "goal.met=$met" "soak.ok=$soak_ok" "soak.minutes=$soak_min" \
-  "load.before=$before" "load.after=$after"
+  "load.before=$before" "load.after=$after" "${plans[@]}"
 echo "bench/seed004.sh: report in $REPORT_DIR (database $DB)" >&2
