@@ -141,6 +141,10 @@ func (f Request) prepare(ctx context.Context, rest []string) (prepared, error) {
 	}
 	if f.Explain {
 		_ = p.Explain(os.Stderr)
+	} else {
+		for _, w := range plan.VerifierWarnings(user) {
+			fmt.Fprintln(os.Stderr, "jvmfit: warning: "+w)
+		}
 	}
 	run := Run{App: app, Input: in, Planned: true}
 	if script {

@@ -37,12 +37,23 @@ func Compute(in Input) (*Plan, error) {
 	if err != nil {
 		return nil, err
 	}
+	if err := checkClassSpace(u, in.Profile); err != nil {
+		return nil, err
+	}
 	in.Goal = goal
 	in.cdsBytes = in.JDK.CDSArchiveBytes()
+	var headerNote string
+	in.Profile, headerNote = headerAdjusted(in.Profile, u, goal, in.JDK)
 	limit := in.Limits.EffectiveMemory()
 	p, err := compute(in, u, limit)
 	if ref, ok := err.(*RefusedError); ok {
 		ref.MinBytes = smallestAccepted(in, u, limit)
+	}
+	if p != nil {
+		if headerNote != "" {
+			p.Warnings = append(p.Warnings, headerNote)
+		}
+		p.Warnings = append(p.Warnings, VerifierWarnings(in.UserOptions)...)
 	}
 	return p, err
 }

@@ -30,6 +30,11 @@ func MarkdownAll(w io.Writer, ins []Input) error {
 	if err := Overview(ins).markdown(w); err != nil {
 		return err
 	}
+	if t := RateCurveTable(searchTrials(ins)); t != nil {
+		if err := t.markdown(w); err != nil {
+			return err
+		}
+	}
 	for _, in := range ins {
 		var s strings.Builder
 		s.WriteString("## " + markdownCell.Replace(experimentTitle(in.Meta)) + "\n\n")
@@ -186,4 +191,16 @@ func sharedCPUs(trials []*trial.Result) string {
 		word = "core"
 	}
 	return fmt.Sprintf("This machine has %d %s; the load generator and the services share them, so throughput and latency at high rates are pessimistic (the generator's own CPU use counts against the service).", host, word)
+}
+
+// searchTrials are the trials of the minmem experiments among ins, which
+// seed 004's curve reads across (one search per rate).
+func searchTrials(ins []Input) []*trial.Result {
+	var out []*trial.Result
+	for _, in := range ins {
+		if in.Meta.Kind == "minmem" {
+			out = append(out, in.Trials...)
+		}
+	}
+	return out
 }

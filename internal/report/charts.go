@@ -117,6 +117,9 @@ func buildCharts(in Input) []chart {
 		add(okGrid(ts, vary))
 		add(styleChart(ts))
 	}
+	if vary[dimRate] && vary[dimMemory] && in.Meta.Kind != store.KindTune {
+		add(rateCurveChart(ts))
+	}
 	add(compareChart(ts, vary))
 	add(memoryChart(ts))
 	add(heapChart(ts))

@@ -83,6 +83,20 @@ func HTMLAll(w io.Writer, ins []Input, version string) error {
 		EChartsVersion: EChartsVersion,
 	}
 	all := []chart{}
+	if len(ins) > 1 {
+		// Seed 004's curve reads across the experiments: a section of its
+		// own, before theirs.
+		ts := searchTrials(ins)
+		if t := RateCurveTable(ts); t != nil {
+			sec := pageSection{Title: t.Title, Tables: []Table{*t}}
+			if c := rateCurveChart(ts); c != nil {
+				c.ID = "chart-" + strconv.Itoa(len(all)+1)
+				sec.Charts = []chart{*c}
+				all = append(all, *c)
+			}
+			d.Sections = append(d.Sections, sec)
+		}
+	}
 	for _, in := range ins {
 		sec := pageSection{Charts: buildCharts(in), Tables: Sections(in), Summary: in.Meta.Summary, Empty: len(in.Trials) == 0}
 		if s := in.Meta.Summary; s != nil {

@@ -36,6 +36,11 @@ func Sections(in Input) []Table {
 	if in.Meta.Kind == "sweep" || vary[dimRate] {
 		out = append(out, SweepTables(ts)...)
 	}
+	if vary[dimRate] && vary[dimMemory] && !tune {
+		if t := RateCurveTable(ts); t != nil { // seed 004's, within one experiment
+			out = append(out, *t)
+		}
+	}
 	// minmem and sweep already lay option modes out their own way; a
 	// side-by-side table there would repeat every shared cell.
 	if k := in.Meta.Kind; k != "minmem" && k != "sweep" && !tune {

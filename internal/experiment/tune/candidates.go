@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"math"
 	"path/filepath"
+	"slices"
 	"strings"
 
 	"github.com/jvmfit/jvmfit/internal/plan"
@@ -92,6 +93,7 @@ func Candidates(goal string, cpus float64, jdkVersion int, prof *plan.Profile, a
 		}
 	}
 	first := out[len(launcherCandidates())]
+	pairs := slices.Clone(out[len(launcherCandidates()):])
 	gcJIT := first.Options[:len(first.Options)-len(regions)]
 	if prof.LiveHeapBytes > 0 {
 		out = append(out, Candidate{Name: fmt.Sprintf("%s-heap%gx", first.Name, k.altHeapFactor),
@@ -113,6 +115,7 @@ func Candidates(goal string, cpus float64, jdkVersion int, prof *plan.Profile, a
 			Options:  join(first.Options, []string{"-XX:AOTCache=" + aot}),
 			Training: join(first.Options, []string{"-XX:AOTCacheOutput=" + aot})})
 	}
+	out = append(out, leverCandidates(g, cpus, jdkVersion, prof, first, pairs)...)
 	return distinct(out), nil
 }
 
