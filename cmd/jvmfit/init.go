@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"os"
 	"path/filepath"
 	"sort"
 	"strings"
@@ -120,6 +121,9 @@ func runInit(cmd *cobra.Command, f *initFlags) error {
 		// answered, and are checked again as written.
 		was := in.ReadyURL()
 		in.TakeFallback(alt)
+		if c.Result.LogFile != "" {
+			os.Remove(c.Result.LogFile) // the second check's log stands for both
+		}
 		fmt.Fprintf(out, "  ready:    %s answered 404; the framework's alternative %s answered 2xx: app.yaml now waits for %s\n", was, alt, in.ReadyURL())
 		if files, err = scaffold.Write(in, true); err != nil {
 			return asUsage(err)

@@ -42,10 +42,23 @@ type configSource struct {
 }
 
 // springFiles are Spring Boot's, lowest precedence first: YAML, then
-// .properties (which wins at the same place), then the default profile's.
-var springFiles = []configSource{
-	{"application.yml", true}, {"application.yaml", true}, {"application.properties", false},
-	{"application-default.yml", true}, {"application-default.yaml", true}, {"application-default.properties", false},
+// .properties (which wins at the same place); then come the active
+// profiles' (springProfileFiles).
+var springFiles = []configSource{{"application.yml", true}, {"application.yaml", true}, {"application.properties", false}}
+
+// springProfileFiles are a profile's files: the profiles the jar's own
+// configuration activates (spring.profiles.active), else "default".
+func springProfileFiles(c *Config) []configSource {
+	profiles := []string{"default"}
+	if v, _, ok := c.Get("spring.profiles.active"); ok && strings.TrimSpace(v) != "" && !strings.Contains(v, "${") {
+		profiles = strings.Split(v, ",")
+	}
+	var out []configSource
+	for _, p := range profiles {
+		p = strings.TrimSpace(p)
+		out = append(out, configSource{"application-" + p + ".yml", true}, configSource{"application-" + p + ".yaml", true}, configSource{"application-" + p + ".properties", false})
+	}
+	return out
 }
 
 // quarkusFiles: application.properties, under application.yaml (the
@@ -68,6 +81,7 @@ func readConfig(j *jar, f Framework) *Config {
 			root = "BOOT-INF/classes/"
 		}
 		c.readFrom(j.files, root, springFiles)
+		c.readFrom(j.files, root, springProfileFiles(c))
 	case Quarkus:
 		c.readFrom(j.files, "", quarkusFiles)
 		c.readQuarkusApp(j)

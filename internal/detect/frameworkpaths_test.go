@@ -55,6 +55,11 @@ func TestSpringContextPathAndManagementPort(t *testing.T) {
 			"BOOT-INF/classes/application-default.properties": "server.servlet.context-path=/default\n",
 			"BOOT-INF/classes/application-prod.properties":    "server.servlet.context-path=/prod\n"},
 			"/default/actuator/health", "/default/actuator/health", "/default", false},
+		"a profile the jar activates, not default": {map[string]string{
+			"BOOT-INF/classes/application.properties":         "spring.profiles.active=prod\n",
+			"BOOT-INF/classes/application-default.properties": "server.servlet.context-path=/default\n",
+			"BOOT-INF/classes/application-prod.yml":           "server.servlet.context-path: /prod\n"},
+			"/prod/actuator/health", "/prod/actuator/health", "/prod", false},
 		"placeholder default": {map[string]string{"BOOT-INF/classes/application.properties": "base=/b\nserver.servlet.context-path=${CTX:${base}}\n"},
 			"/b/actuator/health", "/b/actuator/health", "/b", false},
 	} {

@@ -94,6 +94,11 @@ func TestInitReadyFallbackFindsTheMovedHealth(t *testing.T) {
 	if !strings.Contains(string(b), `ready: "http://127.0.0.1:${port}/health"`) {
 		t.Errorf("app.yaml:\n%s", b)
 	}
+	// Both checks passed in the end: no log is left beside the files.
+	if _, err := os.Stat(filepath.Join(dir, "init-logs")); !os.IsNotExist(err) {
+		logs, _ := filepath.Glob(filepath.Join(dir, "init-logs", "*"))
+		t.Errorf("init-logs left: %q", logs)
+	}
 	runOK(t, env, dir)
 }
 
