@@ -9,6 +9,7 @@ import (
 	"path/filepath"
 	"strconv"
 	"strings"
+	"sync"
 	"syscall"
 	"testing"
 	"time"
@@ -22,13 +23,17 @@ import (
 	"github.com/jvmfit/jvmfit/internal/size"
 )
 
-// recordSrc keeps 24 MiB live through full GCs, then idles; on SIGTERM its
-// shutdown hook prints and halts with 42, a status only java gives.
+// recordSrc keeps 24 MiB live through full GCs, then idles; it prints the
+// signals it handles (SIGHUP, SIGINT, SIGUSR1, SIGUSR2; SIGQUIT is the
+// JVM's thread dump), and on SIGTERM its shutdown hook prints and halts
+// with 42, a status only java gives.
 const recordSrc = `public class Rec {
   static java.util.List<byte[]> keep = new java.util.ArrayList<>();
   public static void main(String[] a) throws Exception {
     Runtime.getRuntime().addShutdownHook(new Thread(() -> {
       System.out.println("hook ran"); System.out.flush(); Runtime.getRuntime().halt(42); }));
+    for (String n : new String[]{"HUP", "INT", "USR1", "USR2"})
+      sun.misc.Signal.handle(new sun.misc.Signal(n), s -> { System.out.println("got " + s.getName()); System.out.flush(); });
     for (int i = 0; i < 24; i++) keep.add(new byte[1 << 20]);
     for (int i = 0; i < 3; i++) { System.gc(); Thread.sleep(200); }
     System.out.println("ready " + ProcessHandle.current().pid());
@@ -40,7 +45,7 @@ const recordSrc = `public class Rec {
 // recordJVM starts `jvmfit exec --record-profile FILE` in a real 384 MiB,
 // 1-CPU cgroup on a compiled Rec, and returns the sandboxed jvmfit, java's
 // pid (its child) and the file.
-func recordJVM(t *testing.T, ctx context.Context) (*sandbox.Process, int, string, *bytes.Buffer, *bytes.Buffer) {
+func recordJVM(t *testing.T, ctx context.Context) (*sandbox.Process, int, string, *syncBuffer, *syncBuffer) {
 	t.Helper()
 	prereq.Root(t)
 	clitest.NeedJava(t)
@@ -53,11 +58,11 @@ func recordJVM(t *testing.T, ctx context.Context) (*sandbox.Process, int, string
 		t.Fatalf("javac: %v %s", err, out)
 	}
 	file := filepath.Join(dir, "rec.json")
-	var out, errb bytes.Buffer
+	out, errb := &syncBuffer{}, &syncBuffer{}
 	p, err := sandbox.Start(ctx, sandbox.Spec{Name: "exec-record",
 		Argv:   []string{clitest.Bin(), "exec", "--record-profile", file, "--record-every", "1s", "--", clitest.Java17, "-cp", dir, "Rec"},
 		Env:    []string{"PATH=" + os.Getenv("PATH"), "HOME=" + os.Getenv("HOME")},
-		Limits: cgroup.Spec{MemoryBytes: 384 * size.MiB, CPUs: 1}, Stdout: &out, Stderr: &errb})
+		Limits: cgroup.Spec{MemoryBytes: 384 * size.MiB, CPUs: 1}, Stdout: out, Stderr: errb})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -75,7 +80,25 @@ func recordJVM(t *testing.T, ctx context.Context) (*sandbox.Process, int, string
 	if ppid := parentOf(java); ppid != p.Pid() {
 		t.Fatalf("java %d has parent %d, not jvmfit %d: jvmfit did not stay its parent", java, ppid, p.Pid())
 	}
-	return p, java, file, &out, &errb
+	return p, java, file, out, errb
+}
+
+// syncBuffer is java's output as the test reads it while java writes.
+type syncBuffer struct {
+	mu sync.Mutex
+	b  bytes.Buffer
+}
+
+func (s *syncBuffer) Write(p []byte) (int, error) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.b.Write(p)
+}
+
+func (s *syncBuffer) String() string {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.b.String()
 }
 
 func parentOf(pid int) int {
@@ -116,6 +139,18 @@ func TestExecRecordProfileSIGTERMAndPeaks(t *testing.T) {
 	var direct hsperfPeaks
 	for end := time.Now().Add(4 * time.Second); time.Now().Before(end); time.Sleep(250 * time.Millisecond) {
 		direct.read(java)
+	}
+	for sig, says := range map[syscall.Signal]string{syscall.SIGHUP: "got HUP", syscall.SIGINT: "got INT",
+		syscall.SIGUSR1: "got USR1", syscall.SIGUSR2: "got USR2", syscall.SIGQUIT: "Full thread dump"} {
+		if err := syscall.Kill(p.Pid(), sig); err != nil {
+			t.Fatal(err)
+		}
+		if !waitFor(10*time.Second, func() bool { return strings.Contains(out.String(), says) }) {
+			t.Errorf("%v to jvmfit did not reach java (no %q on its stdout)", sig, says)
+		}
+	}
+	if !alive(java) {
+		t.Fatal("java ended before SIGTERM")
 	}
 	if err := syscall.Kill(p.Pid(), syscall.SIGTERM); err != nil {
 		t.Fatal(err)

@@ -90,21 +90,17 @@ func supervise(ctx context.Context, argv, environ []string, s Supervision) error
 	defer close(reaped)
 
 	rec := newWindows(ctx, pid, s)
-	for {
-		select {
-		case sig := <-sigs:
-			if sig != syscall.SIGCHLD {
-				_ = syscall.Kill(pid, sig.(syscall.Signal))
-				continue
-			}
-			if ws, done := reap(pid); done {
-				rec.end()
-				return &ExitError{statusOf(ws)}
-			}
-		case <-rec.tick():
-			rec.flush()
+	for sig := range sigs {
+		if sig != syscall.SIGCHLD {
+			_ = syscall.Kill(pid, sig.(syscall.Signal))
+			continue
+		}
+		if ws, done := reap(pid); done {
+			rec.end()
+			return &ExitError{statusOf(ws)}
 		}
 	}
+	return nil // not reached: sigs is never closed
 }
 
 // reap waits for every child that has ended; done says java was one.
@@ -131,15 +127,18 @@ func statusOf(ws syscall.WaitStatus) int {
 	return ws.ExitStatus()
 }
 
-// windows samples java and hands the recorder a window every s.Every. A
-// window's sampler is stopped and a new one started, so that what jvmfit
-// keeps in memory is one window's samples, however long java runs.
+// windows samples java and hands the recorder a window every s.Every, on
+// a goroutine of its own, so that a slow window (an NMT reading, a slow
+// disk) never holds up a signal on its way to java. A window's sampler is
+// stopped and a new one started, so that what jvmfit keeps in memory is
+// one window's samples, however long java runs.
 type windows struct {
-	ctx    context.Context
-	pid    int
-	s      Supervision
-	cur    *probe.Sampler
-	ticker *time.Ticker
+	ctx  context.Context
+	pid  int
+	s    Supervision
+	cur  *probe.Sampler
+	stop chan struct{}
+	done chan struct{}
 }
 
 func newWindows(ctx context.Context, pid int, s Supervision) *windows {
@@ -149,35 +148,41 @@ func newWindows(ctx context.Context, pid int, s Supervision) *windows {
 	}
 	s.Recorder.Started(pid)
 	w.cur = w.start()
-	w.ticker = time.NewTicker(s.Every)
+	w.stop, w.done = make(chan struct{}), make(chan struct{})
+	go w.loop()
 	return w
 }
 
 func (w *windows) start() *probe.Sampler {
-	// NMT is read only if java runs with it: a JVM without it is left alone.
+	// NMT is read only if java runs with it: a JVM without it is left
+	// alone. Its jcmd fallback is a child of jvmfit that reap may take
+	// first; that reading is then lost, nothing else.
 	return probe.Start(context.WithoutCancel(w.ctx), probe.Target{Pid: w.pid, NMT: true}, w.s.Sample)
 }
 
-// tick is the channel of the next window's end (nil: not recording).
-func (w *windows) tick() <-chan time.Time {
-	if w.ticker == nil {
-		return nil
+func (w *windows) loop() {
+	defer close(w.done)
+	tick := time.NewTicker(w.s.Every)
+	defer tick.Stop()
+	for {
+		select {
+		case <-w.stop:
+			return
+		case <-tick.C:
+			series := w.cur.Stop()
+			w.cur = w.start()
+			w.hand(series, false)
+		}
 	}
-	return w.ticker.C
-}
-
-func (w *windows) flush() {
-	series := w.cur.Stop()
-	w.cur = w.start()
-	w.hand(series, false)
 }
 
 // end hands the last window, after java has exited.
 func (w *windows) end() {
-	if w.ticker == nil {
+	if w.stop == nil {
 		return
 	}
-	w.ticker.Stop()
+	close(w.stop)
+	<-w.done
 	w.hand(w.cur.Stop(), true)
 }
 

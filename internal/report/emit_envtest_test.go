@@ -159,7 +159,11 @@ func TestEmitK8sPatchDryRun(t *testing.T) {
 	}
 	ct := d.Spec.Template.Spec.Containers[0]
 	checkContainer(t, ct)
-	if ct.Image != "example.test/orders:1" || ct.Env[0].Name != "KEEP" {
+	kept := false
+	for _, e := range ct.Env {
+		kept = kept || e.Name == "KEEP" && e.Value == "me"
+	}
+	if ct.Image != "example.test/orders:1" || !kept || len(ct.Env) != 3 {
 		t.Errorf("the patch replaced what it should merge: image %q env %v", ct.Image, ct.Env)
 	}
 	stored, _ := c.AppsV1().Deployments(ns).Get(ctx, "orders", metav1.GetOptions{})
