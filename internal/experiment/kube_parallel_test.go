@@ -83,7 +83,7 @@ func minmemOnKube(t *testing.T, n int, edge int64) (*experiment.Outcome, int) {
 			sp.Java, sp.JDKVersion, sp.Image = "/opt/java/bin/java", 17, "edge:17"
 			return sp, nil
 		}}
-	if _, err := s.UseBackend(ctx, experiment.BackendConfig{Name: "k8s", Parallel: n, Kubeconfig: kc, Namespace: ns}, db); err != nil {
+	if _, err := s.UseBackend(ctx, experiment.BackendConfig{Name: "k8s", Parallel: n, Kubeconfig: kc, Namespace: ns, AgentImage: "jvmfit:test"}, db); err != nil {
 		t.Fatal(err)
 	}
 	if err := s.Begin(store.KindMinMem, nil); err != nil {
@@ -145,7 +145,7 @@ func TestMinMemParallelSIGINTOnKubernetes(t *testing.T) {
 				sp.Java, sp.JDKVersion, sp.Image = "/opt/java/bin/java", 17, "edge:17"
 				return sp, nil
 			}}
-		if _, err := s.UseBackend(ctx, experiment.BackendConfig{Name: "k8s", Parallel: 4, Kubeconfig: kc, Namespace: ns}, db); err != nil {
+		if _, err := s.UseBackend(ctx, experiment.BackendConfig{Name: "k8s", Parallel: 4, Kubeconfig: kc, Namespace: ns, AgentImage: "jvmfit:test"}, db); err != nil {
 			t.Fatal(err)
 		}
 		if err := s.Begin(store.KindMinMem, nil); err != nil {

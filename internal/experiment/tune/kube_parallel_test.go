@@ -87,7 +87,7 @@ func tuneOnKube(t *testing.T, n int) (*Result, int) {
 			s.Java, s.JDKVersion, s.Image, s.JVMOptions = "/opt/java/bin/java", 17, "sim:17", s.UserOptions
 			return s, nil
 		}}
-	if _, err := sess.UseBackend(ctx, experiment.BackendConfig{Name: "k8s", Parallel: n, Kubeconfig: kc, Namespace: ns}, db); err != nil {
+	if _, err := sess.UseBackend(ctx, experiment.BackendConfig{Name: "k8s", Parallel: n, Kubeconfig: kc, Namespace: ns, AgentImage: "jvmfit:test"}, db); err != nil {
 		t.Fatal(err)
 	}
 	if err := sess.Begin("tune", nil); err != nil {
