@@ -24,23 +24,12 @@ WARMUP=${WARMUP:-15s}
 DURATION=${DURATION:-30s}
 OUT=${OUT:-jlink.json}
 
-if [[ $(id -u) != 0 ]]; then
-  echo "bench/jlink.sh: needs root to create cgroups: run make bench as root" >&2
-  exit 2
-fi
-command -v jq >/dev/null || { echo "bench/jlink.sh: jq not installed: make bench installs it (bash .ci/install bench)" >&2; exit 2; }
 [[ -f $JAR ]] || { echo "bench/jlink.sh: $JAR is not built; run make workloads" >&2; exit 2; }
 [[ -x $JDK/bin/jlink && -x $JDK/bin/jdeps ]] || { echo "bench/jlink.sh: $JDK has no jlink or jdeps: give JDK=" >&2; exit 2; }
-[[ -x $JVMFIT ]] || CGO_ENABLED=0 go build -o "$JVMFIT" ./cmd/jvmfit
 
-work=$(mktemp -d)
 # shellcheck source=bench/sidecarapp.sh
 . bench/sidecarapp.sh
-trap 'sidecar_stop; rm -rf "$work"' EXIT
-trap 'exit 130' INT TERM
-app_text=$APP
-[[ $APP == loadtarget ]] && sidecar_app "$work"
-[[ -f $APP ]] || { echo "bench/jlink.sh: $APP not found: give APP=path/to/app.yaml" >&2; exit 2; }
+sidecar_bench jlink.sh
 
 feature=$("$JDK/bin/java" -XshowSettings:properties -version 2>&1 | sed -n 's/^ *java.specification.version = //p')
 # jdeps on the app's jar and its libraries: the modules of the JDK their

@@ -22,22 +22,11 @@ WARMUP=${WARMUP:-15s}
 DURATION=${DURATION:-30s}
 OUT=${OUT:-levers.json}
 
-if [[ $(id -u) != 0 ]]; then
-  echo "bench/levers.sh: needs root to create cgroups: run make bench as root" >&2
-  exit 2
-fi
-command -v jq >/dev/null || { echo "bench/levers.sh: jq not installed: make bench installs it (bash .ci/install bench)" >&2; exit 2; }
 [[ -x $JAVA ]] || { echo "bench/levers.sh: $JAVA is not a java binary: give JAVA=" >&2; exit 2; }
-[[ -x $JVMFIT ]] || CGO_ENABLED=0 go build -o "$JVMFIT" ./cmd/jvmfit
 
-work=$(mktemp -d)
 # shellcheck source=bench/sidecarapp.sh
 . bench/sidecarapp.sh
-trap 'sidecar_stop; rm -rf "$work"' EXIT
-trap 'exit 130' INT TERM
-app_text=$APP
-[[ $APP == loadtarget ]] && sidecar_app "$work"
-[[ -f $APP ]] || { echo "bench/levers.sh: $APP not found: give APP=path/to/app.yaml" >&2; exit 2; }
+sidecar_bench levers.sh
 
 # name|options (the JDK's defaults underneath each: one lever at a time).
 # Under 1792 MiB the JDK picks Serial, which has no GC workers to cut, so

@@ -43,22 +43,11 @@ DB=${DB:-}
 REPORT_DIR=${REPORT_DIR:-}
 OUT=${OUT:-seed004.json}
 
-if [[ $(id -u) != 0 ]]; then
-  echo "bench/seed004.sh: needs root to create cgroups: run make bench as root" >&2
-  exit 2
-fi
-command -v jq >/dev/null || { echo "bench/seed004.sh: jq not installed: make bench installs it (bash .ci/install bench)" >&2; exit 2; }
 [[ -x $JAVA ]] || { echo "bench/seed004.sh: $JAVA is not a java binary: give JAVA=" >&2; exit 2; }
-[[ -x $JVMFIT ]] || CGO_ENABLED=0 go build -o "$JVMFIT" ./cmd/jvmfit
 
-work=$(mktemp -d)
 # shellcheck source=bench/sidecarapp.sh
 . bench/sidecarapp.sh
-trap 'sidecar_stop; rm -rf "$work"' EXIT
-trap 'exit 130' INT TERM
-app_text=$APP
-[[ $APP == loadtarget ]] && sidecar_app "$work"
-[[ -f $APP ]] || { echo "bench/seed004.sh: $APP not found: give APP=path/to/app.yaml (the sidecar's, with its upstream)" >&2; exit 2; }
+sidecar_bench seed004.sh
 # The database and the report outlive the run (the report is rebuilt from
 # the database: jvmfit report --db DB -e seed004-minmem- -o DIR/).
 REPORT_DIR=${REPORT_DIR:-$(mktemp -d "${TMPDIR:-/tmp}/seed004.XXXXXX")}

@@ -1,4 +1,5 @@
-# Sourced by bench/levers.sh and bench/jlink.sh: a descriptor for the
+# Sourced by the seed 004 scripts (bench/seed004.sh, seed004soak.sh,
+# levers.sh, jlink.sh): their common start (sidecar_bench), and a descriptor for the
 # sidecar proxy (workloads/sidecar) with an upstream started here, for a
 # run that is given no APP of its own: bench/loadtarget (a fast loopback
 # HTTP server, outside the trial's cgroup, on the last CPU when taskset is
@@ -8,6 +9,25 @@
 #   sidecar_app DIR   writes DIR/app.yaml and DIR/scenario.yaml, starts the
 #                     upstream (its pid in SIDECAR_UPSTREAM_PID) and sets APP
 #   sidecar_stop      stops the upstream (call it from the EXIT trap)
+#   sidecar_bench NAME  the checks and setup each script starts with: root,
+#                     jq, the jvmfit binary, a work directory removed on exit
+#                     with the upstream, and APP (loadtarget: sidecar_app);
+#                     sets work and app_text (APP as given, for settings)
+
+sidecar_bench() {
+  local name=$1
+  [[ $(id -u) == 0 ]] || { echo "bench/$name: needs root to create cgroups: run make bench as root" >&2; exit 2; }
+  command -v jq >/dev/null || { echo "bench/$name: jq not installed: make bench installs it (bash .ci/install bench)" >&2; exit 2; }
+  [[ -x $JVMFIT ]] || CGO_ENABLED=0 go build -o "$JVMFIT" ./cmd/jvmfit
+  work=$(mktemp -d)
+  trap 'sidecar_stop; rm -rf "$work"' EXIT
+  trap 'exit 130' INT TERM
+  app_text=$APP
+  if [[ $APP == loadtarget ]]; then
+    sidecar_app "$work"
+  fi
+  [[ -f $APP ]] || { echo "bench/$name: $APP not found: give APP=path/to/app.yaml, or APP=loadtarget" >&2; exit 2; }
+}
 
 sidecar_app() {
   local dir=$1 jar
