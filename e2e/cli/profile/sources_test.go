@@ -38,7 +38,7 @@ var samples = []sample{
 }
 
 const (
-	rate   = "10"
+	rate   = "3"
 	memory = 512 * size.MiB
 )
 
