@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # The four sources of a profile side by side (docs/measured/profile.md): for
 # greet-spring and greet-quarkus (Micrometer's Prometheus registry) under the
-# same load (3 req/s, 512Mi, 1 CPU, JDK 17), the profile of a jvmfit trial
+# same load (3 req/s, 512Mi, 1 CPU, JDK 17; the trial GETs the metrics endpoint
+# too, as Prometheus scrapes it in production), the profile of a jvmfit trial
 # with NMT, and of a second running instance from `jvmfit profile --pid`,
 # `--scrape` and `--prometheus` (Debian's Prometheus, scraping the service
 # and the container's figures under cAdvisor's names). It runs the test
