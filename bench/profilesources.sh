@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # The four sources of a profile side by side (docs/measured/profile.md): for
 # greet-spring and greet-quarkus (Micrometer's Prometheus registry) under the
-# same load (20 req/s, 512Mi, 1 CPU, JDK 17), the profile of a jvmfit trial
+# same load (3 req/s, 512Mi, 1 CPU, JDK 17; the trial GETs the metrics endpoint
+# too, as Prometheus scrapes it in production), the profile of a jvmfit trial
 # with NMT, and of a second running instance from `jvmfit profile --pid`,
 # `--scrape` and `--prometheus` (Debian's Prometheus, scraping the service
 # and the container's figures under cAdvisor's names). It runs the test
@@ -28,7 +29,7 @@ if [ ! -s "$kv" ]; then
 fi
 mapfile -t figures <"$kv"
 write_results profile-sources.json bench/profilesources.sh \
-  "greet-spring, greet-quarkus; 20 req/s, 512Mi, 1 CPU; trial 10s warm-up + 20s; pid 20s at 500ms with --gc; scrape 4s at 2s; prometheus range 2m at 1s; ${NOTE:-}" \
+  "greet-spring, greet-quarkus; 3 req/s, 512Mi, 1 CPU; trial 10s warm-up + 20s; pid 20s at 500ms with --gc; scrape 24s at 2s beside pid; prometheus range 2m at 1s; ${NOTE:-}" \
   "agree=$([ "$status" = 0 ] && echo 1 || echo 0)" "load_before=$load_before" \
   "load_after=$(cut -d' ' -f1 /proc/loadavg)" "${figures[@]}"
 exit "$status"

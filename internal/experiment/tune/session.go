@@ -228,6 +228,9 @@ func Open(sess *experiment.Session, cfg Config, db, profileFile string) (*Tune, 
 		if cfg.Profile, err = plan.LoadProfile(profileFile); err != nil {
 			return nil, fmt.Errorf("--profile: %w", err)
 		}
+		// tune's candidates read the figures themselves: a production
+		// profile's estimated and unmeasured fields count as absent.
+		cfg.Profile = cfg.Profile.Planned()
 		sess.Base.Profile = ""
 		if err := cfg.Validate(); err != nil {
 			return nil, err
