@@ -20,7 +20,12 @@ import (
 // version is set by the linker (-X main.version=...).
 var version = "dev"
 
-func main() { os.Exit(run(newRoot())) }
+func main() {
+	if code, ok := asUpstream(os.Args[1:]); ok {
+		os.Exit(code)
+	}
+	os.Exit(run(newRoot()))
+}
 
 // stopSignals end a command, with its cleanup. SIGHUP is one: a dropped
 // SSH session sends it, and Go's default for it is to die at once, before

@@ -22,11 +22,17 @@ const ReadyPrefix = "upstream listening on 127.0.0.1:"
 // SIGTERM or SIGINT, and returns the exit code: 2 for bad flags.
 func Main(args []string, stdout, stderr io.Writer) int {
 	fs := flag.NewFlagSet("upstream", flag.ContinueOnError)
-	fs.SetOutput(stderr)
+	// flag's own message, one line; its usage text would make it many.
+	fs.SetOutput(io.Discard)
 	sz := fs.String("size", "0", "bytes in every response (e.g. 512, 4Ki)")
 	lat := fs.String("latency", "0", `delay before each answer: "fixed 1ms", "uniform 100us 2ms" or "exponential 300us"`)
 	port := fs.Int("port", 0, "port on 127.0.0.1 (0 = a free one, printed)")
 	if err := fs.Parse(args); err != nil {
+		fmt.Fprintf(stderr, "jvmfit upstream: %v (it takes --size, --latency and --port)\n", err)
+		return 2
+	}
+	if fs.NArg() > 0 {
+		fmt.Fprintf(stderr, "jvmfit upstream: unexpected argument %q: it takes only --size, --latency and --port\n", fs.Arg(0))
 		return 2
 	}
 	n, err := size.Parse(*sz)

@@ -83,6 +83,12 @@ func TestMainPrintsItsPortAndRefusesBadFlags(t *testing.T) {
 	if code := Main([]string{"--size", "lots"}, &out, &errb); code != 2 || !strings.Contains(errb.String(), `--size "lots"`) {
 		t.Errorf("exit %d, %q", code, errb.String())
 	}
+	for _, args := range [][]string{{"stray"}, {"--bogus"}} {
+		errb.Reset()
+		if code := Main(args, &out, &errb); code != 2 || strings.Count(errb.String(), "\n") != 1 {
+			t.Errorf("%v: exit %d, %q; want 2 and one line", args, code, errb.String())
+		}
+	}
 }
 
 func itoa(n int) string { return strconv.Itoa(n) }
