@@ -6,7 +6,7 @@ export CGO_ENABLED := 0
 BIN := bin/jvmfit
 MVN ?= mvn -B -q -Dstyle.color=never
 
-.PHONY: all build workloads test test-go test-java bench demo clean prereqs prereqs-test prereqs-demo prereqs-bench e2e-k8s
+.PHONY: all build workloads test test-go test-java bench demo clean prereqs prereqs-test prereqs-demo prereqs-bench e2e-k8s e2e-v2engines
 
 all: build
 
@@ -59,6 +59,11 @@ demo: prereqs-demo build workloads
 e2e-k8s: prereqs-test build workloads
 	@bash .ci/k8s/build e2e
 	bash e2e/k8s/run.sh
+
+# Opt-in, not part of test yet: Docker, Podman and the stall steps in the
+# cgroup v2 guest (docs/cgroupv2-engines.md), each its own layout.
+e2e-v2engines: prereqs-test
+	JVMFIT_V2GUEST_LAYOUTS=stall,docker,podman $(GO) test -count=1 -v -timeout 90m -run TestCgroupV2Guest ./e2e/cgroupv2
 
 clean:
 	rm -rf bin demo-report

@@ -35,10 +35,15 @@ func buildGuestParts(t *testing.T, dir string) guestParts {
 		"cgroup.test":  {"test", "-c"},
 		"sandbox.test": {"test", "-c"},
 		"probe.test":   {"test", "-c"},
+		"pagehog":      {"build"},
 	} {
 		pkg := "./internal/" + strings.TrimSuffix(name, ".test")
-		if name == "jvmfit" {
+		switch name {
+		case "jvmfit":
 			pkg = "./cmd/jvmfit"
+		case "pagehog":
+			// The stall tests' program (internal/sandbox): the guest has no go.
+			pkg = "./internal/sandbox/testdata/pagehog"
 		}
 		out := filepath.Join(dir, name)
 		p.bins["/guest/bin/"+name] = out

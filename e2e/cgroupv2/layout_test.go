@@ -11,10 +11,7 @@ import (
 // checkLayout judges one layout's steps, each as a subtest named
 // LAYOUT/STEP, and logs the layout's wall time inside the guest.
 func checkLayout(t *testing.T, g *guestRun, layout string) {
-	t.Run(layout, func(t *testing.T) {
-		if took, ok := g.Layouts[layout]; ok {
-			t.Logf("layout %s: %v inside the guest", layout, took.Round(100*time.Millisecond))
-		}
+	layoutRun(t, g, layout, func(t *testing.T) {
 		stepRun(t, g, layout, "doctor", func(t *testing.T, s *guestStep) {
 			out := strings.Join(s.Stdout, "\n")
 			if s.RC != 0 || !strings.Contains(out, "cgroup:      v2") || !strings.Contains(out, "place:") || strings.Contains(out, "place:       none") {
@@ -60,6 +57,18 @@ func checkLayout(t *testing.T, g *guestRun, layout string) {
 			}
 			t.Logf("KO %s at %s: memory.peak %.1f MiB, working set %.1f MiB", r.Kind, smallMemory, mib(r.MemoryPeak), mib(r.WorkingSetPeak))
 		})
+	})
+}
+
+// layoutRun runs a layout's checks as the subtest LAYOUT: it logs the
+// layout's wall time inside the guest, runs steps, and fails if any
+// jvmfit* cgroup was left in the guest after the layout.
+func layoutRun(t *testing.T, g *guestRun, layout string, steps func(*testing.T)) {
+	t.Run(layout, func(t *testing.T) {
+		if took, ok := g.Layouts[layout]; ok {
+			t.Logf("layout %s: %v inside the guest", layout, took.Round(100*time.Millisecond))
+		}
+		steps(t)
 		if left, ok := g.Left[layout]; !ok || left != "none" {
 			t.Errorf("jvmfit* cgroups left in the guest after the layout: %q (want none)", left)
 		}
@@ -133,7 +142,10 @@ func trialJSON(t *testing.T, s *guestStep) trialResult {
 	t.Helper()
 	var fields []string
 	for _, l := range nonEmpty(s.Stdout) {
-		fields = append(fields, strings.TrimSuffix(strings.TrimSpace(l), ","))
+		// Other lines a step prints beside the JSON's (keyed) are not fields.
+		if l = strings.TrimSpace(l); strings.HasPrefix(l, `"`) {
+			fields = append(fields, strings.TrimSuffix(l, ","))
+		}
 	}
 	var r trialResult
 	if err := json.Unmarshal([]byte("{"+strings.Join(fields, ",")+"}"), &r); err != nil || r.Verdict == "" {

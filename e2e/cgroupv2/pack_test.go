@@ -24,7 +24,7 @@ var jdkSkip = map[string]bool{
 // libraries they load, the binaries
 // built for the test, the service and its descriptor, and the guest's
 // scripts. It returns the archive's size.
-func packGuest(t *testing.T, initrd string, parts guestParts) int64 {
+func packGuest(t *testing.T, initrd string, parts guestParts, layouts []string) int64 {
 	t.Helper()
 	im := newImage()
 	must := func(err error) {
@@ -54,7 +54,9 @@ func packGuest(t *testing.T, initrd string, parts guestParts) int64 {
 		m, _ := filepath.Glob(filepath.Join(jdk21, g))
 		elfs = append(elfs, m...)
 	}
-	libs, err := sharedLibs(append(elfs, unshare, gnuDate, hostSh))
+	engineELFs, err := packEngines(im, layouts)
+	must(err)
+	libs, err := sharedLibs(append(append(elfs, unshare, gnuDate, hostSh), engineELFs...))
 	must(err)
 	for _, l := range libs {
 		if !strings.HasPrefix(l, jdk21) {
@@ -70,6 +72,7 @@ func packGuest(t *testing.T, initrd string, parts guestParts) int64 {
 	for _, f := range []string{"app.yaml", "scenario.yaml"} {
 		must(im.hostFile("/app/"+f, filepath.Join("testdata", f)))
 	}
+	must(engineFiles(im))
 	for _, f := range []string{"init", "layout.sh", "steps.sh"} {
 		b, err := os.ReadFile(filepath.Join("testdata", "guest", f))
 		must(err)
@@ -94,7 +97,9 @@ func packGuest(t *testing.T, initrd string, parts guestParts) int64 {
 // runConf tells steps.sh which tests to run and at which limits.
 func runConf() string {
 	return fmt.Sprintf("CGROUP_RUN='%s'\nSANDBOX_RUN='%s'\nSANDBOX_SKIP='%s'\nPROBE_RUN='%s'\nOK_MEMORY=%s\nSMALL_MEMORY=%s\nSTEP_TIMEOUT=300\n",
-		anchored(cgroupTests), anchored(sandboxTests), sandboxSkip, anchored(probeTests), okMemory, smallMemory)
+		anchored(cgroupTests), anchored(sandboxTests), sandboxSkip, anchored(probeTests), okMemory, smallMemory) +
+		fmt.Sprintf("STALL_RUN='%s'\nHOG_MEMORY=%s\nexport JVMFIT_PAGEHOG=/guest/bin/pagehog\nENGINE_SMALL_MEMORY=%s\n",
+			anchored(stallTests), hogMemory, engineSmallMemory)
 }
 
 // anchored is go test's -run pattern for exactly these top-level tests.

@@ -5,7 +5,9 @@ import (
 	"context"
 	"fmt"
 	"io"
+	"os"
 	"os/exec"
+	"strconv"
 	"strings"
 	"syscall"
 	"testing"
@@ -43,9 +45,12 @@ func bootGuest(ctx context.Context, t *testing.T, c guestConfig) (*guestRun, gue
 		// quiet console (markers only), PSI on (Debian builds it off by
 		// default), the TSC as clock (HPET reads trap to QEMU: slow for the
 		// JVM), no speculation mitigations (emulated CPUs need none), and a
-		// panic that ends QEMU at once (-no-reboot).
-		"-append", "console=ttyS0 quiet loglevel=1 panic=-1 psi=1 tsc=reliable clocksource=tsc mitigations=off " +
-			"jvmfit.layouts=" + strings.Join(c.layouts, ","),
+		// panic that ends QEMU at once (-no-reboot). no_timer_check: on a
+		// loaded host the emulated CPU is too slow for the kernel's check
+		// that the IO-APIC timer ticks, which then panics ("IO-APIC +
+		// timer doesn't work!"), seen at a load average of 40.
+		"-append", "console=ttyS0 quiet loglevel=1 panic=-1 psi=1 tsc=reliable clocksource=tsc mitigations=off no_timer_check " +
+			tscEarly() + "jvmfit.layouts=" + strings.Join(c.layouts, ","),
 	}
 	cmd := exec.Command(c.qemu, args...)
 	cmd.SysProcAttr = &syscall.SysProcAttr{Setpgid: true, Pdeathsig: syscall.SIGKILL}
@@ -96,4 +101,31 @@ func readConsole(r io.Reader, line func(string)) {
 	}
 	// Drain what is left (a line past the buffer): QEMU must not block.
 	_, _ = io.Copy(io.Discard, r)
+}
+
+// tscEarly is "tsc_early_khz=N " with the host's TSC frequency, which the
+// TCG guest's TSC counts at: the guest's own calibration times the TSC
+// against an emulated timer over a few milliseconds, and on a loaded host,
+// where the vCPU thread is descheduled in between, it got the frequency
+// several times too low, so that the guest's clock ran ahead of the host's
+// (20 minutes of guest uptime in 4 of the host's) and every timeout inside
+// fired early. The host's kernel gives it as bogomips, twice the TSC's
+// MHz (loops per jiffy come from the TSC); "" if /proc/cpuinfo has none.
+func tscEarly() string {
+	b, err := os.ReadFile("/proc/cpuinfo")
+	if err != nil {
+		return ""
+	}
+	for _, l := range strings.Split(string(b), "\n") {
+		k, v, ok := strings.Cut(l, ":")
+		if !ok || strings.TrimSpace(k) != "bogomips" {
+			continue
+		}
+		mips, err := strconv.ParseFloat(strings.TrimSpace(v), 64)
+		if err != nil || mips <= 0 {
+			return ""
+		}
+		return fmt.Sprintf("tsc_early_khz=%d ", int64(mips*500))
+	}
+	return ""
 }

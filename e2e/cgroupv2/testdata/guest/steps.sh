@@ -32,29 +32,39 @@ step() {
 work=$TMPDIR/work-$layout
 mkdir -p $work
 cd $work || exit 1
+# ingroup TENTHS ARGS...: starts `jvmfit ARGS` in the background (stderr in
+# $work/killed.log) and waits, TENTHS tenths of a second at most, until its
+# app runs in a trial group below its jvmfit-<pid>; sets pid and base (that
+# group's path). On failure it kills jvmfit and says why.
+ingroup() {
+	n=$1
+	shift
+	jvmfit "$@" >/dev/null 2>$work/killed.log &
+	pid=$!
+	i=0
+	while :; do
+		base=$(find $cg -name "jvmfit-$pid" -type d | head -n 1)
+		if [ -n "$base" ] && [ -n "$(find "$base" -mindepth 2 -name cgroup.procs -exec cat {} + 2>/dev/null)" ]; then
+			return 0
+		fi
+		i=$((i + 1))
+		if [ $i -gt $n ] || ! kill -0 $pid 2>/dev/null; then
+			cat $work/killed.log >&2
+			echo "no app in a trial group of jvmfit $pid after $((n / 10))s" >&2
+			kill -9 $pid
+			return 1
+		fi
+		sleep 0.1
+	done
+}
+
 # killed: a trial is started, and jvmfit is SIGKILLed as soon as its app
 # runs in the trial's group (mid-trial, before it is ready); the keeper
 # jvmfit leaves (internal/sandbox/keeper.go) kills what is in the trial's
 # groups and removes them, and the next run sweeps the jvmfit-<pid> parent.
 # Prints the trial groups still there after 10 s: none.
 killed() {
-	jvmfit run --app /app/app.yaml --db $work/killed.db --memory "$OK_MEMORY" >/dev/null 2>$work/killed.log &
-	pid=$!
-	i=0
-	while :; do
-		base=$(find $cg -name "jvmfit-$pid" -type d | head -n 1)
-		if [ -n "$base" ] && [ -n "$(find "$base" -mindepth 2 -name cgroup.procs -exec cat {} +)" ]; then
-			break
-		fi
-		i=$((i + 1))
-		if [ $i -gt 600 ] || ! kill -0 $pid 2>/dev/null; then
-			cat $work/killed.log >&2
-			echo "no app in a trial group of jvmfit $pid after 60s" >&2
-			kill -9 $pid
-			return 1
-		fi
-		sleep 0.1
-	done
+	ingroup 600 run --app /app/app.yaml --db $work/killed.db --memory "$OK_MEMORY" || return 1
 	groups=$(find "$base" -mindepth 1 -type d 2>/dev/null)
 	kill -9 $pid
 	wait $pid
@@ -81,6 +91,27 @@ trial() {
 # In the layout's own view (a container sees only its namespace).
 leftover() { find $cg -name 'jvmfit*' -type d; }
 
+# stalltrial MODE: a trial of testdata/hog.yaml: the service, and beside it
+# in the trial's group pagehog (internal/sandbox/testdata/pagehog) filling
+# the group to 24 MiB under its limit, then using a 96 MiB file in the room
+# left: thrash faults its mapped pages at random (a stall), churn streams
+# it through read() (no stall). Prints the result's figures and why it
+# failed, if it did.
+stalltrial() {
+	if [ ! -s $TMPDIR/hog.data ]; then
+		dd if=/dev/urandom of=$TMPDIR/hog.data bs=1M count=96 2>/dev/null && sync
+	fi
+	HOG_MODE=$1 HOG_FILE=$TMPDIR/hog.data jvmfit run --app /app/hog.yaml --db $work/stall.db --json --memory "$HOG_MEMORY" --cpus 1 >$work/stall-$1.json
+	rc=$?
+	grep -E '^  "(verdict|kind|start_seconds|memory_peak_bytes|working_set_peak_bytes)":' $work/stall-$1.json
+	sed -n '/^  "failed": \[/,/^  \]/p' $work/stall-$1.json | sed -n '2s/^ *"\(.*\)",*$/failed \1/p'
+	return $rc
+}
+
+case $layout in
+docker | podman) . /guest/engines.sh ;;
+esac
+
 if [ -n "$2" ]; then
 	shift
 	"$@"
@@ -92,6 +123,20 @@ fi
 if [ "$layout" = minmem ]; then
 	step minmem jvmfit minmem --app /app/app.yaml --jvm default --min 32Mi --max 256Mi --step 8Mi \
 		--repeats 0 --soak 0 --db $work/minmem.db
+	exit
+fi
+
+if [ -n "$engine" ]; then
+	engine_steps
+	exit
+fi
+
+# The stall steps: the sandbox's stall tests and two trials through
+# jvmfit, on a kernel with PSI (memory.pressure).
+if [ "$layout" = stall ]; then
+	step stall /guest/bin/sandbox.test -test.v -test.timeout 240s -test.run "$STALL_RUN"
+	step thrash sh /guest/steps.sh "$layout" stalltrial thrash
+	step churn sh /guest/steps.sh "$layout" stalltrial churn
 	exit
 fi
 
