@@ -37,11 +37,31 @@ func pinSelf(cpus string) (restore func(), err error) {
 	return func() { setAll(&orig) }, nil
 }
 
-// setAll sets the affinity of every thread of this process.
+// setAll sets the affinity of every thread of this process. A thread the
+// Go runtime starts while the pass runs may be cloned from one not yet
+// set, and would keep the old affinity; so passes repeat until one finds
+// every thread already set (a few at most: once all are set, new threads
+// inherit the set).
 func setAll(set *unix.CPUSet) error {
+	var first error
+	for pass := 0; pass < 10; pass++ {
+		changed, err := setPass(set)
+		if err != nil && first == nil {
+			first = err
+		}
+		if !changed {
+			break
+		}
+	}
+	return first
+}
+
+// setPass sets every thread whose affinity is not set yet, and says
+// whether it changed any.
+func setPass(set *unix.CPUSet) (changed bool, err error) {
 	ents, err := os.ReadDir("/proc/self/task")
 	if err != nil {
-		return err
+		return false, err
 	}
 	var first error
 	for _, e := range ents {
@@ -49,10 +69,15 @@ func setAll(set *unix.CPUSet) error {
 		if err != nil {
 			continue
 		}
+		var have unix.CPUSet
+		if unix.SchedGetaffinity(tid, &have) == nil && have == *set {
+			continue
+		}
+		changed = true
 		// A thread that exited in between is no error.
 		if err := unix.SchedSetaffinity(tid, set); err != nil && err != unix.ESRCH && first == nil {
 			first = err
 		}
 	}
-	return first
+	return changed, first
 }
