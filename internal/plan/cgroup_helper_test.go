@@ -5,8 +5,10 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"strconv"
 	"strings"
 	"sync/atomic"
+	"syscall"
 	"testing"
 
 	"github.com/jvmfit/jvmfit/internal/prereq"
@@ -28,6 +30,7 @@ func limTestGroup(t *testing.T, mem int64, cpus float64) string {
 		if _, err := os.Stat(filepath.Dir(d)); err != nil {
 			t.Skipf("no cgroup v1 hierarchy at %s", filepath.Dir(d))
 		}
+		sweepTestGroups(filepath.Dir(d))
 		if err := os.Mkdir(d, 0o755); err != nil {
 			t.Fatalf("cannot create cgroup %s: %v", d, err)
 		}
@@ -47,6 +50,25 @@ func limTestGroup(t *testing.T, mem int64, cpus float64) string {
 	write(filepath.Join(cpuDir, "cpu.cfs_period_us"), "100000")
 	write(filepath.Join(cpuDir, "cpu.cfs_quota_us"), fmt.Sprint(int64(cpus*100000)))
 	return fmt.Sprintf("echo $$ > %s/cgroup.procs && echo $$ > %s/cgroup.procs && exec ", memDir, cpuDir)
+}
+
+// sweepTestGroups removes, below parent, the groups of test binaries that
+// died before their cleanup ran (killed by go test's -timeout or a
+// signal): their name carries the pid, and a group of a dead pid with no
+// process left in it is nobody's.
+func sweepTestGroups(parent string) {
+	dirs, _ := filepath.Glob(filepath.Join(parent, "jvmfit-test-launcher-*-*"))
+	for _, d := range dirs {
+		f := strings.Split(filepath.Base(d), "-")
+		pid, err := strconv.Atoi(f[len(f)-2])
+		if err != nil || pid == os.Getpid() {
+			continue
+		}
+		if err := syscall.Kill(pid, 0); err == nil || err == syscall.EPERM {
+			continue // its test binary still runs
+		}
+		_ = os.Remove(d) // fails, harmlessly, while a process is still in it
+	}
 }
 
 // ownCgroup is this process's cgroup path in a v1 controller's hierarchy.
