@@ -252,7 +252,7 @@ wait:
 		passes, 4*hogLimit>>20, pinned, readings, pinnedRefaulting, stallAfter, refaulted>>20, last.MajFaults-first.MajFaults)
 	// The case must be the hard one: at the limit, refaulting more than a
 	// limit's worth every stallAfter throughout.
-	if readings < 10 || pinnedRefaulting < 3 {
+	if readings < 10 || pinnedRefaulting < readings/3 {
 		t.Errorf("not a churn at the limit: %d of %d readings pinned, %d refaulting; %+v then %+v",
 			pinned, readings, pinnedRefaulting, first, last)
 	}

@@ -85,6 +85,9 @@ func TestStallWatch(t *testing.T) {
 	}{
 		{"under_oom pinned", func(int) pressure { return at(lim, underOOM) }, true, "under_oom"},
 		{"under_oom but usage well below", func(int) pressure { return at(lim/2, underOOM) }, false, ""},
+		{"thrashing in the kernel's reclaim saw, 2.3 MiB under the limit", func(i int) pressure {
+			return at(lim-(23<<20)/10, func(p *pressure) { p.Refaults, p.MajFaults = int64(i)*2000, int64(i)*thrashMajors })
+		}, true, "thrashing"},
 		{"pinned, healthy reclaim (nothing refaulted)", func(i int) pressure {
 			return at(lim-4096, nil)
 		}, false, ""},
