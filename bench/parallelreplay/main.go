@@ -25,11 +25,15 @@ import (
 
 const mib = size.MiB
 
+// trace prints each round's trials (candidate@limit verdict) to stderr.
+var trace bool
+
 func main() {
 	trialSec := flag.Float64("trial-seconds", 20, "wall time of a search trial (the bench run's tune minutes over its trials)")
 	longSec := flag.Float64("long-seconds", 15, "what a trial as long as the soak takes more")
 	edge := flag.Int64("edge-mib", 112, "the launcher candidate's edge (the bench run's answer)")
 	budget := flag.Int("budget", 24, "tune's budget")
+	flag.BoolVar(&trace, "trace", false, "print each round's trials to stderr")
 	flag.Parse()
 	if err := run(*trialSec, *longSec, *edge*mib, *budget); err != nil {
 		fmt.Fprintln(os.Stderr, "parallelreplay:", err)
@@ -85,20 +89,7 @@ func tuneAt(short, long time.Duration, edge int64, b int) error {
 	var seqWall time.Duration
 	var seq *tune.Result
 	for _, n := range []int{1, 2, 4, 8} {
-		app := &replayApp{edge: edge, short: short, long: long}
-		dir, err := os.MkdirTemp("", "parallelreplay-")
-		if err != nil {
-			return err
-		}
-		cfg := tune.Config{CPUs: 1, Goal: plan.Footprint, Budget: b, Soak: 30 * time.Second, Step: 8 * mib, Min: 32 * mib,
-			Generous: 512 * mib, JDK: 17, ArchiveDir: dir, Parallel: n, Profile: filecacheProfile(),
-			Planner: tune.LauncherPlannerFor(jdk.JDK{Version: 17}, plan.Footprint)}
-		var trials tune.Trials = app
-		if n > 1 {
-			trials = batched{app}
-		}
-		r, err := tune.Run(context.Background(), cfg, trials)
-		os.RemoveAll(dir)
+		r, app, err := replay(short, long, edge, b, n)
 		if err != nil {
 			return err
 		}
@@ -119,6 +110,26 @@ func tuneAt(short, long time.Duration, edge int64, b int) error {
 		fmt.Printf("tune.b%d.n%d_to_n1=%.2f\n", b, n, app.wall.Seconds()/seqWall.Seconds())
 	}
 	return nil
+}
+
+// replay runs tune --goal footprint at budget b with n trials side by
+// side on the replayed app.
+func replay(short, long time.Duration, edge int64, b, n int) (*tune.Result, *replayApp, error) {
+	app := &replayApp{edge: edge, short: short, long: long}
+	dir, err := os.MkdirTemp("", "parallelreplay-")
+	if err != nil {
+		return nil, nil, err
+	}
+	defer os.RemoveAll(dir)
+	cfg := tune.Config{CPUs: 1, Goal: plan.Footprint, Budget: b, Soak: 30 * time.Second, Step: 8 * mib, Min: 32 * mib,
+		Generous: 512 * mib, JDK: 17, ArchiveDir: dir, Parallel: n, Profile: filecacheProfile(),
+		Planner: tune.LauncherPlannerFor(jdk.JDK{Version: 17}, plan.Footprint)}
+	var trials tune.Trials = app
+	if n > 1 {
+		trials = batched{app}
+	}
+	r, err := tune.Run(context.Background(), cfg, trials)
+	return r, app, err
 }
 
 func b2i(b bool) int {
@@ -169,6 +180,7 @@ func (a *replayApp) Run(_ context.Context, p tune.Point) (tune.Outcome, error) {
 	o, d := a.judge(p)
 	a.wall += d
 	a.rounds++
+	a.show([]tune.Point{p}, []tune.Outcome{o})
 	return o, nil
 }
 
@@ -189,5 +201,21 @@ func (b batched) RunAll(_ context.Context, ps []tune.Point) ([]tune.Outcome, err
 	}
 	b.wall += longest
 	b.rounds++
+	b.show(ps, outs)
 	return outs, nil
+}
+
+func (a *replayApp) show(ps []tune.Point, outs []tune.Outcome) {
+	if !trace {
+		return
+	}
+	fmt.Fprintf(os.Stderr, "round %d:", a.rounds)
+	for i, p := range ps {
+		what := p.Purpose
+		if p.Soak > 0 {
+			what += "+soak"
+		}
+		fmt.Fprintf(os.Stderr, " %s@%s(%s)=%s", p.Candidate, size.Format(p.MemoryBytes), what, outs[i].Verdict)
+	}
+	fmt.Fprintln(os.Stderr)
 }

@@ -84,6 +84,9 @@ func (s *Session) UseBackend(ctx context.Context, cfg BackendConfig, db string) 
 			return out, backendErrorf("--parallel %d on this machine is for minmem and tune; sweep and compare run side by side with --backend k8s", cfg.Parallel)
 		}
 		if cfg.Parallel > 1 {
+			if err := separateBesideOthers(s.App, cfg.Parallel); err != nil {
+				return out, &BackendError{err}
+			}
 			if err := cfg.Room.fits(cfg.Parallel, hostRoom()); err != nil {
 				return out, &BackendError{err}
 			}

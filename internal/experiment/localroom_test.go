@@ -6,6 +6,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/jvmfit/jvmfit/internal/app"
 	"github.com/jvmfit/jvmfit/internal/size"
 )
 
@@ -47,5 +48,41 @@ func TestLocalParallelRefusedWithoutRoom(t *testing.T) {
 	cfg.Room = Room{}
 	if _, err := s.UseBackend(context.Background(), BackendConfig{Name: "local", Parallel: 2}, "x.db"); !errors.As(err, &be) {
 		t.Errorf("--parallel 2 for a sweep on this machine: %v; want refused", err)
+	}
+}
+
+// placement: separate pins jvmfit's one process for a trial: beside other
+// trials on this machine it is refused as a usage error before the room is
+// even counted (so on any machine), naming both ways out; one trial at a
+// time, an image app, and Kubernetes keep it.
+func TestSeparatePlacementRefusedSideBySide(t *testing.T) {
+	a := &app.App{Name: "sidecar", File: "workloads/sidecar/app.yaml", Placement: app.PlacementSeparate}
+	s := &Session{App: a}
+	room := Room{CPUs: 1, MemoryBytes: 64 * size.MiB}
+	_, err := s.UseBackend(context.Background(), BackendConfig{Name: "local", Parallel: 2, Room: room}, "x.db")
+	var be *BackendError
+	if !errors.As(err, &be) || strings.Contains(err.Error(), "\n") {
+		t.Fatalf("--parallel 2 with placement: separate: %v; want one line, a BackendError", err)
+	}
+	for _, want := range []string{"--parallel 2", "placement: separate in workloads/sidecar/app.yaml", "--parallel 1", "placement: shared"} {
+		if !strings.Contains(err.Error(), want) {
+			t.Errorf("%q does not name %q", err, want)
+		}
+	}
+	if err := separateBesideOthers(a, 2); err == nil {
+		t.Error("the rule itself lets it through")
+	}
+	if _, err := s.UseBackend(context.Background(), BackendConfig{Name: "local", Parallel: 1, Room: room}, "x.db"); err != nil {
+		t.Errorf("--parallel 1 with placement: separate: %v", err)
+	}
+	img := *a
+	img.Image = "sidecar:1"
+	if err := separateBesideOthers(&img, 2); err != nil {
+		t.Errorf("an image app, never placed: %v", err)
+	}
+	shared := *a
+	shared.Placement = ""
+	if err := separateBesideOthers(&shared, 2); err != nil {
+		t.Errorf("placement: shared: %v", err)
 	}
 }

@@ -1,6 +1,9 @@
 package plan
 
 import (
+	"bytes"
+	"encoding/json"
+	"fmt"
 	"os/exec"
 	"path/filepath"
 	"strings"
@@ -102,21 +105,49 @@ func TestMarginsStayWhereTheJDKHeapDoesNotFit(t *testing.T) {
 // The real JVM at 68Mi with that profile: the launcher's plan holds at
 // heapbound's rate, not killed by the kernel (by hand: OK, cgroup peak
 // 53.4 MiB, NMT 55.3 MiB with its own overhead; the old plan's -Xmx24m
-// stopped before it was ready). The SLO here leaves out heapbound's p99:
-// on one shared CPU beside the package's other tests it went over 100 ms
-// with the heap fine, and memory is what this test is about.
+// stopped before it was ready). The SLO leaves out what the CPU decides,
+// not the memory: heapbound's p99 went over 100 ms on one shared CPU beside
+// the package's other tests, and throughput, counted to the last answer,
+// fell under 0.95 of the rate when a loaded machine held the last answers
+// back a few hundred milliseconds. What the test holds instead: every
+// request of the rate's schedule was sent and answered (success counts the
+// answered ones, so a JVM that died or stalled fails it), with the JDK's
+// 34 MiB heap, in a trial the kernel did not kill.
 func TestMarginsGiveWayRealJVM(t *testing.T) {
 	bin, app, javaPath := realTrial(t, "heapbound")
-	out, err := exec.Command(bin, "run", "--app", app, "--cpus", "1", "--memory", "68Mi", "--jvm", "jvmfit", "--java", javaPath,
-		"--profile", "testdata/heapbound-default-profile.json", "--warmup", "5s", "--duration", "10s",
-		"--slo", "success>=0.999,throughput>=0.95*rate,start<=30s",
-		"--db", filepath.Join(t.TempDir(), "t.db")).CombinedOutput()
-	text := string(out)
-	t.Logf("heapbound at 68Mi with its profile:\n%s", lastLines(text, 8))
+	const rate, seconds = 200, 10
+	cmd := exec.Command(bin, "run", "--app", app, "--cpus", "1", "--memory", "68Mi", "--jvm", "jvmfit", "--java", javaPath,
+		"--profile", "testdata/heapbound-default-profile.json", "--warmup", "5s", "--duration", fmt.Sprintf("%ds", seconds),
+		"--rate", fmt.Sprint(rate), "--slo", "success>=0.999,start<=30s", "--json",
+		"--db", filepath.Join(t.TempDir(), "t.db"))
+	var stdout, stderr bytes.Buffer
+	cmd.Stdout, cmd.Stderr = &stdout, &stderr
+	err := cmd.Run()
+	t.Logf("heapbound at 68Mi with its profile:\n%s", lastLines(stderr.String(), 8))
 	if err != nil {
 		t.Fatalf("heapbound at 68Mi with its profile did not hold: %v", err)
 	}
-	if !strings.Contains(text, "(heap 34Mi)") {
-		t.Errorf("heapbound at 68Mi did not run with the JDK's 34 MiB heap")
+	var r struct {
+		Verdict, Kind string
+		HeapMax       int64 `json:"heap_max_bytes"`
+		Peak          int64 `json:"memory_peak_bytes"`
+		Load          struct {
+			Requests, Dropped int64
+			Success           float64
+		}
+	}
+	if err := json.Unmarshal(stdout.Bytes(), &r); err != nil {
+		t.Fatalf("jvmfit run --json: %v\n%s", err, stdout.String())
+	}
+	t.Logf("%s %s, heap %s, peak %s, %d requests (%d dropped), success %.4f",
+		r.Verdict, r.Kind, size.Format(r.HeapMax), size.Format(r.Peak), r.Load.Requests, r.Load.Dropped, r.Load.Success)
+	if r.HeapMax != 34*mib {
+		t.Errorf("heapbound at 68Mi ran with a %s heap, not the JDK's 34 MiB", size.Format(r.HeapMax))
+	}
+	if due := int64(rate * seconds); r.Load.Requests+r.Load.Dropped < due || r.Load.Requests < due*99/100 {
+		t.Errorf("%d requests sent, %d dropped, of the %d that heapbound's rate schedules", r.Load.Requests, r.Load.Dropped, due)
+	}
+	if r.Peak <= 0 || r.Peak > 68*mib {
+		t.Errorf("cgroup peak %s, want a measured peak under the 68Mi limit", size.Format(r.Peak))
 	}
 }

@@ -1,6 +1,8 @@
 package probe
 
 import (
+	"bufio"
+	"fmt"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -58,12 +60,16 @@ func TestArchiveFilesFixture(t *testing.T) {
 
 // TestSmapsAOTCacheRealJVM: JDK 25 with an AOT cache whose name says
 // nothing (app.cache, given relative to the working directory) maps it,
-// and the reader counts it as the archive.
+// and the reader counts it as the archive. The reading waits for main to
+// say it runs, not for a fixed time: by then the JVM has loaded its boot
+// classes from the cache, whatever the machine's load (a 5 s poll that
+// stopped at the first resident page failed on a loaded one). One smaps
+// text is read both ways, so the two sums see the same pages.
 func TestSmapsAOTCacheRealJVM(t *testing.T) {
 	jvmtest.Need(t, jvmtest.Java25)
 	dir := t.TempDir()
 	src := filepath.Join(dir, "Sleep.java")
-	os.WriteFile(src, []byte("public class Sleep { public static void main(String[] a) throws Exception { Thread.sleep(Long.parseLong(a[0])); } }\n"), 0o644)
+	os.WriteFile(src, []byte("public class Sleep { public static void main(String[] a) throws Exception { System.out.println(\"up\"); Thread.sleep(Long.parseLong(a[0])); } }\n"), 0o644)
 	javac := filepath.Join(filepath.Dir(jvmtest.Java25), "javac")
 	if out, err := exec.Command(javac, "-d", dir, src).CombinedOutput(); err != nil {
 		t.Fatalf("javac: %v %s", err, out)
@@ -73,19 +79,43 @@ func TestSmapsAOTCacheRealJVM(t *testing.T) {
 	if out, err := train.CombinedOutput(); err != nil {
 		t.Fatalf("training run: %v %s", err, out)
 	}
-	run := exec.Command(jvmtest.Java25, "-XX:AOTCache=app.cache", "-cp", ".", "Sleep", "20000")
+	// -XX:AOTMode=on: a cache the JVM refuses is an error, not a silent run
+	// without it.
+	run := exec.Command(jvmtest.Java25, "-XX:AOTMode=on", "-XX:AOTCache=app.cache", "-cp", ".", "Sleep", "600000")
 	run.Dir = dir
+	run.Stderr = os.Stderr
+	out, err := run.StdoutPipe()
+	if err != nil {
+		t.Fatal(err)
+	}
 	if err := run.Start(); err != nil {
 		t.Fatal(err)
 	}
 	defer func() { run.Process.Kill(); run.Wait() }()
-	var got smapsResident
-	for i := 0; i < 50 && got.Archive == 0; i++ {
-		time.Sleep(100 * time.Millisecond)
-		got, _ = readSmaps("", run.Process.Pid)
+	up := make(chan error, 1)
+	go func() {
+		line, err := bufio.NewReader(out).ReadString('\n')
+		if err == nil && line != "up\n" {
+			err = fmt.Errorf("printed %q", line)
+		}
+		up <- err
+	}()
+	select {
+	case err := <-up:
+		if err != nil {
+			t.Fatalf("the JVM with the AOT cache did not reach main: %v", err)
+		}
+	case <-time.After(2 * time.Minute):
+		t.Fatal("the JVM with the AOT cache did not reach main in 2 minutes")
 	}
-	self, _ := os.ReadFile(filepath.Join("/proc", strconv.Itoa(run.Process.Pid), "smaps"))
-	bySuffix := parseSmaps(self, "", nil)
+	pid := run.Process.Pid
+	exe, _ := os.Readlink(filepath.Join("/proc", strconv.Itoa(pid), "exe"))
+	text, err := os.ReadFile(filepath.Join("/proc", strconv.Itoa(pid), "smaps"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	got := parseSmaps(text, exe, archiveFiles("/proc", pid))
+	bySuffix := parseSmaps(text, exe, nil)
 	t.Logf("AOT cache resident %d KiB (by suffix alone %d KiB)", got.Archive>>10, bySuffix.Archive>>10)
 	if got.Archive < mib || bySuffix.Archive >= got.Archive {
 		t.Errorf("archive %d bytes, by suffix alone %d: the options' cache file is not counted", got.Archive, bySuffix.Archive)

@@ -2,7 +2,11 @@
 
 package probe
 
-import "time"
+import (
+	"time"
+
+	"github.com/jvmfit/jvmfit/internal/plan"
+)
 
 // Summary condenses a series; trial.Summary is this type, stored with every
 // trial.
@@ -57,7 +61,7 @@ func Summarise(series []Sample, wall time.Duration) Summary {
 		sum.PSSPeak = max(sum.PSSPeak, s.PSS)
 		sum.WorkingSetPeak = max(sum.WorkingSetPeak, s.WorkingSet)
 		sum.ThreadsPeak = max(sum.ThreadsPeak, s.Threads)
-		sum.NMTPeak = nmtPeak(sum.NMTPeak, s.NMT)
+		sum.NMTPeak = plan.RaiseEach(sum.NMTPeak, s.NMT)
 		sum.FDsPeak = max(sum.FDsPeak, s.FDs)
 		// Cumulative counters: the largest seen, in case the last reading
 		// came from a source that had already gone.
@@ -97,20 +101,6 @@ func Summarise(series []Sample, wall time.Duration) Summary {
 		sum.GCShare = float64(sum.GCTime) / float64(wall)
 	}
 	return sum
-}
-
-// nmtPeak folds one NMT reading into the per-category peaks.
-func nmtPeak(peak, reading map[string]int64) map[string]int64 {
-	if len(reading) == 0 {
-		return peak
-	}
-	if peak == nil {
-		peak = make(map[string]int64, len(reading))
-	}
-	for k, v := range reading {
-		peak[k] = max(peak[k], v)
-	}
-	return peak
 }
 
 // stats gives the mean, the peak and the mean of the last ten values.

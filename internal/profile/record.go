@@ -42,7 +42,7 @@ func NewRecorder(path, app string, options []string, in plan.Input, log io.Write
 		r.p.MemoryLimitBytes, r.p.CPUs = in.Limits.EffectiveMemory(), in.Limits.EffectiveCPUs()
 	}
 	if old, err := plan.LoadProfile(path); err == nil && old.App == app && old.JDKVersion == r.p.JDKVersion {
-		mergePeaks(&r.p, old)
+		r.p.RaisePeaks(old)
 	}
 	return r
 }
@@ -86,30 +86,7 @@ func (r *Recorder) fold(s []probe.Sample) {
 		}
 		r.prevOld = max(r.prevOld, x.OldGCs)
 	}
-	mergePeaks(p, w)
-}
-
-// mergePeaks raises p's measured figures to q's where q's are higher.
-func mergePeaks(p, q *plan.Profile) {
-	p.LoadedClasses = max(p.LoadedClasses, q.LoadedClasses)
-	p.MetaspaceUsedBytes = max(p.MetaspaceUsedBytes, q.MetaspaceUsedBytes)
-	p.ClassSpaceUsedBytes = max(p.ClassSpaceUsedBytes, q.ClassSpaceUsedBytes)
-	p.CodeCacheUsedBytes = max(p.CodeCacheUsedBytes, q.CodeCacheUsedBytes)
-	p.PeakThreads = max(p.PeakThreads, q.PeakThreads)
-	p.PeakJavaThreads = max(p.PeakJavaThreads, q.PeakJavaThreads)
-	p.DirectMemoryBytes = max(p.DirectMemoryBytes, q.DirectMemoryBytes)
-	p.MappedBufferBytes = max(p.MappedBufferBytes, q.MappedBufferBytes)
-	p.LiveHeapBytes = max(p.LiveHeapBytes, q.LiveHeapBytes)
-	if q.CDSArchiveBytes > p.CDSArchiveBytes {
-		p.CDSArchiveBytes, p.CDSArchiveAnonBytes = q.CDSArchiveBytes, q.CDSArchiveAnonBytes
-	}
-	p.PeakUncappedNativeBytes = max(p.PeakUncappedNativeBytes, q.PeakUncappedNativeBytes)
-	for k, v := range q.NMTPeakBytes {
-		if p.NMTPeakBytes == nil {
-			p.NMTPeakBytes = map[string]int64{}
-		}
-		p.NMTPeakBytes[k] = max(p.NMTPeakBytes[k], v)
-	}
+	p.RaisePeaks(w)
 }
 
 // write puts the profile at path whole or not at all: a new file beside

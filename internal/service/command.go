@@ -23,7 +23,7 @@ const KindCommand = "command"
 // startCommand gives the command a free loopback port as ${port}, runs it
 // in its own cgroup from the descriptor's directory, and waits until it
 // is ready. One that never is gets one line: its name, what was waited
-// for, and the last it said.
+// for, and the last it said; so does one that listens beyond loopback.
 func startCommand(ctx context.Context, s app.Service, o Options) (Instance, error) {
 	p := newProcService(s)
 	fail := func(err error) (Instance, error) {
@@ -44,6 +44,11 @@ func startCommand(ctx context.Context, s app.Service, o Options) (Instance, erro
 		return nil, fmt.Errorf("service %q (command): %v", s.Name, err)
 	}
 	if err := p.awaitReady(ctx, expand(s.Ready), readyTimeout(s, o)); err != nil {
+		return fail(err)
+	}
+	// Ready is when its sockets are open: a wildcard bind found now ends
+	// the trial before the app starts, as a service that is not ready does.
+	if err := p.onLoopbackOnly(); err != nil {
 		return fail(err)
 	}
 	return p, nil

@@ -19,10 +19,12 @@ type Batcher interface {
 	RunAll(ctx context.Context, ps []Point) ([]Outcome, error)
 }
 
-// job is one search trial of a round: a candidate at a limit.
+// job is one search trial of a round: a candidate at a limit; or, with
+// train, the candidate's training run, taken ahead in a spare slot.
 type job struct {
-	c   *cand
-	mem int64
+	c     *cand
+	mem   int64
+	train bool
 }
 
 // workers is how many trials run side by side.
@@ -35,7 +37,7 @@ func (s *searcher) fit(jobs []job) []job {
 	var out []job
 	for _, j := range jobs {
 		n := 1
-		if j.c.Training != nil && !j.c.trained {
+		if !j.train && j.c.Training != nil && !j.c.trained {
 			n = 2
 		}
 		switch {
@@ -60,14 +62,25 @@ func (s *searcher) fit(jobs []job) []job {
 // search trial already run at that limit is not run again: it shares that
 // outcome (the launcher's own candidate and a GC and compiler pair often
 // plan the same JVM at small limits).
+//
+// A job whose candidate already ran this very JVM (a spare slot tried it
+// ahead) is not run again, and training jobs run in the same round.
 func (s *searcher) step(ctx context.Context, jobs []job) error {
-	if err := s.train(ctx, jobs); err != nil {
+	var search, ahead []job
+	for _, j := range jobs {
+		if j.train {
+			ahead = append(ahead, j)
+		} else {
+			search = append(search, j)
+		}
+	}
+	if err := s.train(ctx, search); err != nil {
 		return err
 	}
 	var run []Point
 	var runJobs []job
 	var plans [][]string
-	for _, j := range jobs {
+	for _, j := range search {
 		if j.c.Dropped != "" {
 			continue
 		}
@@ -84,19 +97,42 @@ func (s *searcher) step(ctx context.Context, jobs []job) error {
 			j.c.Dropped = "the launcher cannot plan its options: " + err.Error()
 			continue
 		}
+		if s.ranOwn(j.c, p, pl.Options) {
+			continue
+		}
 		if i := s.sameJVM(p, pl.Options, run, plans); i >= 0 {
 			s.share(j.c, p, pl.Options, i)
 			continue
 		}
 		run, runJobs, plans = append(run, p), append(runJobs, j), append(plans, pl.Options)
 	}
+	for _, j := range ahead {
+		if j.c.Dropped == "" && !j.c.trained && !slices.ContainsFunc(runJobs, func(r job) bool { return r.train && r.c == j.c }) {
+			run, runJobs, plans = append(run, s.trainingPoint(j.c)), append(runJobs, j), append(plans, nil)
+		}
+	}
 	outs, err := s.runAll(ctx, run)
 	for i, o := range outs {
 		idx := len(s.res.Trials) - len(outs) + i
+		if runJobs[i].train {
+			s.trained(runJobs[i].c, o)
+			continue
+		}
 		s.res.Trials[idx].PlanOptions = plans[i]
 		s.filed(runJobs[i].c, run[i], o, idx)
 	}
 	return err
+}
+
+// ranOwn says whether c already has a search trial of the JVM p would run.
+func (s *searcher) ranOwn(c *cand, p Point, planOpts []string) bool {
+	key := jvmKey(p, planOpts)
+	for _, t := range s.res.Trials {
+		if t.Point.Purpose == PurposeSearch && t.Point.Candidate == c.Name && jvmKey(t.Point, t.PlanOptions) == key {
+			return true
+		}
+	}
+	return false
 }
 
 // filed records an outcome for c: its bracket, and the profile a measured
@@ -119,32 +155,42 @@ func (s *searcher) train(ctx context.Context, jobs []job) error {
 		if j.c.Training == nil || j.c.trained || slices.Contains(cs, j.c) {
 			continue
 		}
-		p := s.point(j.c, PurposeTraining, s.cfg.Generous)
-		p.Options, p.Fit = j.c.Training, false
-		ps, cs = append(ps, p), append(cs, j.c)
+		ps, cs = append(ps, s.trainingPoint(j.c)), append(cs, j.c)
 	}
 	outs, err := s.runAll(ctx, ps)
 	for i, o := range outs {
-		c := cs[i]
-		c.trained = true
-		c.Trials++
-		if o.Verdict != trial.OK {
-			c.Dropped = fmt.Sprintf("its training run failed (%s)", o.Kind)
-			continue
-		}
-		// Its archive now exists and the launcher plans with it, so its
-		// floor and start move (catalog, serial-c1-appcds, planned without
-		// its archive, was sent to a limit where the heap was 3/4 of the
-		// live set and died there of Java heap space before it was ready).
-		if f, err := s.floorOf(s.point(c, PurposeSearch, s.low())); err == nil && f > 0 {
-			c.FloorBytes = f
-			c.soft = min(c.soft, f-s.cfg.Step)
-		}
-		if st := s.startOf(s.point(c, PurposeSearch, s.low())); st > 0 {
-			c.start = st
-		}
+		s.trained(cs[i], o)
 	}
 	return err
+}
+
+// trainingPoint is c's training run: its training options at the
+// generous limit.
+func (s *searcher) trainingPoint(c *cand) Point {
+	p := s.point(c, PurposeTraining, s.cfg.Generous)
+	p.Options, p.Fit = c.Training, false
+	return p
+}
+
+// trained files c's training run.
+func (s *searcher) trained(c *cand, o Outcome) {
+	c.trained = true
+	c.Trials++
+	if o.Verdict != trial.OK {
+		c.Dropped = fmt.Sprintf("its training run failed (%s)", o.Kind)
+		return
+	}
+	// Its archive now exists and the launcher plans with it, so its
+	// floor and start move (catalog, serial-c1-appcds, planned without
+	// its archive, was sent to a limit where the heap was 3/4 of the
+	// live set and died there of Java heap space before it was ready).
+	if f, err := s.floorOf(s.point(c, PurposeSearch, s.low())); err == nil && f > 0 {
+		c.FloorBytes = f
+		c.soft = min(c.soft, f-s.cfg.Step)
+	}
+	if st := s.startOf(s.point(c, PurposeSearch, s.low())); st > 0 {
+		c.start = st
+	}
 }
 
 // runAll runs points side by side when the trials can, else one after the

@@ -49,26 +49,33 @@ func (s *searcher) next(c *cand, n int) []int64 {
 	}
 	switch {
 	case s.converged(c) || c.ko >= s.top:
-	case c.MinOKBytes == 0 && c.misses == 0 && c.start > lo+step:
-		// Side by side, the others go below the start, toward the floor:
-		// the start is where the heap holds the whole live set, so it most
-		// likely passes.
-		out = append([]int64{min(c.start, s.top)}, s.split(lo, min(c.start, s.top), n-1)...)
+	case c.MinOKBytes == 0 && c.misses == 0 && c.start > lo+step && n == 1:
+		out = []int64{min(c.start, s.top)}
 	case c.MinOKBytes == 0 && c.misses == 0 && n > 1:
-		// Side by side, the first round is the prediction and the limits
-		// either side of it, nearest first.
-		f := max(c.start, lo+step)
+		// Side by side, the first round is the prediction (the start, or
+		// a step above the bound) and the limits either side of it: below
+		// it a step at a time, above it a gallop of 1, 2, 4... steps, so
+		// that a prediction too low still brackets the edge in this round
+		// (filecache at 8, planned from 72Mi with its edge at 112Mi: the
+		// eight limits 40Mi to 96Mi all failed, and the gallop and the
+		// split that followed took two more rounds of eight).
+		f := max(min(c.start, s.top), lo+step)
 		add(f)
 		for i := int64(1); len(out) < n && i < 64; i++ {
-			add(f - i*step)
+			add(f + step<<(i-1))
 			if len(out) < n {
-				add(f + i*step)
+				add(f - i*step)
 			}
 		}
 		slices.Sort(out)
+	case c.MinOKBytes == 0 && n == 1:
+		add(lo + step<<(max(c.misses, 1)-1))
 	case c.MinOKBytes == 0:
+		// Side by side, a round's gallop starts again at a step above the
+		// highest KO: misses counts trials, and a round of eight that all
+		// failed would send the next one 2^7 steps up.
 		for i := 0; len(out) < n && i < 24; i++ {
-			add(lo + step<<(max(c.misses, 1)-1+i))
+			add(lo + step<<i)
 		}
 	case c.MinOKBytes-lo > step:
 		out = s.split(lo, c.MinOKBytes, n)

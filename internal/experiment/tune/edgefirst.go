@@ -30,6 +30,7 @@ import (
 func (s *searcher) search(ctx context.Context) error {
 	order := s.byPrediction()
 	tried := map[*cand]bool{}
+	s.order, s.tried = order, tried
 	for s.room(1) {
 		inc := s.choose()
 		if inc < 0 {
@@ -40,7 +41,7 @@ func (s *searcher) search(ctx context.Context) error {
 				return nil
 			}
 			tried[c] = true
-			if err := s.edge(ctx, c); err != nil {
+			if err := s.edge(ctx, c, false); err != nil {
 				return err
 			}
 			continue
@@ -48,7 +49,7 @@ func (s *searcher) search(ctx context.Context) error {
 		if s.firstEdge == 0 {
 			s.firstEdge = s.res.Trials[inc].Point.MemoryBytes
 		}
-		round := s.challengers(order, tried, s.res.Trials[inc].Point.MemoryBytes, s.firstFloor(s.cand(s.res.Trials[inc].Point.Candidate)))
+		round := s.challengers(order, tried, s.res.Trials[inc].Point.MemoryBytes, s.firstFloor(s.cand(s.res.Trials[inc].Point.Candidate)), false)
 		if round = s.fit(round); len(round) == 0 {
 			return nil
 		}
@@ -73,7 +74,10 @@ func (s *searcher) search(ctx context.Context) error {
 // candidate and the launcher planned from 128Mi with the JDK defaults'
 // profile; the launcher, with its own, from 112Mi, and held 104Mi: all
 // the others were dropped untried).
-func (s *searcher) challengers(order []*cand, tried map[*cand]bool, e, incFloor int64) []job {
+//
+// dry picks the round without marking any candidate tried or dropped: the
+// spare slots of a round side by side try ahead who would come next.
+func (s *searcher) challengers(order []*cand, tried map[*cand]bool, e, incFloor int64, dry bool) []job {
 	at := e - s.cfg.Step
 	if s.res.Goal != plan.Footprint {
 		at = e
@@ -89,22 +93,30 @@ func (s *searcher) challengers(order []*cand, tried map[*cand]bool, e, incFloor 
 			// at the first incumbent's edge (the launcher's, the largest as a
 			// rule), or where its plan predicts it holds if that is higher,
 			// and the cost decides.
-			round = append(round, job{c, min(max(e, s.firstEdge, c.FloorBytes), s.top)})
-			tried[c] = true
+			round = append(round, job{c: c, mem: min(max(e, s.firstEdge, c.FloorBytes), s.top)})
+			if !dry {
+				tried[c] = true
+			}
 			if len(round) == s.workers() {
 				return round
 			}
 			continue
 		case c.FloorBytes > e+s.cfg.Step && c.FloorBytes > incFloor+s.cfg.Step:
-			c.Dropped = fmt.Sprintf("cannot win: its planned floor %s is two steps or more above the incumbent's edge %s and its floor %s",
-				size.Format(c.FloorBytes), size.Format(e), size.Format(incFloor))
+			if !dry {
+				c.Dropped = fmt.Sprintf("cannot win: its planned floor %s is two steps or more above the incumbent's edge %s and its floor %s",
+					size.Format(c.FloorBytes), size.Format(e), size.Format(incFloor))
+			}
 			continue
 		case at < s.low():
-			c.Dropped = fmt.Sprintf("the incumbent holds the lowest limit tried, %s", size.Format(e))
+			if !dry {
+				c.Dropped = fmt.Sprintf("the incumbent holds the lowest limit tried, %s", size.Format(e))
+			}
 			continue
 		}
-		round = append(round, job{c, at})
-		tried[c] = true
+		round = append(round, job{c: c, mem: at})
+		if !dry {
+			tried[c] = true
+		}
 		if len(round) == s.workers() {
 			break
 		}
@@ -142,7 +154,7 @@ func (s *searcher) settle(ctx context.Context, round []job, inc Trial, tried map
 			tried[c] = false
 			continue
 		}
-		if err := s.edge(ctx, c); err != nil {
+		if err := s.edge(ctx, c, true); err != nil {
 			return err
 		}
 	}
@@ -150,8 +162,9 @@ func (s *searcher) settle(ctx context.Context, round []job, inc Trial, tried map
 }
 
 // edge searches c's edge to the grid step, a round of up to Parallel
-// trials at a time, while the budget lasts.
-func (s *searcher) edge(ctx context.Context, c *cand) error {
+// trials at a time, while the budget lasts. Side by side, the slots its
+// own limits leave free are spare (spare.go); a challenger's, won is true.
+func (s *searcher) edge(ctx context.Context, c *cand, won bool) error {
 	for c.Dropped == "" && s.room(1) {
 		ms := s.next(c, s.workers())
 		if len(ms) == 0 {
@@ -159,8 +172,9 @@ func (s *searcher) edge(ctx context.Context, c *cand) error {
 		}
 		jobs := make([]job, len(ms))
 		for i, m := range ms {
-			jobs[i] = job{c, m}
+			jobs[i] = job{c: c, mem: m}
 		}
+		jobs = append(jobs, s.spare(c, won, s.workers()-len(jobs))...)
 		if jobs = s.fit(jobs); len(jobs) == 0 {
 			return nil
 		}

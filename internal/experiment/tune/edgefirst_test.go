@@ -6,8 +6,8 @@ import (
 	"os"
 	"slices"
 	"strings"
-	"time"
 	"testing"
+	"time"
 
 	"github.com/jvmfit/jvmfit/internal/plan"
 	"github.com/jvmfit/jvmfit/internal/trial"

@@ -45,6 +45,10 @@ type searcher struct {
 	// firstEdge is the first incumbent's limit (the launcher's edge, as a
 	// rule): throughput tries its challengers there (edgefirst.go).
 	firstEdge int64
+	// order and tried are the search's line of candidates (edgefirst.go):
+	// the free slots of a round side by side are filled from it (spare.go).
+	order []*cand
+	tried map[*cand]bool
 }
 
 // Tune measures a profile, generates candidates, bisects the limit of the

@@ -61,12 +61,19 @@ public class Server {
             case "metaoom":
                 serve(Integer.parseInt(args[1]), 200);
                 Thread.sleep(300);
-                // Each class loader gets a proxy class of its own: metaspace
-                // grows by a class and a loader per turn.
-                List<Object> classes = new ArrayList<>();
+                // Each turn defines Filler once more in a class loader of its
+                // own, kept: metaspace grows by a class (its constant pool and
+                // methods) and a loader per turn. defineClass of bytes read
+                // once costs little CPU per byte of metaspace, so the fill
+                // takes well under a second, not the many seconds generating
+                // a proxy class per turn took on a loaded machine.
+                byte[] filler;
+                try (java.io.InputStream in = Server.class.getResourceAsStream("Server$Filler.class")) {
+                    filler = in.readAllBytes();
+                }
+                List<Class<?>> classes = new ArrayList<>();
                 while (true) {
-                    ClassLoader cl = new java.net.URLClassLoader(new java.net.URL[0], Server.class.getClassLoader());
-                    classes.add(java.lang.reflect.Proxy.newProxyInstance(cl, new Class<?>[] {Runnable.class}, (o, m, a) -> null));
+                    classes.add(new Definer().define(filler));
                 }
             default:
                 serve(Integer.parseInt(args[1]), 200);
@@ -74,6 +81,24 @@ public class Server {
     }
 
     static final List<java.nio.ByteBuffer> keep = new ArrayList<>();
+
+    // A loader that defines Filler from its bytes, once.
+    static final class Definer extends ClassLoader {
+        Definer() { super(Server.class.getClassLoader()); }
+        Class<?> define(byte[] b) { return defineClass("Server$Filler", b, 0, b.length); }
+    }
+
+    // Filler is never run: its methods and constants are metadata to define.
+    static final class Filler {
+        static String a(int i) { return "filler a " + i + " " + Integer.toHexString(i * 31); }
+        static String b(long l) { return "filler b " + l + " " + Long.toOctalString(l ^ 0x5DEECE66DL); }
+        static double c(double x) { return Math.sqrt(x) * Math.log1p(x) + Math.sin(x) - Math.cos(x); }
+        static int d(int[] v) { int s = 0; for (int x : v) s += x * x - (x >>> 3); return s; }
+        static String e(Object o) { return "filler e " + String.valueOf(o) + " " + System.identityHashCode(o); }
+        static long f(long x) { return Long.rotateLeft(x, 7) ^ Long.reverse(x) ^ Long.highestOneBit(x); }
+        static String g(String s) { return s.trim().toUpperCase() + " filler g " + s.length(); }
+        static int h(List<String> l) { int n = 0; for (String s : l) n += s.hashCode() % 97; return n; }
+    }
 
     static String limits() {
         long total = -1;
