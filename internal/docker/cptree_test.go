@@ -103,3 +103,17 @@ func TestImageJDKSaysTheEnginesError(t *testing.T) {
 		t.Errorf("an engine that fails: %v, want its error", err)
 	}
 }
+
+// An export that writes nothing and exits 0 (podman in the cgroup v2
+// guest) is the engine's failure, not an image without java.
+func TestEmptyExportIsAnError(t *testing.T) {
+	bin := filepath.Join(t.TempDir(), "podman")
+	if err := os.WriteFile(bin, []byte("#!/bin/sh\nexit 0\n"), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
+	defer cancel()
+	if _, err := exportFS(ctx, Engine{Bin: bin}, "ctr1"); err == nil || !strings.Contains(err.Error(), "wrote no files") {
+		t.Errorf("an empty export: %v, want an error saying it wrote nothing", err)
+	}
+}

@@ -71,6 +71,12 @@ func exportFS(ctx context.Context, e Engine, id string) (imageFS, error) {
 	if err := cmd.Wait(); err != nil {
 		return nil, fmt.Errorf("%s export: %v: %s", e.Bin, err, strings.TrimSpace(errb.String()))
 	}
+	// Podman 4.3 in the cgroup v2 guest (its root an initramfs) exported
+	// nothing and exited 0: an empty tree is the engine's failure, not an
+	// image without java.
+	if rerr == nil && len(fs) <= 1 {
+		return nil, fmt.Errorf("%s export wrote no files (and no error)", e.Bin)
+	}
 	return fs, rerr
 }
 
