@@ -8,7 +8,10 @@ import (
 	"os"
 	"path"
 	"path/filepath"
+	"strconv"
 	"time"
+
+	"github.com/jvmfit/jvmfit/internal/owner"
 )
 
 // ImageReader reads files out of an image, through one view of it made on
@@ -46,6 +49,18 @@ func (r *ImageReader) Close() {
 	r.id, r.mount, r.t = "", false, nil
 }
 
+// readerCreateArgs creates the reader's container, never started, labelled
+// as a trial's is (sweep.go): one a SIGKILL left behind goes with the next
+// run's sweep.
+func readerCreateArgs(image string) []string {
+	return []string{"create",
+		"--label", LabelPid + "=" + strconv.Itoa(os.Getpid()),
+		"--label", LabelOwner + "=" + owner.ID(),
+		"--label", LabelProcess + "=" + owner.Self().String(),
+		"--label", LabelCreated + "=" + strconv.FormatInt(time.Now().Unix(), 10),
+		"--entrypoint", "/", image}
+}
+
 // tree makes the reader's view on first use.
 func (r *ImageReader) tree(ctx context.Context) (tree, error) {
 	if r.t != nil {
@@ -59,7 +74,7 @@ func (r *ImageReader) tree(ctx context.Context) (tree, error) {
 			return r.t, nil
 		}
 	}
-	id, err := r.e.Run(ctx, nil, "create", "--entrypoint", "/", r.image)
+	id, err := r.e.Run(ctx, nil, readerCreateArgs(r.image)...)
 	if err != nil {
 		return nil, fmt.Errorf("cannot create a container of %s to read its files: %w", r.image, err)
 	}
