@@ -10,8 +10,8 @@ import (
 	"os"
 	"path"
 	"path/filepath"
+	"strconv"
 	"strings"
-	"time"
 )
 
 // ImageID is the image's content id (sha256:...): a tag rebuilt is another
@@ -25,45 +25,26 @@ func ImageID(ctx context.Context, e Engine, image string) (string, error) {
 }
 
 // CopyFiles copies files out of an image into dir, each under its path in
-// the image (dir/usr/lib/jvm/...), through one created (never started)
-// container; a path the image lacks is skipped, the others' errors are
-// returned. It is how the planner reads the image's CDS archive size.
+// the image (dir/usr/lib/jvm/...) (ImageReader.CopyFiles). It is how the
+// planner reads the image's CDS archive size.
 func CopyFiles(ctx context.Context, e Engine, image, dir string, paths ...string) error {
-	id, err := e.Run(ctx, nil, "create", "--entrypoint", "/", image)
-	if err != nil {
-		return fmt.Errorf("cannot create a container of %s to read its files: %w", image, err)
-	}
-	defer func() {
-		rm, cancel := context.WithTimeout(context.Background(), 30*time.Second)
-		defer cancel()
-		_, _ = e.Run(rm, nil, "rm", "--force", id)
-	}()
-	for _, p := range paths {
-		tarred, err := e.Output(ctx, nil, "cp", id+":"+p, "-")
-		if err != nil {
-			if strings.Contains(err.Error(), "No such") || strings.Contains(err.Error(), "no such") {
-				continue
-			}
-			return fmt.Errorf("cannot copy %s out of %s: %w", p, image, err)
-		}
-		dst, err := HostPath(dir, p)
-		if err != nil {
-			return fmt.Errorf("cannot copy %s out of %s: %w", p, image, err)
-		}
-		if err := writeFirst(tarred, dst); err != nil {
-			return fmt.Errorf("cannot copy %s out of %s: %w", p, image, err)
-		}
-	}
-	return nil
+	r := NewImageReader(e, image)
+	defer r.Close()
+	return r.CopyFiles(ctx, dir, paths...)
 }
 
-// writeFirst writes the tar's first file to dst, through a temporary name
-// so that a reader never sees half of it.
+// writeFirst writes the tar's first file to dst.
 func writeFirst(tarred []byte, dst string) error {
 	tr := tar.NewReader(bytes.NewReader(tarred))
 	if _, err := tr.Next(); err != nil {
 		return err
 	}
+	return writeFile(tr, dst)
+}
+
+// writeFile writes r to dst, through a temporary name so that a reader
+// never sees half of it.
+func writeFile(r io.Reader, dst string) error {
 	if err := os.MkdirAll(filepath.Dir(dst), 0o755); err != nil {
 		return err
 	}
@@ -72,7 +53,7 @@ func writeFirst(tarred []byte, dst string) error {
 		return err
 	}
 	defer os.Remove(tmp.Name())
-	if _, err := io.Copy(tmp, tr); err != nil {
+	if _, err := io.Copy(tmp, r); err != nil {
 		tmp.Close()
 		return err
 	}
@@ -87,15 +68,21 @@ func writeFirst(tarred []byte, dst string) error {
 type ImageInfo struct {
 	ID       string
 	JavaHome string
+	Size     int64 // bytes, as the engine counts them
 }
 
-// Inspect reads an image's id and JAVA_HOME in one engine call.
+// Inspect reads an image's id, size and JAVA_HOME in one engine call.
 func Inspect(ctx context.Context, e Engine, image string) (ImageInfo, error) {
-	out, err := e.Run(ctx, nil, "image", "inspect", "--format", "{{.Id}} {{json .Config.Env}}", image)
+	out, err := e.Run(ctx, nil, "image", "inspect", "--format", "{{.Id}} {{.Size}} {{json .Config.Env}}", image)
 	if err != nil {
 		return ImageInfo{}, fmt.Errorf("image %s is not in the %s engine's store (%w): build or pull it first", image, e.Bin, err)
 	}
-	id, env, _ := strings.Cut(out, " ")
+	id, rest, _ := strings.Cut(out, " ")
+	sz, env, _ := strings.Cut(rest, " ")
+	size, err := strconv.ParseInt(sz, 10, 64)
+	if err != nil {
+		return ImageInfo{}, fmt.Errorf("image %s: the %s engine's size %q is no number", image, e.Bin, sz)
+	}
 	var vars []string
 	if err := json.Unmarshal([]byte(env), &vars); err != nil && env != "null" {
 		return ImageInfo{}, fmt.Errorf("cannot read the environment of image %s: %w", image, err)
@@ -104,7 +91,7 @@ func Inspect(ctx context.Context, e Engine, image string) (ImageInfo, error) {
 	if err != nil {
 		return ImageInfo{}, err
 	}
-	return ImageInfo{ID: id, JavaHome: home}, nil
+	return ImageInfo{ID: id, JavaHome: home, Size: size}, nil
 }
 
 // imageJavaHome is the JAVA_HOME an image sets, cleaned; "" if none. The

@@ -8,16 +8,29 @@ import (
 	"strings"
 )
 
-// imageFS is an image's file tree as names, kinds and link targets (no
-// contents), read from the tar of `export`: enough to find the java its
-// entrypoint runs, through PATH and every symbolic link, as the kernel
-// would inside the container.
-type imageFS map[string]fsEntry
+// tree is an image's file tree as findJava reads it: names, kinds and
+// link targets, no contents. Three trees answer it: the headers of a whole
+// export (imageFS, the tests' fixtures), an image mounted on the host
+// (podman, mounttree.go) and a created container asked one path at a time
+// (docker cp, cptree.go). The last two read only the paths the lookup
+// visits, not the image: under emulation an image's export outlasts
+// minutes.
+type tree interface {
+	// lstat is p's entry, a link not followed; p is absolute and clean,
+	// its parent resolved (no link in it).
+	lstat(p string) (fsEntry, bool)
+	// each calls fn with the paths matching pattern (path.Match) that are
+	// in the tree as written, below no link, until fn returns true.
+	each(pattern string, fn func(p string) bool)
+}
 
 type fsEntry struct {
 	dir, exec bool
 	link      string // a symbolic link's target, as written
 }
+
+// imageFS is a whole tree read from the tar of `export`.
+type imageFS map[string]fsEntry
 
 // readImageFS reads a tar's headers, skipping the contents.
 func readImageFS(r io.Reader) (imageFS, error) {
@@ -31,14 +44,42 @@ func readImageFS(r io.Reader) (imageFS, error) {
 		if err != nil {
 			return nil, err
 		}
-		p := path.Clean("/" + h.Name)
-		switch h.Typeflag {
-		case tar.TypeDir:
-			fs[p] = fsEntry{dir: true}
-		case tar.TypeSymlink:
-			fs[p] = fsEntry{link: h.Linkname}
-		case tar.TypeReg, tar.TypeLink:
-			fs[p] = fsEntry{exec: h.Mode&0o111 != 0}
+		if p, e, ok := headerEntry("/", h); ok {
+			fs[p] = e
+		}
+	}
+}
+
+// headerEntry is a tar header's entry, its name taken below dir.
+func headerEntry(dir string, h *tar.Header) (string, fsEntry, bool) {
+	p := path.Join(dir, path.Clean("/"+h.Name))
+	switch h.Typeflag {
+	case tar.TypeDir:
+		return p, fsEntry{dir: true}, true
+	case tar.TypeSymlink:
+		return p, fsEntry{link: h.Linkname}, true
+	case tar.TypeReg, tar.TypeLink:
+		return p, fsEntry{exec: h.Mode&0o111 != 0}, true
+	}
+	return p, fsEntry{}, false
+}
+
+func (fs imageFS) lstat(p string) (fsEntry, bool) {
+	e, ok := fs[p]
+	return e, ok
+}
+
+func (fs imageFS) each(pattern string, fn func(string) bool) {
+	var out []string
+	for p := range fs {
+		if ok, _ := path.Match(pattern, p); ok {
+			out = append(out, p)
+		}
+	}
+	sort.Strings(out)
+	for _, p := range out {
+		if fn(p) {
+			return
 		}
 	}
 }
@@ -46,9 +87,10 @@ func readImageFS(r io.Reader) (imageFS, error) {
 // maxLinks bounds the links followed in one lookup (the kernel's is 40).
 const maxLinks = 40
 
-// resolve follows symbolic links in every component of p and returns the
-// real path, and whether it exists.
-func (fs imageFS) resolve(p string) (string, bool) {
+// resolve follows symbolic links in every component of p, as the kernel
+// would inside the container, and returns the real path and whether it
+// exists.
+func resolve(fs tree, p string) (string, bool) {
 	hops := 0
 	parts := strings.Split(strings.Trim(path.Clean("/"+p), "/"), "/")
 	cur := "/"
@@ -57,7 +99,7 @@ func (fs imageFS) resolve(p string) (string, bool) {
 			continue
 		}
 		next := path.Join(cur, parts[i])
-		e, ok := fs[next]
+		e, ok := fs.lstat(next)
 		if !ok {
 			return next, false
 		}
@@ -80,23 +122,11 @@ func (fs imageFS) resolve(p string) (string, bool) {
 }
 
 // executable says whether p resolves to an executable regular file.
-func (fs imageFS) executable(p string) (string, bool) {
-	real, ok := fs.resolve(p)
+func executable(fs tree, p string) (string, bool) {
+	real, ok := resolve(fs, p)
 	if !ok {
 		return real, false
 	}
-	e := fs[real]
+	e, _ := fs.lstat(real)
 	return real, !e.dir && e.exec
-}
-
-// glob lists the paths matching pattern (path.Match), sorted.
-func (fs imageFS) glob(pattern string) []string {
-	var out []string
-	for p := range fs {
-		if ok, _ := path.Match(pattern, p); ok {
-			out = append(out, p)
-		}
-	}
-	sort.Strings(out)
-	return out
 }

@@ -20,7 +20,7 @@ type javaFound struct {
 // (Temurin's /opt/java/openjdk, Debian's and Red Hat's /usr/lib/jvm/*, a
 // buildpack's JRE or JDK layer, which the buildpack's launcher puts on
 // PATH only when the container starts).
-func findJava(fs imageFS, start ImageStart) (javaFound, bool) {
+func findJava(fs tree, start ImageStart) (javaFound, bool) {
 	env := map[string]string{}
 	for _, kv := range start.Env {
 		if k, v, ok := strings.Cut(kv, "="); ok {
@@ -33,7 +33,7 @@ func findJava(fs imageFS, start ImageStart) (javaFound, bool) {
 			if !path.IsAbs(p) {
 				p = path.Join("/", start.WorkingDir, p)
 			}
-			if real, ok := fs.executable(p); ok {
+			if real, ok := executable(fs, p); ok {
 				return javaFound{real, "the entrypoint's " + w}, true
 			}
 		} else {
@@ -45,22 +45,28 @@ func findJava(fs imageFS, start ImageStart) (javaFound, bool) {
 				if d == "" {
 					continue
 				}
-				if real, ok := fs.executable(path.Join(d, "java")); ok {
+				if real, ok := executable(fs, path.Join(d, "java")); ok {
 					return javaFound{real, "java on the image's PATH (" + path.Join(d, "java") + ")"}, true
 				}
 			}
 		}
 	}
 	if h := env["JAVA_HOME"]; h != "" {
-		if real, ok := fs.executable(path.Join(h, "bin", "java")); ok {
+		if real, ok := executable(fs, path.Join(h, "bin", "java")); ok {
 			return javaFound{real, "JAVA_HOME=" + h}, true
 		}
 	}
 	for _, g := range []string{"/opt/java/openjdk/bin/java", "/usr/lib/jvm/*/bin/java", "/usr/java/*/bin/java", "/layers/*/jre/bin/java", "/layers/*/jdk/bin/java"} {
-		for _, p := range fs.glob(g) {
-			if real, ok := fs.executable(p); ok {
-				return javaFound{real, p + " (a usual place)"}, true
+		var found javaFound
+		fs.each(g, func(p string) bool {
+			if real, ok := executable(fs, p); ok {
+				found = javaFound{real, p + " (a usual place)"}
+				return true
 			}
+			return false
+		})
+		if found.java != "" {
+			return found, true
 		}
 	}
 	return javaFound{}, false

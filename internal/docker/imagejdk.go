@@ -8,7 +8,6 @@ import (
 	"io"
 	"os/exec"
 	"strings"
-	"time"
 
 	"github.com/jvmfit/jvmfit/internal/jdk"
 )
@@ -16,47 +15,45 @@ import (
 // ImageJDK reads the JDK inside an image, so that the planner plans for
 // the runtime that will run, not the host's: the java the image's
 // entrypoint runs, found as the container would find it (findJava), and
-// its version and vendor from the release file beside it, read from a
-// created (never started) container. An image need not set JAVA_HOME.
+// its version and vendor from the release file beside it. An image need
+// not set JAVA_HOME.
 func ImageJDK(ctx context.Context, e Engine, image string) (jdk.JDK, error) {
-	start, err := StartOf(ctx, e, image)
+	r := NewImageReader(e, image)
+	defer r.Close()
+	return r.JDK(ctx)
+}
+
+// JDK is ImageJDK through r.
+func (r *ImageReader) JDK(ctx context.Context) (jdk.JDK, error) {
+	start, err := StartOf(ctx, r.e, r.image)
 	if err != nil {
 		return jdk.JDK{}, err
 	}
-	id, err := e.Run(ctx, nil, "create", "--entrypoint", "/", image)
+	fs, err := r.tree(ctx)
 	if err != nil {
-		return jdk.JDK{}, fmt.Errorf("cannot create a container of %s to read its JDK: %w", image, err)
-	}
-	defer func() {
-		rm, cancel := context.WithTimeout(context.Background(), 30*time.Second)
-		defer cancel()
-		_, _ = e.Run(rm, nil, "rm", "--force", id)
-	}()
-	fs, err := exportFS(ctx, e, id)
-	if err != nil {
-		return jdk.JDK{}, fmt.Errorf("cannot list the files of image %s: %w", image, err)
+		return jdk.JDK{}, err
 	}
 	found, ok := findJava(fs, start)
 	if !ok {
+		if err := r.treeErr(); err != nil {
+			return jdk.JDK{}, fmt.Errorf("image %s: cannot read its files to find its java: %w", r.image, err)
+		}
 		return jdk.JDK{}, fmt.Errorf("image %s: no java found where its entrypoint would find one (%s, PATH, JAVA_HOME, /opt/java/openjdk, /usr/lib/jvm/*, /layers/*/jre): is it a Java image?",
-			image, strings.Join(start.Argv, " "))
+			r.image, strings.Join(start.Argv, " "))
 	}
 	home := javaHomeOf(found.java)
-	// docker cp to "-" writes a tar of the file to stdout.
-	tarred, err := e.Output(ctx, nil, "cp", id+":"+home+"/release", "-")
+	text, err := r.readFile(ctx, home+"/release")
 	if err != nil {
-		return jdk.JDK{}, fmt.Errorf("image %s: its java %s (%s) has no %s/release: %w", image, found.java, found.how, home, err)
-	}
-	text, err := firstFile(tarred)
-	if err != nil {
-		return jdk.JDK{}, fmt.Errorf("cannot read %s/release of image %s: %w", home, image, err)
+		return jdk.JDK{}, fmt.Errorf("image %s: its java %s (%s) has no %s/release: %w", r.image, found.java, found.how, home, err)
 	}
 	j, err := jdk.FromRelease(home, text)
 	j.Path = found.java
 	return j, err
 }
 
-// exportFS lists a created container's files by streaming its export.
+// exportFS lists a created container's files by streaming its export: the
+// whole image, for an engine that can neither mount it nor copy one path
+// as it is (rootless podman, whose cp follows links).
 func exportFS(ctx context.Context, e Engine, id string) (imageFS, error) {
 	cmd := exec.CommandContext(ctx, e.Bin, "export", id)
 	cmd.Dir = e.Dir
@@ -73,6 +70,12 @@ func exportFS(ctx context.Context, e Engine, id string) (imageFS, error) {
 	io.Copy(io.Discard, out)
 	if err := cmd.Wait(); err != nil {
 		return nil, fmt.Errorf("%s export: %v: %s", e.Bin, err, strings.TrimSpace(errb.String()))
+	}
+	// Podman 4.3 in the cgroup v2 guest (its root an initramfs) exported
+	// nothing and exited 0: an empty tree is the engine's failure, not an
+	// image without java.
+	if rerr == nil && len(fs) <= 1 {
+		return nil, fmt.Errorf("%s export wrote no files (and no error)", e.Bin)
 	}
 	return fs, rerr
 }

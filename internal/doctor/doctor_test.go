@@ -66,7 +66,7 @@ func TestDoctorMeasuredHost(t *testing.T) {
 		"swap:        1 swap device(s) but not accounted (no memory.swap.max)",
 		"psi:         on",
 		"tested:      yes: e2e/cgroupv2, the systemd-like and host layouts",
-		"engine:      docker: cgroup driver systemd; not yet run on cgroup v2 in the project's tests",
+		"engine:      docker: cgroup driver systemd; not yet run on cgroup v2 with the systemd driver in the project's tests",
 		"engine:      podman: not installed",
 	} {
 		if !strings.Contains(text, want) {
@@ -147,9 +147,16 @@ func TestTestedHostKinds(t *testing.T) {
 	if SystemdOnV2Tested != strings.HasPrefix(systemd, "yes") {
 		t.Errorf("systemd scope: %q with SystemdOnV2Tested %v", systemd, SystemdOnV2Tested)
 	}
-	v2 := engineTested(2, "docker", "systemd")
+	v2 := engineTested(2, "docker", "cgroupfs")
 	if EnginesOnV2Tested != strings.HasPrefix(v2, "real trials") {
 		t.Errorf("docker on v2: %q with EnginesOnV2Tested %v", v2, EnginesOnV2Tested)
+	}
+	if got := engineTested(2, "podman", "cgroupfs"); EnginesOnV2Tested && !strings.Contains(got, "the podman layout") {
+		t.Errorf("podman on v2: %q, want its own layout named", got)
+	}
+	// The systemd driver on v2 runs only beside a real systemd.
+	if got := engineTested(2, "docker", "systemd"); SystemdOnV2Tested != strings.HasPrefix(got, "real trials") {
+		t.Errorf("docker's systemd driver on v2: %q with SystemdOnV2Tested %v", got, SystemdOnV2Tested)
 	}
 	if got := engineTested(1, "docker", "systemd"); !strings.HasPrefix(got, "not run") {
 		t.Errorf("systemd driver on v1: %q", got)

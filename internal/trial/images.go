@@ -3,7 +3,6 @@ package trial
 import (
 	"context"
 	"errors"
-	"time"
 
 	"github.com/jvmfit/jvmfit/internal/app"
 	"github.com/jvmfit/jvmfit/internal/jdk"
@@ -33,10 +32,6 @@ func UseImages(i Images) { images = i }
 
 var errNoImages = errors.New("this jvmfit has no container backend: an image app cannot run")
 
-// imagePrepareTimeout bounds reading an image's JDK when no context says
-// otherwise (Prepare; the Session calls PrepareImage with its own first).
-const imagePrepareTimeout = 2 * time.Minute
-
 // PrepareImage reads what Prepare needs of an image app (the engine, the
 // image's id, its JDK and the files the planner reads) into the image
 // reader's cache, honouring ctx: a SIGINT stops it at once. The Session
@@ -61,9 +56,9 @@ func prepareImage(spec *Spec, a *app.App) (jdk.JDK, error) {
 	if images == nil {
 		return jdk.JDK{}, errNoImages
 	}
-	ctx, cancel := context.WithTimeout(context.Background(), imagePrepareTimeout)
-	defer cancel()
-	return images.Prepare(ctx, spec, a)
+	// The image reader bounds its own engine calls, by the image's size
+	// (internal/backend/container's readBound).
+	return images.Prepare(context.Background(), spec, a)
 }
 
 func imageJDKText(spec Spec) string {

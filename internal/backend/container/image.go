@@ -2,11 +2,13 @@ package container
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"os"
 	"path/filepath"
 	"strings"
 	"sync"
+	"time"
 
 	"github.com/jvmfit/jvmfit/internal/docker"
 	"github.com/jvmfit/jvmfit/internal/jdk"
@@ -35,16 +37,25 @@ var imageJDKs = struct {
 // id, the java inside it (spec.Java = IMAGE:PATH) and its JDK, which it
 // returns with Home at a local copy holding the files the planner reads.
 func (images) Prepare(ctx context.Context, spec *trial.Spec, a *trial.App) (jdk.JDK, error) {
-	e, err := imageEngine(ctx, spec.Engine)
+	ask, cancel := context.WithTimeout(ctx, engineTimeout)
+	defer cancel()
+	e, err := imageEngine(ask, spec.Engine)
 	if err != nil {
 		return jdk.JDK{}, err
 	}
-	info, err := imageInfo(ctx, e, a.Image)
+	info, err := imageInfo(ask, e, a.Image)
 	if err != nil {
 		return jdk.JDK{}, err
 	}
 	id := info.ID
-	j, err := imageJDK(ctx, e, a.Image, info, spec.JVM)
+	bound := readBound(info.Size)
+	rctx, rcancel := context.WithTimeout(ctx, bound)
+	defer rcancel()
+	j, err := imageJDK(rctx, e, a.Image, info, spec.JVM)
+	if err != nil && ctx.Err() == nil && errors.Is(rctx.Err(), context.DeadlineExceeded) {
+		return jdk.JDK{}, fmt.Errorf("image %s: reading its JDK took over %v (%v, and %v per %d MiB of its %d MiB): is the %s engine stuck (%s info)?",
+			a.Image, bound, engineTimeout, perStep, readStep>>20, info.Size>>20, e.Bin, e.Bin)
+	}
 	if err != nil {
 		return jdk.JDK{}, err
 	}
@@ -100,12 +111,35 @@ func imageEngine(ctx context.Context, name string) (docker.Engine, error) {
 	return e, nil
 }
 
+// The bounds on reading an image: an engine's answers (its version, an
+// image's inspect) come within engineTimeout; reading the JDK's files may
+// take engineTimeout and perStep per readStep of the image's size, since
+// the engine may copy the whole image to make the container it copies
+// from (Docker's vfs driver does), which under emulation is minutes.
+var (
+	engineTimeout = 2 * time.Minute
+	perStep       = time.Minute
+)
+
+const readStep = 100 << 20
+
+// readBound is the bound on reading the JDK of an image of size bytes.
+func readBound(size int64) time.Duration {
+	if size < 0 {
+		size = 0
+	}
+	steps := (size + readStep - 1) / readStep
+	return engineTimeout + time.Duration(steps)*perStep
+}
+
 // imageJDK reads the image's JDK once per image id: from the release file
-// an earlier jvmfit copied into the cache, else from the image (a created
-// container), copying the files the planner and the anchors read (the CDS
-// archive; the module image only for --jvm paketo, which counts its
-// classes: 100+ MiB).
+// an earlier jvmfit copied into the cache, else from the image, copying
+// the files the planner and the anchors read (the CDS archive; the module
+// image only for --jvm paketo, which counts its classes: 100+ MiB), all
+// through one view of the image (docker.ImageReader).
 func imageJDK(ctx context.Context, e docker.Engine, image string, info docker.ImageInfo, mode string) (jdk.JDK, error) {
+	r := docker.NewImageReader(e, image)
+	defer r.Close()
 	key := e.Bin + " " + info.ID
 	imageJDKs.Lock()
 	j, ok := imageJDKs.byID[key]
@@ -113,11 +147,11 @@ func imageJDK(ctx context.Context, e docker.Engine, image string, info docker.Im
 	if !ok {
 		var err error
 		if j, err = cachedJDK(info); err != nil {
-			if j, err = docker.ImageJDK(ctx, e, image); err != nil {
+			if j, err = r.JDK(ctx); err != nil {
 				return j, err
 			}
 		}
-		if err := copyOnce(ctx, e, image, info.ID, j.Home, "release", "lib/server/classes.jsa"); err != nil {
+		if err := copyOnce(ctx, r, image, info.ID, j.Home, "release", "lib/server/classes.jsa"); err != nil {
 			return j, err
 		}
 		imageJDKs.Lock()
@@ -125,7 +159,7 @@ func imageJDK(ctx context.Context, e docker.Engine, image string, info docker.Im
 		imageJDKs.Unlock()
 	}
 	if mode == "paketo" {
-		if err := copyOnce(ctx, e, image, info.ID, j.Home, "lib/modules"); err != nil {
+		if err := copyOnce(ctx, r, image, info.ID, j.Home, "lib/modules"); err != nil {
 			return j, err
 		}
 	}
@@ -150,7 +184,7 @@ func cachedJDK(info docker.ImageInfo) (jdk.JDK, error) {
 
 // copyOnce copies the JDK's files (relative to home) out of the image into
 // its cache directory, unless a previous jvmfit did.
-func copyOnce(ctx context.Context, e docker.Engine, image, id, home string, rel ...string) error {
+func copyOnce(ctx context.Context, r *docker.ImageReader, image, id, home string, rel ...string) error {
 	dir, err := imageCacheDir(id, "")
 	if err != nil {
 		return err
@@ -169,7 +203,7 @@ func copyOnce(ctx context.Context, e docker.Engine, image, id, home string, rel 
 	if len(missing) == 0 {
 		return nil
 	}
-	return docker.CopyFiles(ctx, e, image, dir, missing...)
+	return r.CopyFiles(ctx, dir, missing...)
 }
 
 // imageCacheDir is where an image's JDK files are kept: the user's cache

@@ -49,7 +49,10 @@ ekilled() {
 # eok LIMIT: the rerun, with the killed run's database (so its sweep may
 # take the killed run's container). While it runs, the limits are read from
 # inside its container: memory.max, memory.swap.max and cpu.max of the
-# container's own cgroup namespace root, and its /proc/self/cgroup.
+# container's own cgroup namespace root, and its /proc/self/cgroup. All in
+# one exec: under emulation each exec takes most of a minute, and the
+# trial's measuring seconds after its JVM's start, so a second exec came
+# after the container had gone.
 eok() {
 	jvmfit run --app /app/image.yaml --engine $engine --db $work/engine.db --json --memory "$1" --cpus 1 >$work/eok.json &
 	pid=$!
@@ -61,10 +64,10 @@ eok() {
 		i=$((i + 1))
 	done
 	if [ -n "$id" ]; then
-		for f in memory.max memory.swap.max cpu.max; do
-			echo "inside $f $($engine exec $id /bin/busybox cat /sys/fs/cgroup/$f)"
-		done
-		echo "inside cgroup $($engine exec $id /bin/busybox cat /proc/self/cgroup)"
+		# shellcheck disable=SC2016 # expanded inside the container
+		$engine exec $id /bin/busybox sh -c 'b=/bin/busybox
+			for f in memory.max memory.swap.max cpu.max; do echo "inside $f $($b cat /sys/fs/cgroup/$f)"; done
+			echo "inside cgroup $($b cat /proc/self/cgroup)"'
 	else
 		echo "no running container of jvmfit $pid seen" >&2
 	fi

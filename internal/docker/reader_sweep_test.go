@@ -1,0 +1,71 @@
+//go:build linux
+
+package docker_test
+
+import (
+	"bufio"
+	"context"
+	"fmt"
+	"os"
+	"os/exec"
+	"strings"
+	"syscall"
+	"testing"
+	"time"
+
+	"github.com/jvmfit/jvmfit/internal/docker"
+	"github.com/jvmfit/jvmfit/internal/owner"
+)
+
+const readerHelperEnv = "JVMFIT_DOCKER_TEST_READER"
+
+// TestHelperReader is not a test: run with readerHelperEnv set, it plays a
+// jvmfit that reads an image's JDK, says so with its container still
+// there, and waits to be killed.
+func TestHelperReader(t *testing.T) {
+	if os.Getenv(readerHelperEnv) == "" {
+		return
+	}
+	owner.Use(os.Getenv(readerHelperEnv), 0)
+	r := docker.NewImageReader(docker.Default(), jdk17Image)
+	if _, err := r.JDK(context.Background()); err != nil {
+		fmt.Println("error:", err)
+		os.Exit(1)
+	}
+	fmt.Println("read")
+	time.Sleep(10 * time.Minute)
+}
+
+// TestReaderContainerIsSwept: a jvmfit killed with SIGKILL while it reads
+// an image's JDK leaves the container it reads from; the next jvmfit of
+// the same owner sweeps it, as it sweeps a trial's.
+func TestReaderContainerIsSwept(t *testing.T) {
+	need(t, jdk17Image)
+	s := sandbox(t)
+	cmd := exec.Command(os.Args[0], "-test.run=^TestHelperReader$", "-test.count=1")
+	cmd.Env = append(os.Environ(), readerHelperEnv+"="+s.Owner)
+	out, err := cmd.StdoutPipe()
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := cmd.Start(); err != nil {
+		t.Fatal(err)
+	}
+	defer func() { _ = cmd.Process.Kill(); _ = cmd.Wait() }()
+	line, err := bufio.NewReader(out).ReadString('\n')
+	if err != nil || strings.TrimSpace(line) != "read" {
+		t.Fatalf("the helper did not read the image's JDK: %q, %v", line, err)
+	}
+	pid := cmd.Process.Pid
+	_ = cmd.Process.Signal(syscall.SIGKILL)
+	_ = cmd.Wait()
+	if ids := containers(t, pid); len(ids) != 1 {
+		t.Fatalf("after SIGKILL want the reader's container left, got %v", ids)
+	}
+	if _, err := s.Sweep(context.Background()); err != nil {
+		t.Fatal(err)
+	}
+	if ids := containers(t, pid); len(ids) != 0 {
+		t.Errorf("the reader's container left after Sweep: %v", ids)
+	}
+}
