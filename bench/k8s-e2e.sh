@@ -25,7 +25,8 @@ source bench/results.sh
 command -v jq >/dev/null || { echo "bench/k8s-e2e.sh: jq not installed: make bench installs it (bash .ci/install bench)" >&2; exit 2; }
 
 work=$(mktemp -d)
-trap 'rm -rf "$work"' EXIT
+# Kept when the run fails: its trials' JSON and logs say why.
+trap 'status=$?; if [ $status = 0 ]; then rm -rf "$work"; else echo "bench/k8s-e2e.sh: failed; the run'"'"'s results and log are kept in $work" >&2; fi' EXIT
 load_before=$(cut -d' ' -f1 /proc/loadavg)
 start=$SECONDS
 OUT=$work/out make e2e-k8s 2>&1 | tee "$work/log"

@@ -34,7 +34,8 @@ use_state "$(mktemp -d "${STATE_PATTERN}XXXXXX")"
 touch "$STATE/$MARK"
 process_id $$ >"$STATE/owner"
 export JVMFIT_K8S_STATE=$STATE
-trap '"$here/down.sh"' EXIT
+# A teardown that leaves something behind fails the run, even a passing one.
+trap 'status=$?; "$here/down.sh" || status=1; exit $status' EXIT
 trap 'exit 130' INT
 trap 'exit 143' TERM
 
