@@ -12,11 +12,16 @@
 #      are unmounted, the pods' cgroups removed deepest first, then the
 #      cgroup directories up.sh created, then the bridge, /var/lib/kubelet
 #      if up.sh created it, then $STATE.
+#
+#   JVMFIT_K8S_STATE=DIR e2e/k8s/down.sh      (DIR: the state up.sh printed)
 set -uo pipefail
 here=$(cd "$(dirname "$0")" && pwd)
 . "$here/lib.sh"
 
+[ -n "$STATE" ] || die "JVMFIT_K8S_STATE is not set: give the state directory up.sh printed"
 [ -d "$STATE" ] || exit 0
+# Only a directory run.sh or up.sh made is torn down and removed.
+[ ! -L "$STATE" ] && [ -e "$STATE/$MARK" ] || die "$STATE is not a cluster's state directory (no $MARK in it); not touching it"
 
 # stop NAME: SIGTERM, up to 10 s, then SIGKILL; only the pid up.sh wrote,
 # and only if that pid still runs the binary it started (not a reused pid).

@@ -16,21 +16,24 @@
 #
 # JVMFIT is the jvmfit binary with --backend k8s (default bin/jvmfit);
 # DOCKER_JVMFIT the one that runs an image: descriptor locally (default the
-# same). The JSON results go to $OUT (default /tmp/jvmfit-e2e-k8s-out).
+# same). The JSON results, the runs' logs and their durations (seconds) go to
+# $OUT: by default $STATE/out, which down.sh removes with the cluster; give
+# OUT (an empty or missing directory) to keep them.
 set -euo pipefail
 here=$(cd "$(dirname "$0")" && pwd)
 root=$(cd "$here/../.." && pwd)
 . "$here/lib.sh"
-[ -e "$KUBECONFIG_ADMIN" ] || die "no cluster (run e2e/k8s/up.sh first)"
+need_cluster
 
 JVMFIT=${JVMFIT:-$root/bin/jvmfit}
 DOCKER_JVMFIT=${DOCKER_JVMFIT:-$JVMFIT}
 IMAGE=${IMAGE:-jvmfit-test/filecache:jdk17}
-OUT=${OUT:-/tmp/jvmfit-e2e-k8s-out}
+OUT=${OUT:-$STATE/out}
 "$JVMFIT" sweep --help 2>/dev/null | grep -q -- '--backend' ||
   die "$JVMFIT has no --backend k8s (internal/backend/kube); build jvmfit from a tree that has it, or give JVMFIT=..."
 command -v python3 >/dev/null || die "no python3 (it compares the two backends' JSON)"
-rm -rf "$OUT" && mkdir -p "$OUT/app"
+[ ! -e "$OUT" ] || [ -z "$(ls -A "$OUT")" ] || die "OUT=$OUT is not empty; give an empty or missing directory"
+mkdir -p "$OUT/app"
 
 # The agent image: the static jvmfit binary alone, plus the /tmp it writes to.
 agent_dir=$STATE/e2e/agent
@@ -60,6 +63,7 @@ run() {
   "$bin" "$@" --db "$OUT/$name.db" >"$OUT/$name.json" 2>"$OUT/$name.log" ||
     { tail -n 5 "$OUT/$name.log" >&2; die "$name failed (log $OUT/$name.log)"; }
   log "$name: done in $((SECONDS - t0)) s"
+  echo "$name $((SECONDS - t0))" >>"$OUT/seconds"
 }
 run k8s-sweep "$JVMFIT" sweep --app "$OUT/app/app.yaml" "${k8s[@]}" --parallel 2 --memory 64Mi,256Mi "${common[@]}"
 run docker-sweep "$DOCKER_JVMFIT" sweep --app "$OUT/app/app.yaml" --memory 64Mi,256Mi "${common[@]}"

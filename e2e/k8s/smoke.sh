@@ -16,7 +16,7 @@
 set -euo pipefail
 here=$(cd "$(dirname "$0")" && pwd)
 . "$here/lib.sh"
-[ -e "$KUBECONFIG_ADMIN" ] || die "no cluster (run e2e/k8s/up.sh first)"
+need_cluster
 
 IMAGE=${IMAGE:-jvmfit-test/filecache:jdk17}
 # filecache needs 136-152 MiB (README: jvmfit minmem); at 128Mi its JVM is

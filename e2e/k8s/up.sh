@@ -24,14 +24,40 @@ for c in containerd containerd-shim-runc-v2 runc ctr openssl ip gcc; do
 done
 [ -x /usr/lib/cni/bridge ] && [ -x /usr/lib/cni/host-local ] && [ -x /usr/lib/cni/loopback ] ||
   die "no CNI plugins in /usr/lib/cni; run .ci/k8s/build e2e (Debian containernetworking-plugins)"
-if [ -e "$STATE" ]; then
-  die "$STATE exists: a cluster is up or was left by a killed run; run e2e/k8s/down.sh first"
+command -v ss >/dev/null || die "no ss; install iproute2"
+# One cluster at a time: the bridge, its subnet and /var/lib/kubelet are the
+# machine's.
+if ip link show "$BRIDGE" >/dev/null 2>&1; then
+  die "bridge $BRIDGE exists: another cluster is up (or a killed one left it); JVMFIT_K8S_STATE=<its state> e2e/k8s/down.sh"
 fi
+# The state directory: run.sh's (an empty one it made with mktemp), or a new one.
+if [ -z "$STATE" ]; then
+  use_state "$(mktemp -d "${STATE_PATTERN}XXXXXX")"
+  touch "$STATE/$MARK"
+  log "state $STATE: JVMFIT_K8S_STATE=$STATE for smoke.sh, e2e.sh and down.sh"
+fi
+[ -d "$STATE" ] && [ ! -L "$STATE" ] && [ "$(stat -c %u:%a "$STATE")" = 0:700 ] && [ -e "$STATE/$MARK" ] ||
+  die "$STATE is not a state directory (root's, mode 700, made by run.sh or up.sh); leave JVMFIT_K8S_STATE unset"
+export JVMFIT_K8S_STATE=$STATE
+[ -e "$STATE/pids" ] && die "a cluster is up in $STATE, or was left by a killed run; JVMFIT_K8S_STATE=$STATE e2e/k8s/down.sh"
 
 mkdir -p "$STATE"/{pids,logs,pki,kubeconfig,etcd,containerd,cni/net.d,cni/ipam,kubelet/root,kubelet/pods-logs}
-# From here on, a failure tears down what was started.
-trap 'status=$?; if [ $status != 0 ]; then echo "e2e-k8s: up failed; logs in $STATE/logs (kept in $STATE.failed-logs)" >&2; rm -rf "$STATE.failed-logs"; cp -r "$STATE/logs" "$STATE.failed-logs" 2>/dev/null; "$here/down.sh" >&2; fi' EXIT
+# From here on, a failure tears down what was started; the logs are kept
+# in a directory of their own.
+keep_logs() {
+  local d
+  d=$(mktemp -d /tmp/jvmfit-k8s-e2e-logs.XXXXXX) && cp -r "$STATE/logs/." "$d/" 2>/dev/null
+  echo "e2e-k8s: up failed; the daemons' logs are kept in $d" >&2
+}
+trap 'status=$?; if [ $status != 0 ]; then keep_logs; "$here/down.sh" >&2; fi' EXIT
 t0=$(date +%s%N)
+
+# The ports, free now (lib.sh); each daemon's readiness check below goes
+# through its port and its certificate, so a port taken meanwhile fails.
+ETCD_PORT=$(free_port) && ETCD_PEER_PORT=$(free_port) && APISERVER_PORT=$(free_port) && KUBELET_PORT=$(free_port) ||
+  die "no free port found"
+printf 'ETCD_PORT=%s\nETCD_PEER_PORT=%s\nAPISERVER_PORT=%s\nKUBELET_PORT=%s\n' \
+  "$ETCD_PORT" "$ETCD_PEER_PORT" "$APISERVER_PORT" "$KUBELET_PORT" >"$STATE/ports.env"
 
 # start NAME ARGV...: a daemon in its own session (a Ctrl-C at the terminal
 # reaches run.sh's trap, which stops it in order), its pid in $STATE/pids.
@@ -67,6 +93,15 @@ sign() {
 sign apiserver /CN=kube-apiserver "subjectAltName=IP:127.0.0.1,IP:${SERVICE_SUBNET%.0/24}.1,DNS:localhost,DNS:kubernetes,DNS:kubernetes.default.svc
 extendedKeyUsage=serverAuth"
 sign apiserver-kubelet-client "/O=system:masters/CN=kube-apiserver-kubelet-client" "extendedKeyUsage=clientAuth"
+# etcd serves and peers on loopback with TLS, and takes only clients with a
+# certificate of this CA: the API server's, and the health check's.
+sign etcd /CN=jvmfit-e2e-etcd "subjectAltName=IP:127.0.0.1,DNS:localhost
+extendedKeyUsage=serverAuth,clientAuth"
+sign apiserver-etcd-client /CN=kube-apiserver-etcd-client "extendedKeyUsage=clientAuth"
+# The kubelet's serving certificate, which the API server checks when it
+# reaches the kubelet (logs) on the node's address.
+sign kubelet "/CN=$NODE" "subjectAltName=IP:$NODE_IP,DNS:$NODE
+extendedKeyUsage=serverAuth"
 # The service-account token signing key pair.
 ossl genrsa -out "$pki/sa.key" 2048
 ossl rsa -in "$pki/sa.key" -pubout -out "$pki/sa.pub"
@@ -131,20 +166,26 @@ echo "$BRIDGE" >"$STATE/bridge.created"
 ip addr add "$NODE_IP/${POD_SUBNET#*/}" dev "$BRIDGE"
 ip link set "$BRIDGE" up
 
-# --- etcd (Debian's 3.4).
+# --- etcd (Debian's 3.4), TLS on both its ports, client certificates required.
 start etcd "$K8S_BIN/etcd" --name e2e --data-dir "$STATE/etcd" \
-  --listen-client-urls "http://127.0.0.1:$ETCD_PORT" --advertise-client-urls "http://127.0.0.1:$ETCD_PORT" \
-  --listen-peer-urls "http://127.0.0.1:$ETCD_PEER_PORT" --initial-advertise-peer-urls "http://127.0.0.1:$ETCD_PEER_PORT" \
-  --initial-cluster "e2e=http://127.0.0.1:$ETCD_PEER_PORT" \
+  --listen-client-urls "https://127.0.0.1:$ETCD_PORT" --advertise-client-urls "https://127.0.0.1:$ETCD_PORT" \
+  --listen-peer-urls "https://127.0.0.1:$ETCD_PEER_PORT" --initial-advertise-peer-urls "https://127.0.0.1:$ETCD_PEER_PORT" \
+  --initial-cluster "e2e=https://127.0.0.1:$ETCD_PEER_PORT" \
+  --cert-file "$pki/etcd.crt" --key-file "$pki/etcd.key" --client-cert-auth --trusted-ca-file "$pki/ca.crt" \
+  --peer-cert-file "$pki/etcd.crt" --peer-key-file "$pki/etcd.key" --peer-client-cert-auth \
+  --peer-trusted-ca-file "$pki/ca.crt" \
   --quota-backend-bytes $((512 << 20))
-wait_for etcd 30 curl -fsS "http://127.0.0.1:$ETCD_PORT/health"
+wait_for etcd 30 curl -fsS --cacert "$pki/ca.crt" --cert "$pki/apiserver-etcd-client.crt" \
+  --key "$pki/apiserver-etcd-client.key" "https://127.0.0.1:$ETCD_PORT/health"
 
 # --- kube-apiserver. Node,RBAC authorization (the kubelet's token is
 # system:node:<node>); the endpoint reconciler is off because the
 # "kubernetes" service's address would be 127.0.0.1, which the Endpoints
 # API rejects; no pod here talks to the API server anyway.
 start kube-apiserver "$K8S_BIN/kube-apiserver" \
-  --etcd-servers "http://127.0.0.1:$ETCD_PORT" \
+  --etcd-servers "https://127.0.0.1:$ETCD_PORT" --etcd-cafile "$pki/ca.crt" \
+  --etcd-certfile "$pki/apiserver-etcd-client.crt" --etcd-keyfile "$pki/apiserver-etcd-client.key" \
+  --anonymous-auth=false \
   --bind-address 127.0.0.1 --advertise-address 127.0.0.1 --secure-port "$APISERVER_PORT" \
   --tls-cert-file "$pki/apiserver.crt" --tls-private-key-file "$pki/apiserver.key" \
   --client-ca-file "$pki/ca.crt" --token-auth-file "$pki/tokens.csv" \
@@ -153,7 +194,7 @@ start kube-apiserver "$K8S_BIN/kube-apiserver" \
   --service-account-issuer https://kubernetes.default.svc \
   --service-account-key-file "$pki/sa.pub" --service-account-signing-key-file "$pki/sa.key" \
   --kubelet-client-certificate "$pki/apiserver-kubelet-client.crt" \
-  --kubelet-client-key "$pki/apiserver-kubelet-client.key" \
+  --kubelet-client-key "$pki/apiserver-kubelet-client.key" --kubelet-certificate-authority "$pki/ca.crt" \
   --kubelet-preferred-address-types InternalIP \
   --profiling=false
 wait_for "kube-apiserver" 90 kubectl_ get --raw /readyz
@@ -231,7 +272,9 @@ wait_for containerd 30 ctr_ version
 #   failCgroupV1: false: Kubernetes 1.35 refuses cgroup v1 unless told, and
 #     this machine has only v1;
 #   cgroupDriver cgroupfs, cgroupRoot below this shell's cgroup (above);
-#   address/healthz on the node's bridge address and loopback only;
+#   address on the node's bridge address, with a serving certificate of
+#     the cluster's CA (the API server checks it); no healthz port, no
+#     read-only port;
 #   authentication by client certificate (the API server's) only, no
 #     anonymous access;
 #   eviction and image GC thresholds low: this is a shared test machine,
@@ -252,9 +295,10 @@ cgroupRoot: "$cgroot"
 containerRuntimeEndpoint: "unix://$CONTAINERD_SOCK"
 address: "$NODE_IP"
 port: $KUBELET_PORT
+tlsCertFile: "$pki/kubelet.crt"
+tlsPrivateKeyFile: "$pki/kubelet.key"
 readOnlyPort: 0
-healthzBindAddress: 127.0.0.1
-healthzPort: $KUBELET_HEALTHZ_PORT
+healthzPort: 0
 authentication:
   anonymous: {enabled: false}
   webhook: {enabled: false}
@@ -283,11 +327,13 @@ start kubelet "$K8S_BIN/kubelet" --config "$STATE/kubelet/config.yaml" \
 # node lifecycle), on loopback. Each controller acts as its own service
 # account (--use-service-account-credentials), which the default RBAC
 # roles are written for; the controller manager's own user may do little.
+# Neither serves anything (--secure-port 0): their healthz and metrics
+# would be two more listeners on the shared loopback, and nothing reads them.
 start kube-scheduler "$K8S_BIN/kube-scheduler" --kubeconfig "$STATE/kubeconfig/scheduler.yaml" \
-  --leader-elect=false --bind-address 127.0.0.1 --secure-port "$SCHEDULER_PORT"
+  --leader-elect=false --secure-port 0
 start kube-controller-manager "$K8S_BIN/kube-controller-manager" \
   --kubeconfig "$STATE/kubeconfig/controller-manager.yaml" \
-  --leader-elect=false --bind-address 127.0.0.1 --secure-port "$CONTROLLER_MANAGER_PORT" \
+  --leader-elect=false --secure-port 0 \
   --service-account-private-key-file "$pki/sa.key" --root-ca-file "$pki/ca.crt" \
   --use-service-account-credentials=true
 
