@@ -3,11 +3,9 @@
 package docker_test
 
 import (
-	"bufio"
 	"context"
 	"fmt"
 	"os"
-	"os/exec"
 	"strings"
 	"syscall"
 	"testing"
@@ -42,17 +40,7 @@ func TestHelperReader(t *testing.T) {
 func TestReaderContainerIsSwept(t *testing.T) {
 	need(t, jdk17Image)
 	s := sandbox(t)
-	cmd := exec.Command(os.Args[0], "-test.run=^TestHelperReader$", "-test.count=1")
-	cmd.Env = append(os.Environ(), readerHelperEnv+"="+s.Owner)
-	out, err := cmd.StdoutPipe()
-	if err != nil {
-		t.Fatal(err)
-	}
-	if err := cmd.Start(); err != nil {
-		t.Fatal(err)
-	}
-	defer func() { _ = cmd.Process.Kill(); _ = cmd.Wait() }()
-	line, err := bufio.NewReader(out).ReadString('\n')
+	cmd, line, err := startHelper(t, "TestHelperReader", readerHelperEnv+"="+s.Owner)
 	if err != nil || strings.TrimSpace(line) != "read" {
 		t.Fatalf("the helper did not read the image's JDK: %q, %v", line, err)
 	}

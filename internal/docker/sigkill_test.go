@@ -54,17 +54,7 @@ func TestHelperJvmfit(t *testing.T) {
 func TestSweepAfterSigkill(t *testing.T) {
 	need(t, jdk17Image)
 	s := sandbox(t)
-	cmd := exec.Command(os.Args[0], "-test.run=^TestHelperJvmfit$", "-test.count=1")
-	cmd.Env = append(os.Environ(), helperEnv+"="+s.Owner)
-	out, err := cmd.StdoutPipe()
-	if err != nil {
-		t.Fatal(err)
-	}
-	if err := cmd.Start(); err != nil {
-		t.Fatal(err)
-	}
-	defer func() { _ = cmd.Process.Kill(); _ = cmd.Wait() }()
-	line, err := bufio.NewReader(out).ReadString('\n')
+	cmd, line, err := startHelper(t, "TestHelperJvmfit", helperEnv+"="+s.Owner)
 	id, ok := strings.CutPrefix(strings.TrimSpace(line), "container ")
 	if err != nil || !ok {
 		t.Fatalf("the helper jvmfit did not start a container: %q, %v", line, err)
@@ -98,4 +88,23 @@ func TestSweepAfterSigkill(t *testing.T) {
 	if len(left) != 0 {
 		t.Errorf("cgroups left after Sweep: %v", left)
 	}
+}
+
+// startHelper starts this test binary's helper test name as a child
+// jvmfit with env added, and returns it with the first line it printed;
+// the child is killed and reaped when the test ends.
+func startHelper(t *testing.T, name, env string) (*exec.Cmd, string, error) {
+	t.Helper()
+	cmd := exec.Command(os.Args[0], "-test.run=^"+name+"$", "-test.count=1")
+	cmd.Env = append(os.Environ(), env)
+	out, err := cmd.StdoutPipe()
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := cmd.Start(); err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { _ = cmd.Process.Kill(); _ = cmd.Wait() })
+	line, err := bufio.NewReader(out).ReadString('\n')
+	return cmd, line, err
 }
