@@ -3,9 +3,10 @@ package tune
 import (
 	"context"
 	"fmt"
+	"slices"
+
 	"github.com/jvmfit/jvmfit/internal/judge"
 	"github.com/jvmfit/jvmfit/internal/plan"
-
 	"github.com/jvmfit/jvmfit/internal/size"
 	"github.com/jvmfit/jvmfit/internal/trial"
 )
@@ -94,19 +95,32 @@ func (s *searcher) soak(ctx context.Context) error {
 }
 
 // soakPoint is the soak of the chosen point p: run as recommended for
-// cfg.Soak, with the profile measured under the chosen options when the
-// candidate has one and the launcher plans the point with it (that is
-// the profile the answer recommends).
+// cfg.Soak, with the profile the search planned it with. The profile
+// measured under the chosen options, when the candidate has one the
+// point was not planned with (the point was the trial that measured it),
+// takes its place only where the launcher plans the same options with
+// it: the soak proves what the search held, never a plan no search trial
+// ran. (filecache, serial-c1-appcds at 104Mi: the search planned a
+// 52 MiB heap and held it 30 s; the candidate's own profile, whose AppCDS
+// archive counts 43 MiB, planned 14 MiB there, and the soak died of Java
+// heap space, twice in two runs.)
 func (s *searcher) soakPoint(p Point) Point {
 	p.Purpose, p.Soak, p.Measure, p.Repeat = PurposeSoak, s.cfg.Soak, false, 0
-	if c := s.cand(p.Candidate); c != nil && c.prof != nil && p.Profile != c.prof {
-		q := p
-		q.Profile = c.prof
-		if _, err := s.cfg.Planner(q); err == nil {
-			p = q
-		}
+	c := s.cand(p.Candidate)
+	if c == nil || c.prof == nil || p.Profile == c.prof {
+		return p
 	}
-	return p
+	q := p
+	q.Profile = c.prof
+	searched, err := s.cfg.Planner(p)
+	if err != nil {
+		return p
+	}
+	own, err := s.cfg.Planner(q)
+	if err != nil || !slices.Equal(own.Options, searched.Options) {
+		return p
+	}
+	return q
 }
 
 // answer fills the recommendation: the chosen point, raised to the last
