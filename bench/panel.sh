@@ -28,6 +28,12 @@
 # MODES=default,jvmfit. `uptime` before and after each app is in the file.
 # PROFILE_GOAL=footprint plans the profile column for that goal (default
 # balanced), recorded in the file's settings.
+# jvmfit-scrape (issue 37) is the profile column with a production profile:
+# the app runs as for the profile column (the defaults at 1 GiB, its own
+# load) with workloads/metrics-agent on it, a client_java endpoint on a
+# loopback port behind a password, and `jvmfit profile --scrape` reads it
+# from the JVM's start to its end; minmem then plans with that profile.
+# bench/prodprofile.sh runs the panel with it.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
@@ -59,14 +65,14 @@ case $PROFILE_GOAL in
   *) echo "bench/panel.sh: PROFILE_GOAL=$PROFILE_GOAL: give balanced, footprint or throughput" >&2; exit 2 ;;
 esac
 for m in ${MODES//,/ }; do
-  case $m in default | ubi | runjava | paketo | jvmfit | jvmfit-footprint | jvmfit-profile) ;;
-    *) echo "bench/panel.sh: MODES: unknown column '$m' (default, ubi, runjava, paketo, jvmfit, jvmfit-footprint, jvmfit-profile)" >&2; exit 2 ;;
+  case $m in default | ubi | runjava | paketo | jvmfit | jvmfit-footprint | jvmfit-profile | jvmfit-scrape) ;;
+    *) echo "bench/panel.sh: MODES: unknown column '$m' (default, ubi, runjava, paketo, jvmfit, jvmfit-footprint, jvmfit-profile, jvmfit-scrape)" >&2; exit 2 ;;
   esac
 done
 has() { [[ ,$MODES, == *,$1,* ]]; }
 # The columns minmem searches in one run (jvmfit-profile is a run of its own);
 # the footprint column is minmem's jvmfit:footprint, renamed back after.
-search_modes=$(tr , '\n' <<<"$MODES" | { grep -vx jvmfit-profile || true; } | sed 's/^jvmfit-footprint$/jvmfit:footprint/' | paste -sd, -)
+search_modes=$(tr , '\n' <<<"$MODES" | { grep -vxE 'jvmfit-profile|jvmfit-scrape' || true; } | sed 's/^jvmfit-footprint$/jvmfit:footprint/' | paste -sd, -)
 OUT=${OUT:-bench/results/panel-$(date -u +%Y%m%dT%H%M%SZ).json}
 
 if [[ $(id -u) != 0 ]]; then
@@ -76,6 +82,10 @@ fi
 command -v jq >/dev/null || { echo "bench/panel.sh: jq not installed: make bench installs it (bash .ci/install bench)" >&2; exit 2; }
 [[ -x $JAVA ]] || { echo "bench/panel.sh: no java at '$JAVA': set JAVA=/path/to/bin/java" >&2; exit 2; }
 [[ -x $JVMFIT ]] || go build -o "$JVMFIT" ./cmd/jvmfit
+AGENT=$PWD/workloads/metrics-agent/target/metrics-agent.jar
+if has jvmfit-scrape && [[ ! -f $AGENT ]]; then
+  echo "bench/panel.sh: MODES has jvmfit-scrape but $AGENT is not built: run make workloads" >&2; exit 2
+fi
 jdkv=$("$JAVA" -XshowSettings:properties -version 2>&1 | awk -F'= ' '/java.specification.version/ {print $2}')
 if [[ -n $JDK && $jdkv != "$JDK" ]]; then
   echo "bench/panel.sh: JDK=$JDK but $JAVA is JDK $jdkv: set JAVA=/path/to/a JDK $JDK java" >&2; exit 2
@@ -92,6 +102,38 @@ work=$(mktemp -d)
 trap 'if [[ -n ${KEEP:-} ]]; then mkdir -p "$KEEP" && cp -r "$work"/. "$KEEP"/; fi; rm -rf "$work"' EXIT
 trap 'exit 130' INT TERM
 
+# scraped APP CPUS FILE: the app's profile from its own metrics, as
+# production gives one. The app runs one trial as for the profile column,
+# with the metrics agent on (a set of its own: the defaults and
+# -javaagent), and `jvmfit profile --scrape` reads the agent's endpoint
+# every second from the JVM's start until the endpoint goes with the JVM
+# (a scrape that fails after its first reading ends with the peaks so
+# far). The password is random, in a 0600 file, and reaches jvmfit
+# through its environment, not its command line.
+scraped() {
+  local a=$1 cpus=$2 out=$3 d port=
+  d=$(mktemp -d "$work/scrape-$a-$cpus.XXXXXX")
+  (umask 077 && head -c 18 /dev/urandom | base64 | tr -d '/+=' >"$d/pass")
+  printf 'metrics:\n  options: ["-javaagent:%s=port-file=%s/port,password-file=%s/pass"]\n' "$AGENT" "$d" "$d" >"$d/sets.yaml"
+  "$JVMFIT" run "${base[@]}" --memory 1Gi --jvm set:metrics --option-sets "$d/sets.yaml" >"$work/$a-$cpus-scrape-run.log" 2>&1 &
+  local run=$!
+  # The agent writes its port before the app's main runs; bounded by the
+  # descriptors' ready_timeout (at most 90 s) and the run's own end.
+  for _ in $(seq 1200); do
+    [[ -s $d/port ]] && { port=$(<"$d/port"); break; }
+    kill -0 "$run" 2>/dev/null || break
+    sleep 0.1
+  done
+  if [[ -n $port ]]; then
+    JVMFIT_SCRAPE_PASSWORD=$(<"$d/pass") "$JVMFIT" profile --scrape "http://jvmfit@127.0.0.1:$port/metrics" \
+      --duration 10m --interval 1s -o "$out" >"$work/$a-$cpus-scrape.log" 2>&1 || rm -f "$out"
+  else
+    echo "bench/panel.sh: $a: the metrics agent wrote no port (the run: $(tail -1 "$work/$a-$cpus-scrape-run.log"))" >&2
+  fi
+  wait "$run" || true
+  rm -rf "$d"
+}
+
 # minok FILE MODE: the mode's smallest passing limit in bytes (0: none).
 minok() { jq -r --arg m "$2" '[.modes[] | select(.jvm == $m) | .min_ok_bytes][0] // 0' "$1"; }
 mi() { if [[ $1 -gt 0 ]]; then echo "$(($1 / 1048576))Mi"; else echo none; fi; }
@@ -103,7 +145,7 @@ cell() { if has "$2"; then mi "$(minok "$1" "$2")"; else echo -; fi; }
 rows=()
 for cpus in $CPUS; do
   table="$work/table-$cpus"
-  printf '| app | defaults | UBI | run-java.sh | Paketo | jvmfit, no profile | jvmfit footprint, no profile | jvmfit, profile | no profile / best anchor | footprint / best anchor | no profile / defaults |\n|---|---|---|---|---|---|---|---|---|---|---|\n' >"$table"
+  printf '| app | defaults | UBI | run-java.sh | Paketo | jvmfit, no profile | jvmfit footprint, no profile | jvmfit, profile | jvmfit, scraped profile | no profile / best anchor | footprint / best anchor | scraped / best anchor | no profile / defaults |\n|---|---|---|---|---|---|---|---|---|---|---|---|---|\n' >"$table"
   for a in $APPS; do
     desc=workloads/$a/app.yaml
     if [[ ! -f $desc ]]; then
@@ -144,6 +186,19 @@ for cpus in $CPUS; do
     else
       echo "bench/panel.sh: $a: no profile (the trial at 1 GiB failed: $(tail -1 "$work/$a-$cpus-profile.log"))" >&2
     fi
+    # The same, with the profile the app's own metrics gave (jvmfit-scrape).
+    withs=0 sprof="$work/$a-$cpus-scraped.json"
+    if has jvmfit-scrape; then
+      echo "bench/panel.sh: $a at $cpus CPU(s): its profile from its metrics, then jvmfit with it" >&2
+      scraped "$a" "$cpus" "$sprof"
+      if [[ -s $sprof ]]; then
+        "$JVMFIT" minmem "${base[@]}" --experiment "panel-$a-$cpus-scrape" --jvm "$pmode" --profile "$sprof" \
+          "${search[@]}" >"$work/$a-$cpus-s.json" 2>>"$work/$a-$cpus.log" &&
+          withs=$(minok "$work/$a-$cpus-s.json" "$pmode")
+      else
+        echo "bench/panel.sh: $a: no scraped profile ($(tail -1 "$work/$a-$cpus-scrape.log" 2>/dev/null))" >&2
+      fi
+    fi
     f="$work/$a-$cpus.json"
     # The ratio to the best of the anchors this run searched (MODES; the
     # results file's settings.modes says which), and to the defaults (issue
@@ -157,21 +212,33 @@ for cpus in $CPUS; do
     nop=$(minok "$f" jvmfit)
     fp=$(minok "$f" jvmfit-footprint)
     def=$(minok "$f" default)
-    ratio=$(div "$nop" "$best") fratio=$(div "$fp" "$best") rdef=$(div "$nop" "$def")
-    printf '| %s | %s | %s | %s | %s | %s | %s | %s | %s | %s | %s |\n' "$a" "$(cell "$f" default)" "$(cell "$f" ubi)" \
+    ratio=$(div "$nop" "$best") fratio=$(div "$fp" "$best") rdef=$(div "$nop" "$def") sratio=$(div "$withs" "$best")
+    printf '| %s | %s | %s | %s | %s | %s | %s | %s | %s | %s | %s | %s | %s |\n' "$a" "$(cell "$f" default)" "$(cell "$f" ubi)" \
       "$(cell "$f" runjava)" "$(cell "$f" paketo)" "$(cell "$f" jvmfit)" "$(cell "$f" jvmfit-footprint)" \
-      "$(if has jvmfit-profile; then mi "$withp"; else echo -; fi)" "$ratio" "$fratio" "$rdef" >>"$table"
+      "$(if has jvmfit-profile; then mi "$withp"; else echo -; fi)" "$(if has jvmfit-scrape; then mi "$withs"; else echo -; fi)" \
+      "$ratio" "$fratio" "$sratio" "$rdef" >>"$table"
     ptrials=0 pf="$work/$a-$cpus-p.json"
     [[ -s $pf ]] && ptrials=$(jq '[.modes[].trial_count] | add // 0' "$pf")
     [[ -s $pf ]] || echo '{"modes": []}' >"$pf"
+    sf="$work/$a-$cpus-s.json"
+    [[ -s $sf ]] && ptrials=$((ptrials + $(jq '[.modes[].trial_count] | add // 0' "$sf")))
+    [[ -s $sf ]] || echo '{"modes": []}' >"$sf"
+    # What the scrape measured, field by field with its source, beside the
+    # trial's profile: the closing note's per-region comparison.
+    sfields='null'
+    [[ -s $sprof ]] && sfields=$(jq -c '{liveHeapBytes, metaspaceUsedBytes, classSpaceUsedBytes, codeCacheUsedBytes, peakJavaThreads, directMemoryBytes, peakUncappedNativeBytes, sources: .sources}' "$sprof")
+    pfields='null'
+    [[ -s $prof ]] && pfields=$(jq -c '{liveHeapBytes, metaspaceUsedBytes, classSpaceUsedBytes, codeCacheUsedBytes, peakJavaThreads, directMemoryBytes, peakUncappedNativeBytes}' "$prof")
     # Per mode: the smallest passing limit, and the cgroup peaks of its
     # passing trials (what the process used, finer than the grid).
-    rows+=("$(jq -c --arg app "$a" --argjson cpus "$cpus" --argjson withp "$withp" --arg ratio "$ratio" --arg fratio "$fratio" --arg rdef "$rdef" --argjson ptrials "$ptrials" \
+    rows+=("$(jq -c --arg app "$a" --argjson cpus "$cpus" --argjson withp "$withp" --argjson withs "$withs" --arg ratio "$ratio" --arg fratio "$fratio" --arg sratio "$sratio" --arg rdef "$rdef" --argjson ptrials "$ptrials" \
       --arg lb "$load_before" --arg la "$(cut -d' ' -f1-3 /proc/loadavg)" --arg start "$(date -u +%FT%TZ)" \
-      --arg ub "$uptime_before" --arg ua "$(uptime)" --argjson prof "$(has jvmfit-profile && echo true || echo false)" \
+      --arg ub "$uptime_before" --arg ua "$(uptime)" --argjson prof "$(has jvmfit-profile && echo true || echo false)" --argjson scr "$(has jvmfit-scrape && echo true || echo false)" \
+      --argjson sfields "$sfields" --argjson pfields "$pfields" --slurpfile sm "$sf" \
       --slurpfile pm "$pf" \
-      '(.modes + ($pm[0].modes | map(.jvm = "jvmfit-profile"))) as $all | {app: $app, cpus: $cpus,
-        min_ok_bytes: ([.modes[] | {key: .jvm, value: .min_ok_bytes}] | from_entries + (if $prof then {"jvmfit-profile": $withp} else {} end)),
+      '(.modes + ($pm[0].modes | map(.jvm = "jvmfit-profile")) + ($sm[0].modes | map(.jvm = "jvmfit-scrape"))) as $all | {app: $app, cpus: $cpus,
+        min_ok_bytes: ([.modes[] | {key: .jvm, value: .min_ok_bytes}] | from_entries + (if $prof then {"jvmfit-profile": $withp} else {} end) + (if $scr then {"jvmfit-scrape": $withs} else {} end)),
+        profiles: {trial: $pfields, scrape: $sfields}, scrape_ratio_to_best_anchor: $sratio,
         ok_peak_bytes: ([$all[] | {key: .jvm, value: ([.trials[]? | select(.verdict == "OK") | .memory_peak_bytes] | if length > 0 then {min: min, max: max} else null end)}] | from_entries),
         searches: ([$all[] | {key: .jvm, value: [.trials[]? | "\(.limit_bytes / 1048576)Mi \(.verdict)\(if .verdict == "OK" then "" else " " + ((.failed // [.kind]) | join(", ")) end), peak \(.memory_peak_bytes / 1048576 | floor)Mi\(if (.findings // []) | length > 0 then "; " + (.findings | join("; ")) else "" end)"]}] | from_entries),
         trials: (([.modes[].trial_count] | add // 0) + $ptrials), ratio_to_best_anchor: $ratio, footprint_ratio_to_best_anchor: $fratio, ratio_to_default: $rdef,
@@ -220,6 +287,9 @@ printf '%s\n' "${rows[@]:-}" | jq -s --arg date "$(date -u +%FT%TZ)" --arg host 
        + [$r.ok_peak_bytes | to_entries[] | select(.value != null) | ({key: "\($p).\(.key).ok_peak_min_mib", value: (.value.min / 1048576 * 10 | round / 10)}, {key: "\($p).\(.key).ok_peak_max_mib", value: (.value.max / 1048576 * 10 | round / 10)})]
        + (if ($r.ratio_to_best_anchor | test("^[0-9.]+$")) then [{key: "\($p).jvmfit_to_best_anchor", value: ($r.ratio_to_best_anchor | tonumber)}] else [] end)
        + (if (($r.footprint_ratio_to_best_anchor // "n/a") | test("^[0-9.]+$")) then [{key: "\($p).jvmfit_footprint_to_best_anchor", value: ($r.footprint_ratio_to_best_anchor | tonumber)}] else [] end)
+       + (if (($r.scrape_ratio_to_best_anchor // "n/a") | test("^[0-9.]+$")) then [{key: "\($p).jvmfit_scrape_to_best_anchor", value: ($r.scrape_ratio_to_best_anchor | tonumber)}] else [] end)
+       + ([($r.profiles // {}) | to_entries[] | select(.value != null) | .key as $src | .value | to_entries[] | select(.key != "sources" and (.value | type) == "number")
+           | {key: "\($p).profile.\($src).\(.key)", value: (if (.key | test("Bytes$")) then (.value / 1048576 * 10 | round / 10) else .value end)}])
        + (if ($r.min_ok_bytes.jvmfit // 0) > 0 and ($r.min_ok_bytes.default // 0) > 0
           then [{key: "\($p).jvmfit_to_default", value: (($r.min_ok_bytes.jvmfit / $r.min_ok_bytes.default * 100 | round) / 100)}] else [] end))[]]
       | from_entries),

@@ -39,6 +39,27 @@ func TestClientJavaNames(t *testing.T) {
 	}
 }
 
+// client_java 1.x names, as the panel's metrics agent (workloads/metrics-agent)
+// serves them from a real JDK 17: the fixture is its output. No old
+// collection yet: the old pool's collection use is 0, which is no live set.
+func TestClientJava1xNames(t *testing.T) {
+	r := readFixture(t, "client_java_1x.txt")
+	want := map[string]int64{"metaspaceUsedBytes": 12179376, "classSpaceUsedBytes": 1487000,
+		"codeCacheUsedBytes": 1214720 + 331776 + 1544960, "peakJavaThreads": 11,
+		"directMemoryBytes": 16384, "mappedBufferBytes": 0, "loadedClasses": 3184}
+	for f, v := range want {
+		if r.v[f] != v || r.src[f] != plan.SourceJMX {
+			t.Errorf("%s = %d (%s), want %d (jmx)", f, r.v[f], r.src[f], v)
+		}
+	}
+	if _, ok := r.v["liveHeapBytes"]; ok {
+		t.Errorf("live set %d from a collection use of 0: want none", r.v["liveHeapBytes"])
+	}
+	if r.heapCommitted != 383188992 {
+		t.Errorf("heap committed %d, want jvm_memory_committed_bytes{area=\"heap\"} 383188992", r.heapCommitted)
+	}
+}
+
 // Micrometer's names in OpenMetrics (# UNIT, # EOF, an exemplar).
 func TestMicrometerOpenMetrics(t *testing.T) {
 	r := readFixture(t, "micrometer-openmetrics.txt")

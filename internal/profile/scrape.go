@@ -7,6 +7,8 @@ import (
 	"fmt"
 	"io"
 	"net/http"
+	neturl "net/url"
+	"os"
 	"strings"
 	"time"
 
@@ -40,12 +42,22 @@ func (w Window) every() time.Duration {
 // FromScrape reads the service's own metrics endpoint (Prometheus text
 // or OpenMetrics) now and then every interval for the duration, and
 // gives the peaks of what its JVM metrics say (metrics.go names them).
-func FromScrape(ctx context.Context, url string, w Window) (*plan.Profile, []string, error) {
+//
+// An endpoint that asks for basic authentication gets the URL's user and
+// password (http://user:password@host/...), or, for a URL with a user and
+// no password, the password in $JVMFIT_SCRAPE_PASSWORD: unlike a command
+// line, the environment is not readable by other local users. What is
+// printed or stored names the URL without its password.
+func FromScrape(ctx context.Context, rawURL string, w Window) (*plan.Profile, []string, error) {
+	target, url, err := scrapeTarget(rawURL)
+	if err != nil {
+		return nil, nil, err
+	}
 	client := &http.Client{Timeout: 10 * time.Second}
 	var rs []reading
 	end := time.Now().Add(w.Duration)
 	for {
-		pts, err := scrapeOnce(ctx, client, url)
+		pts, err := scrapeOnce(ctx, client, target, url)
 		if err != nil {
 			if len(rs) == 0 || ctx.Err() != nil {
 				return nil, nil, err
@@ -72,8 +84,35 @@ func FromScrape(ctx context.Context, url string, w Window) (*plan.Profile, []str
 	return p, metricNotes(p), p.Validate()
 }
 
-func scrapeOnce(ctx context.Context, client *http.Client, url string) ([]point, error) {
-	req, err := http.NewRequestWithContext(ctx, http.MethodGet, url, nil)
+// ScrapePasswordEnv holds the password for a --scrape URL that names a
+// user and no password.
+const ScrapePasswordEnv = "JVMFIT_SCRAPE_PASSWORD"
+
+// scrapeTarget gives the URL to request, with the password from the
+// environment where the URL has a user and none, and the URL to show.
+func scrapeTarget(raw string) (*neturl.URL, string, error) {
+	u, err := neturl.Parse(raw)
+	if err != nil || (u.Scheme != "http" && u.Scheme != "https") || u.Host == "" {
+		shown := raw // unparsed: shown unless it may hold a password
+		if err == nil {
+			shown = u.Redacted()
+		} else if strings.Contains(raw, "@") {
+			shown = "URL"
+		}
+		return nil, "", badInput("--scrape %s: not an http:// or https:// URL with a host (give the service's metrics URL, such as http://127.0.0.1:8080/actuator/prometheus)", shown)
+	}
+	if u.User != nil {
+		if _, has := u.User.Password(); !has {
+			if pw, ok := os.LookupEnv(ScrapePasswordEnv); ok {
+				u.User = neturl.UserPassword(u.User.Username(), pw)
+			}
+		}
+	}
+	return u, u.Redacted(), nil
+}
+
+func scrapeOnce(ctx context.Context, client *http.Client, target *neturl.URL, url string) ([]point, error) {
+	req, err := http.NewRequestWithContext(ctx, http.MethodGet, target.String(), nil)
 	if err != nil {
 		return nil, badInput("--scrape %s: %v (give an http:// URL)", url, err)
 	}
@@ -90,7 +129,14 @@ func scrapeOnce(ctx context.Context, client *http.Client, url string) ([]point, 
 	if err != nil {
 		return nil, badInput("reading %s: %v", url, err)
 	}
-	if resp.StatusCode != http.StatusOK {
+	switch {
+	case resp.StatusCode == http.StatusUnauthorized || resp.StatusCode == http.StatusForbidden:
+		how := "give its user and password in the URL (http://user@host/..., the password in $" + ScrapePasswordEnv + ")"
+		if target.User != nil {
+			how = "check the user and password given"
+		}
+		return nil, badInput("%s answered %s: the endpoint asks who is scraping: %s", url, resp.Status, how)
+	case resp.StatusCode != http.StatusOK:
 		return nil, badInput("%s answered %s: give the service's Prometheus metrics URL", url, resp.Status)
 	}
 	return parseText(url, body)
