@@ -15,10 +15,28 @@ const smallLimit = 300 * mib
 // threads; 100 leaves a margin for apps deeper still.
 const c1Threads = 100
 
+// threads is the profile's count of OS threads: measured (a trial, --pid),
+// or, from a metrics endpoint that counts Java threads only, those plus
+// the VM's own, as the stacks are sized (nonheap.go); 0 when it has
+// neither. A production profile scraped from Micrometer or client_java
+// then decides C1 as a trial's does.
+func (pr *Profile) threads() int64 {
+	switch {
+	case pr == nil:
+		return 0
+	case pr.PeakThreads > 0:
+		return pr.PeakThreads
+	case pr.PeakJavaThreads > 0:
+		return pr.PeakJavaThreads + vmThreads
+	}
+	return 0
+}
+
 // fewThreads says whether a profile measured at most c1Threads threads;
 // without a profile (or without a thread count) nobody knows, so no.
 func fewThreads(pr *Profile) bool {
-	return pr != nil && pr.PeakThreads > 0 && pr.PeakThreads <= c1Threads
+	n := pr.threads()
+	return n > 0 && n <= c1Threads
 }
 
 // c1BreakEven is the thread count above which C1's bigger frames cost
@@ -30,7 +48,7 @@ const c1BreakEven = 170
 // manyThreads says whether a profile measured more than c1BreakEven
 // threads; without a profile nobody knows, so no.
 func manyThreads(pr *Profile) bool {
-	return pr != nil && pr.PeakThreads > c1BreakEven
+	return pr.threads() > c1BreakEven
 }
 
 // leanInline is the largest hot callee (bytecodes) C2 inlines under

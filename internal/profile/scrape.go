@@ -131,8 +131,10 @@ func scrapeOnce(ctx context.Context, client *http.Client, target *neturl.URL, ur
 	}
 	switch {
 	case resp.StatusCode == http.StatusUnauthorized || resp.StatusCode == http.StatusForbidden:
-		how := "give its user and password in the URL (http://user@host/..., the password in $" + ScrapePasswordEnv + ")"
-		if target.User != nil {
+		how := "give its user in the URL (http://user@host/...) and the password in $" + ScrapePasswordEnv
+		if _, has := target.User.Password(); target.User != nil && !has {
+			how = "give the password in $" + ScrapePasswordEnv
+		} else if target.User != nil {
 			how = "check the user and password given"
 		}
 		return nil, badInput("%s answered %s: the endpoint asks who is scraping: %s", url, resp.Status, how)
