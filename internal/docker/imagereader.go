@@ -26,7 +26,10 @@ type ImageReader struct {
 	image string
 	id    string // the created container, if any
 	mount bool   // the image is mounted (podman)
-	t     tree
+	// marker names the mounted image for the sweep of a jvmfit killed
+	// before Close (mountMarker).
+	marker string
+	t      tree
 }
 
 // NewImageReader reads image through e; it runs nothing until asked.
@@ -46,7 +49,32 @@ func (r *ImageReader) Close() {
 	if r.mount {
 		_, _ = r.e.Run(ctx, nil, "image", "unmount", r.image)
 	}
-	r.id, r.mount, r.t = "", false, nil
+	if r.marker != "" {
+		_ = os.RemoveAll(r.marker)
+	}
+	r.id, r.mount, r.marker, r.t = "", false, "", nil
+}
+
+// mountedImageFile, in a mount marker, holds the image's name.
+const mountedImageFile = "mounted-image"
+
+// mountMarker records, before the image is mounted, which image this
+// jvmfit mounts: a directory named as the podman work directories are
+// (jvmfit-podman-<pid>-<random>, 0700, this user's), holding the image's
+// name. A jvmfit killed with the image mounted leaves it, and the next
+// run's sweep unmounts the image before it removes the directory
+// (sweepPodmanDirs): a mount counts, and podman keeps the image's layers
+// mounted until every mount is undone.
+func mountMarker(image string) (string, error) {
+	dir, err := os.MkdirTemp("", podmanDirPrefix+strconv.Itoa(os.Getpid())+"-")
+	if err != nil {
+		return "", err
+	}
+	if err := os.WriteFile(filepath.Join(dir, mountedImageFile), []byte(image+"\n"), 0o600); err != nil {
+		_ = os.RemoveAll(dir)
+		return "", err
+	}
+	return dir, nil
 }
 
 // readerCreateArgs creates the reader's container, never started, labelled
@@ -69,9 +97,12 @@ func (r *ImageReader) tree(ctx context.Context) (tree, error) {
 	if r.e.IsPodman() {
 		// Root's podman mounts an image; a rootless one needs `podman
 		// unshare` for it, and gets the export below instead.
-		if dir, err := r.e.Run(ctx, nil, "image", "mount", r.image); err == nil && filepath.IsAbs(dir) {
-			r.mount, r.t = true, mountTree{root: dir}
-			return r.t, nil
+		if marker, err := mountMarker(r.image); err == nil {
+			if dir, err := r.e.Run(ctx, nil, "image", "mount", r.image); err == nil && filepath.IsAbs(dir) {
+				r.mount, r.marker, r.t = true, marker, mountTree{root: dir}
+				return r.t, nil
+			}
+			_ = os.RemoveAll(marker)
 		}
 	}
 	id, err := r.e.Run(ctx, nil, readerCreateArgs(r.image)...)

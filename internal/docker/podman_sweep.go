@@ -3,6 +3,7 @@
 package docker
 
 import (
+	"context"
 	"os"
 	"path/filepath"
 	"strconv"
@@ -16,13 +17,20 @@ import (
 // dead jvmfit left: named jvmfit-podman-<pid>-<random>, pid not alive and
 // not self, and a real directory owned by this user. Another user's
 // directory of that name is not ours to remove, whatever its pid says.
-func sweepPodmanDirs(tmp string, self int) {
+// One that names an image the dead jvmfit had mounted (mountMarker) gets
+// the image unmounted first.
+func sweepPodmanDirs(ctx context.Context, e Engine, tmp string, self int) {
 	dirs, _ := filepath.Glob(filepath.Join(tmp, podmanDirPrefix+"*-*"))
 	for _, d := range dirs {
 		pidText, _, _ := strings.Cut(strings.TrimPrefix(filepath.Base(d), podmanDirPrefix), "-")
 		pid, err := strconv.Atoi(pidText)
 		if err != nil || pid <= 0 || pid == self || cgroup.PidAlive(pid) || !ownDir(d) {
 			continue
+		}
+		if b, err := os.ReadFile(filepath.Join(d, mountedImageFile)); err == nil {
+			if img := strings.TrimSpace(string(b)); img != "" {
+				_, _ = e.Run(ctx, nil, "image", "unmount", img)
+			}
 		}
 		os.RemoveAll(d)
 	}

@@ -70,7 +70,7 @@ func (s *Sandbox) Sweep(ctx context.Context) ([]string, error) {
 		dead[pid] = true
 	}
 	if s.Engine.IsPodman() {
-		sweepPodmanDirs(os.TempDir(), s.pid)
+		sweepPodmanDirs(ctx, s.Engine, os.TempDir(), s.pid)
 	}
 	for pid := range dead {
 		s.Tree.removeDirs(pid)
