@@ -25,7 +25,14 @@ func TestHelperReader(t *testing.T) {
 		return
 	}
 	owner.Use(os.Getenv(readerHelperEnv), 0)
-	r := docker.NewImageReader(docker.Default(), jdk17Image)
+	readThenWait(docker.Default())
+}
+
+// readThenWait plays a jvmfit that reads an image's JDK through e: it
+// says so with its view of the image (a container, a mount) still there,
+// and waits to be killed.
+func readThenWait(e docker.Engine) {
+	r := docker.NewImageReader(e, jdk17Image)
 	if _, err := r.JDK(context.Background()); err != nil {
 		fmt.Println("error:", err)
 		os.Exit(1)
@@ -67,13 +74,7 @@ func TestHelperPodmanReader(t *testing.T) {
 	if os.Getenv(podmanReaderHelperEnv) == "" {
 		return
 	}
-	r := docker.NewImageReader(podman, jdk17Image)
-	if _, err := r.JDK(context.Background()); err != nil {
-		fmt.Println("error:", err)
-		os.Exit(1)
-	}
-	fmt.Println("read")
-	time.Sleep(10 * time.Minute)
+	readThenWait(podman)
 }
 
 // TestPodmanImageMountIsSwept: a jvmfit killed with SIGKILL while podman
