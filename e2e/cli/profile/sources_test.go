@@ -217,28 +217,42 @@ func fourSources(t *testing.T, s sample, results map[string]float64) {
 			t.Errorf("%s: the trial's %d and production's %d to %d differ by more than 10%% (+ %d)", f.name, tr, lo, hi, f.runs)
 		}
 	}
-	nmt := trial.PeakUncappedNativeBytes
-	// The container's anonymous memory holds what a trial takes out of
-	// its native figure: the CDS archive's written pages and NMT's own
-	// bookkeeping (the second JVM runs with NMT too). Compared as the
-	// same quantity.
-	inContainer := nmt + trial.CDSArchiveAnonBytes + trial.NMTPeakBytes["Native Memory Tracking"]
-	for _, x := range profiles[1:] {
-		src := x.p.Sources["peakUncappedNativeBytes"]
-		want := nmt
-		if src == plan.SourceCAdvisor {
-			want = inContainer
+	// Native, one JVM: the production JVM runs with NMT too, so --pid's
+	// figure is NMT's for it, and the container's anonymous memory
+	// (cAdvisor) is that plus what a profile takes out of its native
+	// figure, the CDS archive's written pages and NMT's own bookkeeping:
+	// compared as the same quantity, within 15% + 4 MiB.
+	inContainer := func(x *plan.Profile) int64 {
+		return x.PeakUncappedNativeBytes + x.CDSArchiveAnonBytes + x.NMTPeakBytes["Native Memory Tracking"]
+	}
+	near := func(what string, got, want int64, slack int64) {
+		if d := math.Abs(float64(got - want)); d > 0.15*float64(want)+float64(slack) {
+			t.Errorf("%s: %.1f MiB against %.1f MiB: more than 15%% + %.0f MiB apart", what, mibs(got), mibs(want), mibs(slack))
 		}
+	}
+	if src := pid.Sources["peakUncappedNativeBytes"]; src != plan.SourceNMT {
+		t.Errorf("pid: native from %q, want nmt (the production JVM runs with NMT)", src)
+	}
+	for _, x := range profiles[2:] {
+		src := x.p.Sources["peakUncappedNativeBytes"]
 		if !x.p.Measured("peakUncappedNativeBytes") {
 			if src != plan.SourceEstimated && src != plan.SourceUnmeasured {
 				t.Errorf("%s: native neither measured nor marked (%q)", x.source, src)
 			}
 			continue
 		}
-		if d := math.Abs(float64(x.p.PeakUncappedNativeBytes - want)); d > 0.15*float64(want)+4*float64(size.MiB) {
-			t.Errorf("%s: native %.1f MiB (%s), NMT's %.1f MiB: more than 15%% + 4 MiB apart", x.source, mibs(x.p.PeakUncappedNativeBytes), src, mibs(want))
+		want := pid.PeakUncappedNativeBytes
+		if src == plan.SourceCAdvisor {
+			want = inContainer(pid)
 		}
+		near(fmt.Sprintf("%s: native (%s) against NMT's of the same JVM", x.source, src), x.p.PeakUncappedNativeBytes, want, 4*size.MiB)
 	}
+	// Native, two JVMs: the trial's NMT against the production JVM's. The
+	// compiler's arenas and what glibc keeps of them peak with the largest
+	// compile, which differs from run to run: greet-quarkus's trial peaked
+	// 10.9 MiB above its second JVM in one CI run on a loaded machine, both
+	// of that JVM's own sources agreeing within 1 MiB.
+	near("native: the trial's NMT against production's", trial.PeakUncappedNativeBytes, pid.PeakUncappedNativeBytes, 12*size.MiB)
 	// Each production profile is one the launcher plans from.
 	for _, f := range []string{pidFile, filepath.Join(dir, "scrape.json"), filepath.Join(dir, "prom.json")} {
 		if _, errs, code := clitest.Run(t, nil, "flags", "--memory", "512Mi", "--cpus", "1", "--profile", f); code != 0 {
