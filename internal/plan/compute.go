@@ -116,6 +116,12 @@ func compute(in Input, u userSet, limit int64) (*Plan, error) {
 		Threads:    s.threads,
 	}
 	p.regions(s, gc)
+	if s.lean != "" {
+		p.Doubt = s.lean
+		if h := &p.Regions[len(p.Regions)-1]; h.Bytes < 0 {
+			h.Bytes, h.Why = 0, "none left when every cap fills: the heap is sized beside the measured non-heap"
+		}
+	}
 	if s.measuredNative && !s.jdkHeap {
 		p.Regions[0].Why += p.nonHeapAgainstMeasured(profileOf(in))
 	}

@@ -43,6 +43,9 @@ func (s *sizing) sizeHeap(in Input, u userSet, n int) (string, error) {
 	}
 	s.heap = alignHeap(s.plannedHeap(in, pr, s.heapRoom(gc)))
 	if s.heap < s.minHeap {
+		if in.fit && s.planLean(pr, u, gc, s.heap) { // lean.go: under the floor, as exec plans
+			return gc, nil
+		}
 		return "", s.heapRefusal(pr, gc, s.heap)
 	}
 	if beside, ok := s.marginsStarve(pr, u, n); in.fit && ok {
@@ -53,6 +56,9 @@ func (s *sizing) sizeHeap(in Input, u userSet, n int) (string, error) {
 		s.starved = fmt.Sprintf("the plan's margins would leave %s, under the measured live set %s, and this heap fits beside the %s of non-heap the profile's trial measured%s",
 			size.Format(s.heap), size.Format(pr.LiveHeapBytes), size.Format(beside), caps)
 		return "", errStarved // only under Fit: fitAround takes the JDK's heap
+	}
+	if in.fit && s.heap < pr.LiveHeapBytes && s.planLean(pr, u, gc, s.heap) {
+		return gc, nil
 	}
 	s.gcOverhead = s.gcFor(gc, s.heap, pr)
 	if !s.fillRoom() {
@@ -152,21 +158,9 @@ var errStarved = errors.New("the plan's margins leave the heap under the measure
 // what its region measured counts whole: the app may use what it is given.
 // It returns the non-heap it counted beside the JDK's heap.
 func (s *sizing) marginsStarve(pr *Profile, u userSet, n int) (int64, bool) {
-	jdk, m := jdkDefaultHeap(s.limit, n), MeasuredNonHeap(pr)
+	jdk, m := jdkDefaultHeap(s.limit, n), measuredBeside(pr, u)
 	if m == 0 { // no measured native: nothing to set the margins against
 		return 0, false
-	}
-	for _, c := range []struct {
-		key      string
-		measured int64
-	}{
-		{"MaxMetaspaceSize", pr.MetaspaceUsedBytes},
-		{"ReservedCodeCacheSize", pr.CodeCacheUsedBytes},
-		{"MaxDirectMemorySize", pr.DirectMemoryBytes},
-	} {
-		if v, _ := u.size(c.key); v > c.measured {
-			m += v - c.measured
-		}
 	}
 	return m, s.heap < pr.LiveHeapBytes && jdk > s.heap && jdk+m+s.headroom <= s.limit
 }

@@ -73,11 +73,13 @@ func TestMarginsGiveWayToTheLiveSet(t *testing.T) {
 	}
 }
 
-// Where the JDK's heap does not fit beside the measured non-heap, the
-// margins stay and the app fails cleanly, as minmem's edge needs
-// (TestHeapFloorBelowLiveSet): inventory at 120Mi keeps its heap under
-// the live set under Fit too, catalog at 216Mi likewise.
-func TestMarginsStayWhereTheJDKHeapDoesNotFit(t *testing.T) {
+// Where the JDK's heap does not fit beside the measured non-heap and the
+// margins leave the heap under the live set, Fit shrinks the margins to
+// what the profile measured (lean.go): the heap is larger than Compute's,
+// it fits beside the measured non-heap, the kernel and the headroom, the
+// caps keep their margins, and Plan.Doubt says so. Compute keeps the
+// margins, so the floor tune searches from does not move.
+func TestFitShrinksTheMarginsWhereTheJDKHeapDoesNotFit(t *testing.T) {
 	for _, c := range []struct {
 		profile string
 		limit   int64
@@ -94,10 +96,26 @@ func TestMarginsStayWhereTheJDKHeapDoesNotFit(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		want, _ := Compute(in)
-		if p.HeapBytes() != want.HeapBytes() || p.HeapBytes() >= pr.LiveHeapBytes {
-			t.Errorf("%s at %dMi: Fit's heap %s, want Compute's %s under the live set %s",
-				c.profile, c.limit, size.Format(p.HeapBytes()), size.Format(want.HeapBytes()), size.Format(pr.LiveHeapBytes))
+		want, err := Compute(in)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if want.HeapBytes() >= pr.LiveHeapBytes {
+			t.Fatalf("%s at %dMi: Compute's heap %s is not under the live set %s: the case tests nothing", c.profile, c.limit, size.Format(want.HeapBytes()), size.Format(pr.LiveHeapBytes))
+		}
+		beside := p.HeapBytes() + MeasuredNonHeap(pr) + p.Region(RegKernel).Bytes + p.Region(RegGC).Bytes + measuredHeadroom(c.limit*mib)
+		switch {
+		case p.HeapBytes() <= want.HeapBytes():
+			t.Errorf("%s at %dMi: Fit's heap %s, want more than Compute's %s", c.profile, c.limit, size.Format(p.HeapBytes()), size.Format(want.HeapBytes()))
+		case beside > c.limit*mib:
+			t.Errorf("%s at %dMi: heap %s beside the measured non-heap and headroom needs %s", c.profile, c.limit, size.Format(p.HeapBytes()), size.Format(beside))
+		case p.Doubt == "" || !strings.Contains(p.Doubt, "measured"):
+			t.Errorf("%s at %dMi: no doubt line for the shrunk margins: %q", c.profile, c.limit, p.Doubt)
+		}
+		for _, k := range []string{"-XX:MaxMetaspaceSize=", "-XX:ReservedCodeCacheSize=", "-XX:MaxDirectMemorySize="} {
+			if optionValue(p.Options, k) != optionValue(want.Options, k) {
+				t.Errorf("%s at %dMi: %s%s, want Compute's cap %s", c.profile, c.limit, k, optionValue(p.Options, k), optionValue(want.Options, k))
+			}
 		}
 	}
 }

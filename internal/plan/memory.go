@@ -49,6 +49,9 @@ type sizing struct {
 	// starved is why Fit takes the JDK's heap over a plan whose margins
 	// leave the heap under the measured live set (marginsStarve).
 	starved string
+	// lean is Plan.Doubt for a plan whose margins were shrunk to what the
+	// profile measured (lean.go); "" otherwise.
+	lean string
 	// budget is the budget's regime (budget.go): caps above what any panel
 	// app used, not all counted whole.
 	budget   bool
