@@ -25,6 +25,7 @@ type job struct {
 	c     *cand
 	mem   int64
 	train bool
+	heap  int64 // a challenge's heap (challenge.go); 0 plans c's own
 }
 
 // workers is how many trials run side by side.
@@ -85,6 +86,7 @@ func (s *searcher) step(ctx context.Context, jobs []job) error {
 			continue
 		}
 		p := s.point(j.c, PurposeSearch, j.mem)
+		p.Options = challengeOptions(j.c, p.Options, j.heap)
 		pl, err := s.cfg.Planner(p)
 		var ref *plan.RefusedError
 		if errors.As(err, &ref) {

@@ -49,7 +49,7 @@ func (s *searcher) search(ctx context.Context) error {
 		if s.firstEdge == 0 {
 			s.firstEdge = s.res.Trials[inc].Point.MemoryBytes
 		}
-		round := s.challengers(order, tried, s.res.Trials[inc].Point.MemoryBytes, s.firstFloor(s.cand(s.res.Trials[inc].Point.Candidate)), false)
+		round := s.challengers(order, tried, s.res.Trials[inc], false)
 		if round = s.fit(round); len(round) == 0 {
 			return nil
 		}
@@ -63,8 +63,9 @@ func (s *searcher) search(ctx context.Context) error {
 	return nil
 }
 
-// challengers is the next round of candidates to try at the incumbent's
-// edge e, each with the limit it is tried at. Those that cannot win are
+// challengers is the next round of candidates to try at the edge e of
+// the incumbent's trial inc, each with the limit it is tried at, and for
+// footprint with the heap inc held (challengeHeap). Those that cannot win are
 // dropped on the way: their floor, predicted from the first profile, is
 // two steps or more above e and above incFloor, the incumbent's floor
 // predicted from that profile too. Not e alone: the incumbent's floor has
@@ -77,7 +78,9 @@ func (s *searcher) search(ctx context.Context) error {
 //
 // dry picks the round without marking any candidate tried or dropped: the
 // spare slots of a round side by side try ahead who would come next.
-func (s *searcher) challengers(order []*cand, tried map[*cand]bool, e, incFloor int64, dry bool) []job {
+func (s *searcher) challengers(order []*cand, tried map[*cand]bool, inc Trial, dry bool) []job {
+	e, incFloor := inc.Point.MemoryBytes, s.firstFloor(s.cand(inc.Point.Candidate))
+	heap := s.challengeHeap(inc)
 	at := e - s.cfg.Step
 	if s.res.Goal != plan.Footprint {
 		at = e
@@ -113,7 +116,7 @@ func (s *searcher) challengers(order []*cand, tried map[*cand]bool, e, incFloor 
 			}
 			continue
 		}
-		round = append(round, job{c: c, mem: at})
+		round = append(round, job{c: c, mem: at, heap: heap})
 		if !dry {
 			tried[c] = true
 		}

@@ -20,7 +20,11 @@ func (s *searcher) spare(c *cand, won bool, n int) []job {
 	if n <= 0 || s.order == nil || c.MinOKBytes == 0 {
 		return nil
 	}
-	next := s.challengers(s.order, s.tried, c.MinOKBytes, s.firstFloor(c), true)
+	pass, ok := s.trialOf(c, c.MinOKBytes)
+	if !ok {
+		return nil
+	}
+	next := s.challengers(s.order, s.tried, pass, true)
 	var out []job
 	if won && s.res.Goal != plan.Throughput {
 		for _, j := range next {
