@@ -4,12 +4,15 @@ import (
 	"bytes"
 	"encoding/json"
 	"fmt"
+	"os"
 	"os/exec"
 	"path/filepath"
 	"strings"
 	"testing"
 
 	"github.com/jvmfit/jvmfit/internal/size"
+
+	"gopkg.in/yaml.v3"
 )
 
 // heapbound's profile (testdata: one trial under the JDK's defaults at
@@ -132,40 +135,70 @@ func TestFitShrinksTheMarginsWhereTheJDKHeapDoesNotFit(t *testing.T) {
 // answered ones, so a JVM that died or stalled fails it), with the JDK's
 // 34 MiB heap, in a trial the kernel did not kill.
 func TestMarginsGiveWayRealJVM(t *testing.T) {
-	bin, app, javaPath := realTrial(t, "heapbound")
-	const rate, seconds = 200, 10
-	cmd := exec.Command(bin, "run", "--app", app, "--cpus", "1", "--memory", "68Mi", "--jvm", "jvmfit", "--java", javaPath,
-		"--profile", "testdata/heapbound-default-profile.json", "--warmup", "5s", "--duration", fmt.Sprintf("%ds", seconds),
-		"--rate", fmt.Sprint(rate), "--slo", "success>=0.999,start<=30s", "--json",
+	r := runReal(t, "heapbound", 68*mib, "testdata/heapbound-default-profile.json")
+	if r.HeapMax != 34*mib {
+		t.Errorf("heapbound at 68Mi ran with a %s heap, not the JDK's 34 MiB", size.Format(r.HeapMax))
+	}
+}
+
+// realRun is what TestMarginsGiveWayRealJVM and TestLeanHeapRealJVM read
+// of `jvmfit run --json`.
+type realRun struct {
+	Verdict, Kind string
+	HeapMax       int64 `json:"heap_max_bytes"`
+	Peak          int64 `json:"memory_peak_bytes"`
+	Load          struct {
+		Requests, Dropped int64
+		Success           float64
+	}
+}
+
+// runReal runs app once at limit with the launcher's plan from profile
+// (as exec plans it), 5 s of warm-up and 10 s measured at the app's own
+// rate, and fails the test unless the trial held every request of the
+// rate's schedule under a cgroup peak within the limit.
+func runReal(t *testing.T, app string, limit int64, profile string) realRun {
+	t.Helper()
+	bin, desc, javaPath := realTrial(t, app)
+	const seconds = 10
+	rate := appRate(t, desc)
+	lim := size.Format(limit)
+	cmd := exec.Command(bin, "run", "--app", desc, "--cpus", "1", "--memory", lim, "--jvm", "jvmfit", "--java", javaPath,
+		"--profile", profile, "--warmup", "5s", "--duration", fmt.Sprintf("%ds", seconds),
+		"--rate", fmt.Sprint(rate), "--slo", "success>=0.999,start<=60s", "--json",
 		"--db", filepath.Join(t.TempDir(), "t.db"))
 	var stdout, stderr bytes.Buffer
 	cmd.Stdout, cmd.Stderr = &stdout, &stderr
 	err := cmd.Run()
-	t.Logf("heapbound at 68Mi with its profile:\n%s", lastLines(stderr.String(), 8))
+	t.Logf("%s at %s with %s:\n%s", app, lim, profile, lastLines(stderr.String(), 8))
 	if err != nil {
-		t.Fatalf("heapbound at 68Mi with its profile did not hold: %v", err)
+		t.Fatalf("%s at %s with %s did not hold: %v", app, lim, profile, err)
 	}
-	var r struct {
-		Verdict, Kind string
-		HeapMax       int64 `json:"heap_max_bytes"`
-		Peak          int64 `json:"memory_peak_bytes"`
-		Load          struct {
-			Requests, Dropped int64
-			Success           float64
-		}
-	}
+	var r realRun
 	if err := json.Unmarshal(stdout.Bytes(), &r); err != nil {
 		t.Fatalf("jvmfit run --json: %v\n%s", err, stdout.String())
 	}
 	t.Logf("%s %s, heap %s, peak %s, %d requests (%d dropped), success %.4f",
 		r.Verdict, r.Kind, size.Format(r.HeapMax), size.Format(r.Peak), r.Load.Requests, r.Load.Dropped, r.Load.Success)
-	if r.HeapMax != 34*mib {
-		t.Errorf("heapbound at 68Mi ran with a %s heap, not the JDK's 34 MiB", size.Format(r.HeapMax))
-	}
 	if due := int64(rate * seconds); r.Load.Requests+r.Load.Dropped < due || r.Load.Requests < due*99/100 {
-		t.Errorf("%d requests sent, %d dropped, of the %d that heapbound's rate schedules", r.Load.Requests, r.Load.Dropped, due)
+		t.Errorf("%d requests sent, %d dropped, of the %d that %s's rate schedules", r.Load.Requests, r.Load.Dropped, due, app)
 	}
-	if r.Peak <= 0 || r.Peak > 68*mib {
-		t.Errorf("cgroup peak %s, want a measured peak under the 68Mi limit", size.Format(r.Peak))
+	if r.Peak <= 0 || r.Peak > limit {
+		t.Errorf("cgroup peak %s, want a measured peak under the %s limit", size.Format(r.Peak), lim)
 	}
+	return r
+}
+
+// appRate is the rate an app's descriptor asks for.
+func appRate(t *testing.T, desc string) float64 {
+	t.Helper()
+	b, err := os.ReadFile(desc)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var a struct{ Rate float64 }
+	if err := yaml.Unmarshal(b, &a); err != nil || a.Rate <= 0 {
+		t.Fatalf("%s: no rate (%v)", desc, err)
+	}
+	return a.Rate
 }

@@ -87,13 +87,10 @@ func (s *searcher) step(ctx context.Context, jobs []job) error {
 		}
 		p := s.point(j.c, PurposeSearch, j.mem)
 		p.Options = challengeOptions(j.c, p.Options, j.heap)
-		pl, err := s.cfg.Planner(p)
-		var ref *plan.RefusedError
-		if errors.As(err, &ref) {
-			// Above its floor the planner is not monotone in the limit:
-			// what it refuses, exec still runs.
-			p.Fit = true
-			pl, err = s.cfg.Planner(p)
+		pl, err := s.searchPlan(&p)
+		if h := s.passHeap(j.c, j.mem); err == nil && h > 0 && pl.HeapBytes() != h {
+			p.Options = challengeOptions(j.c, p.Options, h)
+			pl, err = s.searchPlan(&p)
 		}
 		if err != nil {
 			j.c.Dropped = "the launcher cannot plan its options: " + err.Error()
@@ -124,6 +121,20 @@ func (s *searcher) step(ctx context.Context, jobs []job) error {
 		s.filed(runJobs[i].c, run[i], o, idx)
 	}
 	return err
+}
+
+// searchPlan is the launcher's plan for search point p; a limit the
+// planner refuses is planned as exec plans it (p.Fit), since above its
+// floor the planner is not monotone in the limit: what it refuses, exec
+// still runs.
+func (s *searcher) searchPlan(p *Point) (*plan.Plan, error) {
+	pl, err := s.cfg.Planner(*p)
+	var ref *plan.RefusedError
+	if errors.As(err, &ref) {
+		p.Fit = true
+		pl, err = s.cfg.Planner(*p)
+	}
+	return pl, err
 }
 
 // ranOwn says whether c already has a search trial of the JVM p would run.

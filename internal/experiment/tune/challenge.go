@@ -5,6 +5,7 @@ import (
 
 	"github.com/jvmfit/jvmfit/internal/plan"
 	"github.com/jvmfit/jvmfit/internal/size"
+	"github.com/jvmfit/jvmfit/internal/trial"
 )
 
 // challengeHeap is the heap a footprint challenger runs with at the
@@ -42,6 +43,60 @@ func challengeOptions(c *cand, opts []string, h int64) []string {
 		return opts
 	}
 	return append(slices.Clone(opts), "-Xmx"+size.JVM(h))
+}
+
+// passHeap is the heap c's footprint trial at mem runs with when mem is
+// under c's lowest pass and that pass ran a challenge's heap: the same
+// heap, so that every step down asks what the challenge asked, whether
+// the rest still fits. Planned from the profile c's pass measured, a lower
+// limit got a heap that held nothing the pass had not: on filecache and
+// sort (2026-12-03) serial-c1-appcds held 104Mi and 96Mi with the
+// launcher's 20 and 18 MiB, then its own plan gave 48 and 44 MiB a step
+// lower and the kernel killed it (its profile does not see the page
+// cache of the files the app serves); on catalog it held 224Mi with
+// 54 MiB (cgroup peak 204 MiB), and its own plan gave 44 MiB at 216Mi,
+// which died of Java heap space. 0 where the plan's heap stands: not
+// footprint, the launcher's own candidates (run as exec plans), a
+// candidate that sizes the heap itself, or a pass planned with its own
+// heap (a gallop's, from a limit far above the edge).
+func (s *searcher) passHeap(c *cand, mem int64) int64 {
+	if s.res.Goal != plan.Footprint || c.Launcher || ownsHeap(c.Options) || c.MinOKBytes == 0 || mem >= c.MinOKBytes {
+		return 0
+	}
+	t, ok := s.trialOf(c, c.MinOKBytes)
+	if !ok || !ownsHeap(t.Point.Options) {
+		return 0
+	}
+	pl, err := s.cfg.Planner(t.Point)
+	if err != nil {
+		return 0
+	}
+	return pl.HeapBytes()
+}
+
+// limitCanHelp says whether a hold of c's point p that failed on kind
+// could pass a step up. A point with a challenge's heap keeps that heap at
+// every limit, so only a kill or a stall of the whole cgroup's memory can
+// give way to more of it; a Java heap space, or a missed SLO, stays (on
+// catalog, 2026-12-03: serial-c1-appcds passed 224Mi with the launcher's
+// 54 MiB heap for 15 s, then missed the p99 for 30 s at 224, 232, 240 and
+// 248Mi, and the climb spent the trials the launcher's own hold and soak
+// needed: tune answered nothing).
+func limitCanHelp(c *cand, p Point, kind trial.Kind) bool {
+	if ownsHeap(c.Options) || !ownsHeap(p.Options) {
+		return true
+	}
+	return kind == trial.KindOOMKilled || kind == trial.KindMemoryStall
+}
+
+// challengeHeapOption is the -Xmx option among opts, for a note.
+func challengeHeapOption(opts []string) string {
+	for i := len(opts) - 1; i >= 0; i-- {
+		if flagName(opts[i]) == "-Xmx" {
+			return opts[i]
+		}
+	}
+	return ""
 }
 
 // ownsHeap says whether options size the heap.

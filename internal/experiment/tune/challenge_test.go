@@ -19,7 +19,11 @@ type leanApp struct {
 	live    int64
 	nonHeap map[string]int64 // by candidate; def for the others
 	def     int64
-	runs    []Point
+	// unseen is memory of a candidate's that its profile does not measure
+	// (filecache's page cache): the planner sizes the heap as if it were
+	// free.
+	unseen map[string]int64
+	runs   []Point
 }
 
 // profileOf is what a trial of a JVM with non-heap n measures: the
@@ -78,7 +82,7 @@ func (a *leanApp) judge(p Point) Outcome {
 	}
 	o := Outcome{Verdict: trial.OK, P99: 20 * time.Millisecond, StartSeconds: 3, PeakBytes: h + n}
 	if p.Measure {
-		o.Profile = a.profileOf(p.Candidate, n)
+		o.Profile = a.profileOf(p.Candidate, n-a.unseen[p.Candidate])
 	}
 	return o
 }
@@ -140,4 +144,65 @@ func bestOf(r *Result, name string) int {
 		}
 	}
 	return best
+}
+
+// Below a challenger's pass, its trials run the heap the pass ran. The
+// lazy JIT's profile here misses 24 MiB it needs (filecache's page
+// cache), so its own plan a step lower gives the heap that room and the
+// kernel kills it; with the heap that held, it holds two steps under the
+// launcher's edge.
+func TestWinnerKeepsTheHeapThatHeld(t *testing.T) {
+	a := &leanApp{planner: LauncherPlanner(17, plan.Footprint), live: 40 * tmib,
+		nonHeap: map[string]int64{LauncherName: 96 * tmib, "serial-c1-lazyjit": 80 * tmib}, def: 100 * tmib,
+		unseen: map[string]int64{"serial-c1-lazyjit": 24 * tmib}}
+	cfg := Config{CPUs: 1, Goal: plan.Footprint, Budget: 24, Soak: time.Minute, JDK: 17, ArchiveDir: t.TempDir(),
+		Planner: a.planner, Remeasure: true}
+	r, err := Run(context.Background(), cfg, a)
+	if err != nil {
+		t.Fatal(err)
+	}
+	inc := candidateResult(r, LauncherName)
+	if r.Verdict != Proven || r.Trials[r.Chosen].Point.Candidate != "serial-c1-lazyjit" || r.MemoryBytes > inc.MinOKBytes-16*tmib {
+		t.Fatalf("%q %s at %s, the launcher's edge %s: want serial-c1-lazyjit proven two steps below it\n%s",
+			r.Verdict, r.Trials[r.Chosen].Point.Candidate, size.Format(r.MemoryBytes), size.Format(inc.MinOKBytes), searchLog(r))
+	}
+	held := int64(0)
+	for _, p := range a.runs {
+		if p.Purpose != PurposeSearch || p.Candidate != "serial-c1-lazyjit" {
+			continue
+		}
+		h := a.heapOf(p)
+		if held > 0 && h != held {
+			t.Errorf("serial-c1-lazyjit at %s ran a heap of %s, not the %s that held above it", size.Format(p.MemoryBytes), size.Format(h), size.Format(held))
+		}
+		if held == 0 && a.judge(p).Verdict == trial.OK {
+			held = h
+		}
+	}
+}
+
+// A failed hold climbs only where more limit can change the outcome: a
+// point that runs a challenge's heap keeps it at every limit, so only the
+// kernel's kill or a stall can give way to a step up.
+func TestHoldWithAChallengeHeapClimbsOnlyOnTheKernelsKinds(t *testing.T) {
+	lazy := &cand{CandidateResult: &CandidateResult{Candidate: Candidate{Name: "serial-c1-lazyjit", Options: []string{"-XX:+UseSerialGC"}}}}
+	variant := &cand{CandidateResult: &CandidateResult{Candidate: Candidate{Name: "serial-c1-heap1.5x", Options: []string{"-Xmx30m"}}}}
+	challenge := Point{Options: challengeOptions(lazy, lazy.Options, 54*tmib)}
+	for _, c := range []struct {
+		c    *cand
+		p    Point
+		kind trial.Kind
+		want bool
+	}{
+		{lazy, challenge, trial.KindSLO, false},
+		{lazy, challenge, trial.KindJavaOOM, false},
+		{lazy, challenge, trial.KindOOMKilled, true},
+		{lazy, challenge, trial.KindMemoryStall, true},
+		{lazy, Point{Options: lazy.Options}, trial.KindSLO, true}, // its own plan's heap grows with the limit
+		{variant, Point{Options: variant.Options}, trial.KindSLO, true},
+	} {
+		if got := limitCanHelp(c.c, c.p, c.kind); got != c.want {
+			t.Errorf("%s %v failed on %s: climbs %v, want %v", c.c.Name, c.p.Options, c.kind, got, c.want)
+		}
+	}
 }

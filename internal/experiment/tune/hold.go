@@ -63,7 +63,11 @@ func (s *searcher) hold(ctx context.Context) error {
 		}
 		s.note("%s passed %s in the search but not for the soak's length %s (%s): not an answer", p.Candidate, size.Format(p.MemoryBytes), s.cfg.Soak, o.Kind)
 		if c := s.cand(p.Candidate); c != nil {
-			if err := s.climb(ctx, c, p); err != nil {
+			if !limitCanHelp(c, p, o.Kind) {
+				c.ko = max(c.ko, p.MemoryBytes)
+				c.MinOKBytes = s.lowestOKAbove(c, c.ko)
+				s.note("%s ran a challenge's heap (%s) and failed on %s: more limit does not change that heap, so its hold does not climb", p.Candidate, challengeHeapOption(p.Options), o.Kind)
+			} else if err := s.climb(ctx, c, p); err != nil {
 				return err
 			}
 		}
