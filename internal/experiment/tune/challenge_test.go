@@ -47,6 +47,23 @@ func (a *leanApp) Run(ctx context.Context, p Point) (Outcome, error) {
 	return a.judge(p), nil
 }
 
+// tune runs a footprint tune on a at budget 24 with the real planner and
+// returns its result and the launcher's edge.
+func (a *leanApp) tune(t *testing.T) (*Result, *CandidateResult) {
+	t.Helper()
+	cfg := Config{CPUs: 1, Goal: plan.Footprint, Budget: 24, Soak: time.Minute, JDK: 17, ArchiveDir: t.TempDir(),
+		Planner: a.planner, Remeasure: true}
+	r, err := Run(context.Background(), cfg, a)
+	if err != nil {
+		t.Fatal(err)
+	}
+	inc := candidateResult(r, LauncherName)
+	if inc == nil || inc.MinOKBytes == 0 {
+		t.Fatalf("the launcher found no edge\n%s", searchLog(r))
+	}
+	return r, inc
+}
+
 func (a *leanApp) Soak(ctx context.Context, p Point) (Outcome, error) { return a.Run(ctx, p) }
 
 func (a *leanApp) trueNonHeap(name string) int64 {
@@ -97,16 +114,7 @@ func (a *leanApp) judge(p Point) Outcome {
 func TestChallengerRunsTheIncumbentsHeap(t *testing.T) {
 	a := &leanApp{planner: LauncherPlanner(17, plan.Footprint), live: 40 * tmib,
 		nonHeap: map[string]int64{LauncherName: 96 * tmib, "serial-c1-lazyjit": 84 * tmib}, def: 100 * tmib}
-	cfg := Config{CPUs: 1, Goal: plan.Footprint, Budget: 24, Soak: time.Minute, JDK: 17, ArchiveDir: t.TempDir(),
-		Planner: a.planner, Remeasure: true}
-	r, err := Run(context.Background(), cfg, a)
-	if err != nil {
-		t.Fatal(err)
-	}
-	inc := candidateResult(r, LauncherName)
-	if inc == nil || inc.MinOKBytes == 0 {
-		t.Fatalf("the launcher found no edge\n%s", searchLog(r))
-	}
+	r, inc := a.tune(t)
 	if r.Verdict != Proven || r.Trials[r.Chosen].Point.Candidate != "serial-c1-lazyjit" || r.MemoryBytes >= inc.MinOKBytes {
 		t.Fatalf("%q %s at %s, the launcher's edge %s: want serial-c1-lazyjit proven below it\n%s",
 			r.Verdict, r.Trials[r.Chosen].Point.Candidate, size.Format(r.MemoryBytes), size.Format(inc.MinOKBytes), searchLog(r))
@@ -155,13 +163,7 @@ func TestWinnerKeepsTheHeapThatHeld(t *testing.T) {
 	a := &leanApp{planner: LauncherPlanner(17, plan.Footprint), live: 40 * tmib,
 		nonHeap: map[string]int64{LauncherName: 96 * tmib, "serial-c1-lazyjit": 80 * tmib}, def: 100 * tmib,
 		unseen: map[string]int64{"serial-c1-lazyjit": 24 * tmib}}
-	cfg := Config{CPUs: 1, Goal: plan.Footprint, Budget: 24, Soak: time.Minute, JDK: 17, ArchiveDir: t.TempDir(),
-		Planner: a.planner, Remeasure: true}
-	r, err := Run(context.Background(), cfg, a)
-	if err != nil {
-		t.Fatal(err)
-	}
-	inc := candidateResult(r, LauncherName)
+	r, inc := a.tune(t)
 	if r.Verdict != Proven || r.Trials[r.Chosen].Point.Candidate != "serial-c1-lazyjit" || r.MemoryBytes > inc.MinOKBytes-16*tmib {
 		t.Fatalf("%q %s at %s, the launcher's edge %s: want serial-c1-lazyjit proven two steps below it\n%s",
 			r.Verdict, r.Trials[r.Chosen].Point.Candidate, size.Format(r.MemoryBytes), size.Format(inc.MinOKBytes), searchLog(r))
