@@ -63,11 +63,7 @@ func (s *searcher) hold(ctx context.Context) error {
 		}
 		s.note("%s passed %s in the search but not for the soak's length %s (%s): not an answer", p.Candidate, size.Format(p.MemoryBytes), s.cfg.Soak, o.Kind)
 		if c := s.cand(p.Candidate); c != nil {
-			if !limitCanHelp(c, p, o.Kind) {
-				c.ko = max(c.ko, p.MemoryBytes)
-				c.MinOKBytes = s.lowestOKAbove(c, c.ko)
-				s.note("%s ran a challenge's heap (%s) and failed on %s: more limit does not change that heap, so its hold does not climb", p.Candidate, challengeHeapOption(p.Options), o.Kind)
-			} else if err := s.climb(ctx, c, p); err != nil {
+			if err := s.climb(ctx, c, p, o.Kind); err != nil {
 				return err
 			}
 		}
@@ -92,8 +88,15 @@ func (s *searcher) unheld(t Trial) bool {
 // step above it, holds c a step up, up to climbSteps steps while those
 // fail: the edge that failed long is most likely a step or two below the
 // one that holds (as the soak raises its limit a step at a time), and the
-// search's next OK of c may be far above.
-func (s *searcher) climb(ctx context.Context, c *cand, p Point) error {
+// search's next OK of c may be far above. A hold that failed on kind where
+// more limit cannot help (limitCanHelp) is recorded and does not climb.
+func (s *searcher) climb(ctx context.Context, c *cand, p Point, kind trial.Kind) error {
+	if !limitCanHelp(c, p, kind) {
+		c.ko = max(c.ko, p.MemoryBytes)
+		c.MinOKBytes = s.lowestOKAbove(c, c.ko)
+		s.note("%s ran a challenge's heap (%s) and failed on %s: more limit does not change that heap, so its hold does not climb", p.Candidate, challengeHeapOption(p.Options), kind)
+		return nil
+	}
 	for i := 0; i < climbSteps; i++ {
 		c.ko = max(c.ko, p.MemoryBytes)
 		c.MinOKBytes = s.lowestOKAbove(c, c.ko)

@@ -56,7 +56,7 @@ func (s *searcher) proveSideBySide(ctx context.Context) (bool, error) {
 		s.note("%s passed %s in the search but not for the soak's length %s (%s): not an answer; the %d soak(s) beside it are spent",
 			hp.Candidate, size.Format(hp.MemoryBytes), s.cfg.Soak, outs[0].Kind, len(ps)-1)
 		if c := s.cand(hp.Candidate); c != nil {
-			if err := s.climb(ctx, c, hp); err != nil {
+			if err := s.climb(ctx, c, hp, outs[0].Kind); err != nil {
 				return true, err
 			}
 		}
