@@ -24,7 +24,9 @@ import (
 //     pass makes it the incumbent, and its own edge is found. A candidate
 //     whose predicted floor is two steps or more above the edge, and as
 //     far above the incumbent's own floor predicted from the same profile,
-//     cannot win (but for throughput) and gets none.
+//     cannot win (but for throughput) and gets none; nor does a tiered
+//     candidate whose C1 twin the kernel killed there with the same heap
+//     (twin.go).
 //  3. Up to Parallel trials run side by side: the alternatives of a round,
 //     and the points that cut a bracket into Parallel+1 parts.
 func (s *searcher) search(ctx context.Context) error {
@@ -113,6 +115,12 @@ func (s *searcher) challengers(order []*cand, tried map[*cand]bool, inc Trial, d
 		case at < s.low():
 			if !dry {
 				c.Dropped = fmt.Sprintf("the incumbent holds the lowest limit tried, %s", size.Format(e))
+			}
+			continue
+		}
+		if why := s.twinKilled(c, at, heap); why != "" {
+			if !dry {
+				c.Dropped = why
 			}
 			continue
 		}
