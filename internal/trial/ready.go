@@ -28,12 +28,13 @@ const (
 	readyDied
 	readyCancelled
 	readyStalled // the cgroup sat at its memory limit with reclaim failing
+	readyGCBound // the JVM collected a full heap without end (gcbound.go)
 )
 
 // appState is what readiness polling watches besides the URL: the process
-// ending, and its cgroup stalling at the memory limit.
+// ending, its cgroup stalling at the memory limit, and the JVM bound in GC.
 type appState struct {
-	died, stalled <-chan struct{}
+	died, stalled, gcBound <-chan struct{}
 }
 
 // waitReady polls url until it answers 2xx, the process dies or stalls,
@@ -122,6 +123,8 @@ func (a appState) ended(ctx context.Context, tick <-chan time.Time) (readiness, 
 		return readyDied, true
 	case <-a.stalled:
 		return readyStalled, true
+	case <-a.gcBound:
+		return readyGCBound, true
 	default:
 	}
 	if tick == nil {
@@ -134,6 +137,8 @@ func (a appState) ended(ctx context.Context, tick <-chan time.Time) (readiness, 
 		return readyDied, true
 	case <-a.stalled:
 		return readyStalled, true
+	case <-a.gcBound:
+		return readyGCBound, true
 	case <-tick:
 		return 0, false
 	}

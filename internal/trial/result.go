@@ -20,7 +20,7 @@ const (
 	KO Verdict = "KO"
 
 	KindOOMKilled Kind = "oom-killed"
-	KindJavaOOM   Kind = "java-oom" // the JVM threw OutOfMemoryError and the app ended
+	KindJavaOOM   Kind = "java-oom" // the JVM threw OutOfMemoryError and the app ended, or collected a full heap without end before ready (gcbound.go)
 	KindExited    Kind = "exited"
 	KindNotReady  Kind = "not-ready"
 	// KindMemoryStall: usage sat pinned at the limit with reclaim failing

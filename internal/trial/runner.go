@@ -83,6 +83,7 @@ type trialRun struct {
 
 	rd         readiness
 	lastAnswer string // the readiness URL's last answer that was not 2xx
+	gcBound    string // why the JVM was judged bound in GC before ready (gcbound.go)
 	loadErr    error
 	died       bool
 }

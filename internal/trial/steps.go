@@ -96,9 +96,18 @@ func (t *trialRun) sandboxLaunch(out io.Writer) Launch {
 // ready waits for the first 2xx; not being ready in time, or dying first,
 // is for the verdict.
 func (t *trialRun) ready(ctx context.Context) error {
-	d, rd, last, alt := waitReadyOr(ctx, t.launch.Ready, t.spec.ReadyAlternatives, t.t0, t.app.ReadyTimeout, appState{died: t.p.Done(), stalled: t.p.Stalled()})
+	wctx, stopWatch := context.WithCancel(ctx)
+	var gcWhy string
+	bound := watchGC(wctx, t.sampling, &gcWhy)
+	d, rd, last, alt := waitReadyOr(ctx, t.launch.Ready, t.spec.ReadyAlternatives, t.t0, t.app.ReadyTimeout,
+		appState{died: t.p.Done(), stalled: t.p.Stalled(), gcBound: bound})
+	stopWatch()
 	if rd == readyCancelled {
 		return ctx.Err()
+	}
+	if rd == readyGCBound {
+		t.gcBound = gcWhy
+		t.say("bound in GC: %s", gcWhy)
 	}
 	if alt != "" {
 		t.say("%s answered 404; %s answered 2xx, taken as the readiness URL", t.launch.Ready, alt)
@@ -186,7 +195,7 @@ func (t *trialRun) verdict() *Result {
 	r := t.r
 	area, codeFull := t.out.Memory()
 	findings(r, area, codeFull)
-	o := outcome{rd: t.rd, died: t.died, exit: t.exit, readyURL: t.launch.Ready, readyTimeout: t.app.ReadyTimeout, lastAnswer: t.lastAnswer}
+	o := outcome{rd: t.rd, died: t.died, exit: t.exit, readyURL: t.launch.Ready, readyTimeout: t.app.ReadyTimeout, lastAnswer: t.lastAnswer, gcBound: t.gcBound}
 	if !t.died && stalled(t.p) {
 		o.stall = t.p.Stall()
 	}

@@ -13,6 +13,7 @@ type outcome struct {
 	died         bool   // ended before jvmfit stopped it
 	exit         Exit   // how it ended
 	stall        string // a memory stall seen while it lived; "" if none
+	gcBound      string // why the JVM was stopped bound in GC before ready; "" if it was not
 	readyURL     string
 	readyTimeout time.Duration
 	lastAnswer   string // the readiness URL's last answer that was not 2xx
@@ -56,6 +57,11 @@ func judge(r *Result, slo SLO, o outcome) {
 	case o.stall != "":
 		r.Verdict, r.Kind = KO, KindMemoryStall
 		r.Failed = []string{fmt.Sprintf("memory stall %s: %s; it was stopped rather than left to hang", when, o.stall)}
+	case o.gcBound != "":
+		// HotSpot's own GC overhead limit throws OutOfMemoryError for this
+		// state, where it has one: a heap too small for the live set.
+		r.Verdict, r.Kind = KO, KindJavaOOM
+		r.Failed = []string{fmt.Sprintf("out of heap %s: the JVM spent %s; it was stopped rather than left to collect until the ready timeout", when, o.gcBound)}
 	case rd == readyTimedOut:
 		r.Verdict, r.Kind = KO, KindNotReady
 		r.Failed = []string{fmt.Sprintf("not ready: no 2xx answer from %s within %s (last answer: %s)", o.readyURL, o.readyTimeout, o.lastAnswer)}

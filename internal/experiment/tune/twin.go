@@ -27,16 +27,18 @@ func (s *searcher) c1Twin(c *cand) *cand {
 }
 
 // twinKilled says why footprint challenger c cannot hold mem with the
-// challenge's heap: its C1 twin ran there with that very heap and the
-// kernel killed it, or it stalled. Tiered compilation is C1 with C2 on
-// top: C2's compiler thread, its arenas, the profiled code and the
-// MethodData it compiles from only add to what the twin did not fit, so
-// c's trial would say nothing new. "" where it may hold: another goal,
-// no challenge heap, no twin, the twin not tried at mem with that heap,
-// or a failure the heap or the latency decides (C2 may meet an SLO that
-// C1 missed). On catalog (2026-12-03, 1 CPU) each challenge trial took
-// about 40 s, and the tiered pairs' two were spent on kills their C1
-// twins had already met.
+// challenge's heap: its C1 twin ran with that very heap at mem or above
+// and the kernel killed it, or it stalled. Tiered compilation is C1 with
+// C2 on top: C2's compiler thread, its arenas, the profiled code and the
+// MethodData it compiles from only add to what the twin did not fit, and
+// a smaller limit with the same heap leaves less room still, so c's trial
+// would say nothing new. "" where it may hold: another goal, no challenge
+// heap, no twin, the twin not tried at mem or above with that heap, or a
+// failure the heap or the latency decides (C2 may meet an SLO that C1
+// missed). On catalog (1 CPU) each challenge trial took about 40 s: on
+// 2026-12-03 the tiered pairs' two were spent on kills their C1 twins had
+// met at the same limit, and on 2026-12-04 serial-tiered ran at 192Mi
+// with the 56 MiB heap serial-c1 had been killed with at 224Mi.
 func (s *searcher) twinKilled(c *cand, mem, heap int64) string {
 	if s.res.Goal != plan.Footprint || heap <= 0 {
 		return ""
@@ -45,13 +47,15 @@ func (s *searcher) twinKilled(c *cand, mem, heap int64) string {
 	if tw == nil {
 		return ""
 	}
-	t, ok := s.trialOf(tw, mem)
-	if !ok || t.Outcome.Verdict == trial.OK || (t.Outcome.Kind != trial.KindOOMKilled && t.Outcome.Kind != trial.KindMemoryStall) {
-		return ""
+	want := "-Xmx" + size.JVM(heap)
+	for _, t := range s.res.Trials {
+		p, o := t.Point, t.Outcome
+		if p.Purpose != PurposeSearch || p.Candidate != tw.Name || p.MemoryBytes < mem || o.Verdict == trial.OK ||
+			(o.Kind != trial.KindOOMKilled && o.Kind != trial.KindMemoryStall) || challengeHeapOption(p.Options) != want {
+			continue
+		}
+		return fmt.Sprintf("its C1 twin %s was %s at %s with the same heap (%s), and C2 only adds to that",
+			tw.Name, o.Kind, size.Format(p.MemoryBytes), want)
 	}
-	if challengeHeapOption(t.Point.Options) != "-Xmx"+size.JVM(heap) {
-		return ""
-	}
-	return fmt.Sprintf("its C1 twin %s was %s at %s with the same heap (%s), and C2 only adds to that",
-		tw.Name, t.Outcome.Kind, size.Format(mem), challengeHeapOption(t.Point.Options))
+	return ""
 }

@@ -96,3 +96,26 @@ func lastAt(r *Result, name string, mem int64) (Trial, bool) {
 	}
 	return Trial{}, false
 }
+
+// A kill of the twin at a larger limit with the same heap speaks for a
+// smaller one too (catalog: serial-c1 killed at 224Mi with -Xmx56m, then
+// the new incumbent's edge less a step was 192Mi with the same heap); a
+// kill at a smaller limit says nothing of a larger one.
+func TestTwinKilledAboveCounts(t *testing.T) {
+	s := &searcher{res: &Result{Goal: plan.Footprint}}
+	c1 := &cand{CandidateResult: &CandidateResult{Candidate: Candidate{Name: "serial-c1", Options: join(gcOptions("serial", 1), jitOptions("c1"))}}}
+	tiered := &cand{CandidateResult: &CandidateResult{Candidate: Candidate{Name: "serial-tiered", Options: join(gcOptions("serial", 1), jitOptions("tiered"))}}}
+	s.cands = []*cand{c1, tiered}
+	heap := 56 * tmib
+	s.res.Trials = append(s.res.Trials, Trial{Point: Point{Purpose: PurposeSearch, Candidate: c1.Name, MemoryBytes: 184 * tmib,
+		Options: challengeOptions(c1, c1.Options, heap)}, Outcome: Outcome{Verdict: trial.KO, Kind: trial.KindOOMKilled}})
+	if why := s.twinKilled(tiered, 192*tmib, heap); why != "" {
+		t.Errorf("a kill at 184Mi dropped the tiered pair at 192Mi: %s", why)
+	}
+	s.res.Trials = append(s.res.Trials, Trial{Point: Point{Purpose: PurposeSearch, Candidate: c1.Name, MemoryBytes: 224 * tmib,
+		Options: challengeOptions(c1, c1.Options, heap)}, Outcome: Outcome{Verdict: trial.KO, Kind: trial.KindOOMKilled}})
+	why := s.twinKilled(tiered, 192*tmib, heap)
+	if !strings.Contains(why, "at 224Mi") {
+		t.Errorf("a kill at 224Mi with the same heap: %q, want the tiered pair dropped at 192Mi naming 224Mi", why)
+	}
+}

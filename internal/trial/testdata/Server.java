@@ -8,6 +8,9 @@
 //   java Server slowstart PORT MS wait MS milliseconds before listening
 //   java Server heapoom PORT      ready, then fill the heap until OutOfMemoryError
 //   java Server metaoom PORT      ready, then define classes until Metaspace is full
+//   java Server gcbound PORT      before listening, hold most of the heap live and churn:
+//                                 collected without end, never ready (with -XX:-UseGCOverheadLimit
+//                                 under Parallel, never out of memory either)
 import com.sun.net.httpserver.HttpExchange;
 import com.sun.net.httpserver.HttpServer;
 import java.io.IOException;
@@ -21,6 +24,23 @@ import java.util.concurrent.Executors;
 
 public class Server {
     static final List<byte[]> hoard = new ArrayList<>();
+
+    // gcBound holds 70% of the maximum heap live in small objects (which
+    // every full collection marks and moves one by one), more than the old
+    // generation holds beside the young one, then allocates into a ring of
+    // recent arrays (kept, so that no compiler can take the allocation
+    // away, and each young collection has survivors to promote into the
+    // full old generation): the JVM collects most of its time, frees
+    // little, and never ends (run with -XX:-UseGCOverheadLimit).
+    static final List<Object> kept = new ArrayList<>(); // static: live whatever the compiler sees
+    static final Object[] recent = new Object[4096];
+
+    static void gcBound() {
+        long max = Runtime.getRuntime().maxMemory();
+        for (long held = 0; held < max * 7 / 10; held += 56) kept.add(new long[4]);
+        System.out.println("fixture: holding " + kept.size() + " objects, " + (max >> 10) + " KiB max heap");
+        for (long i = 0; ; i++) recent[(int) (i & 4095)] = new long[16];
+    }
 
     public static void main(String[] args) throws Exception {
         String mode = args.length > 0 ? args[0] : "serve";
@@ -52,6 +72,9 @@ public class Server {
                     keep.add(b);
                     Thread.sleep(5);
                 }
+            case "gcbound":
+                gcBound();
+                return;
             case "heapoom":
                 serve(Integer.parseInt(args[1]), 200);
                 Thread.sleep(300);
