@@ -79,7 +79,7 @@ func (s *Server) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 		}
 	}
 	if d := s.delay(); d > 0 {
-		time.Sleep(d)
+		wait(d)
 	}
 	h := w.Header()
 	h.Set("Content-Type", "application/octet-stream")

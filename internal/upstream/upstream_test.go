@@ -92,3 +92,26 @@ func TestMainPrintsItsPortAndRefusesBadFlags(t *testing.T) {
 }
 
 func itoa(n int) string { return strconv.Itoa(n) }
+
+// A wait under a millisecond is not rounded up to one: Go's own timers
+// wake through epoll_wait's whole milliseconds, so time.Sleep(100µs) on an
+// idle runtime takes 1 ms or more every time. Half of the waits may run
+// long on a loaded machine; a rounding wait has none under 1 ms.
+func TestShortWaitIsNotRoundedToAMillisecond(t *testing.T) {
+	const n = 50
+	short := 0
+	for range n {
+		t0 := time.Now()
+		wait(100 * time.Microsecond)
+		took := time.Since(t0)
+		if took < 100*time.Microsecond {
+			t.Fatalf("waited %v of 100µs", took)
+		}
+		if took < 900*time.Microsecond {
+			short++
+		}
+	}
+	if short < n/5 {
+		t.Errorf("%d of %d waits of 100µs took under 900µs: the wait is rounded up to the millisecond", short, n)
+	}
+}
