@@ -1,7 +1,9 @@
 package tune
 
 import (
+	"context"
 	"slices"
+	"strings"
 
 	"github.com/jvmfit/jvmfit/internal/plan"
 	"github.com/jvmfit/jvmfit/internal/size"
@@ -87,6 +89,57 @@ func limitCanHelp(c *cand, p Point, kind trial.Kind) bool {
 		return true
 	}
 	return kind == trial.KindOOMKilled || kind == trial.KindMemoryStall
+}
+
+// heapClimb is the point a failed hold of c's point p climbs to when p
+// ran a challenge's heap and ran out of it (Java heap space) in the
+// soak's length: a grid step up, with the whole step given to the heap.
+// The rest of the JVM fitted at p's limit (the kernel did not kill it, it
+// did not stall), so the step is the heap's to take, and the question
+// stays one: is it the heap that was short? On catalog (2026-12-04)
+// serial-c1-appcds held 208Mi for 15 s with the launcher's -Xmx52m, a
+// heap only its own 15 s trial at 232Mi had run, and died of Java heap
+// space in the 30 s hold; with no climb, the proof's reserve went to a
+// third point, which failed too, and tune answered none. ok is false
+// where another rule stands: c sizes its heap itself, p ran no
+// challenge's heap, or it failed on something else.
+func (s *searcher) heapClimb(c *cand, p Point, kind trial.Kind) (Point, bool) {
+	if kind != trial.KindJavaOOM || ownsHeap(c.Options) || !ownsHeap(p.Options) {
+		return p, false
+	}
+	h, err := size.Parse(strings.TrimPrefix(challengeHeapOption(p.Options), "-Xmx"))
+	if err != nil || h <= 0 {
+		return p, false
+	}
+	up := p
+	up.MemoryBytes += s.cfg.Step
+	up.Options = slices.DeleteFunc(slices.Clone(p.Options), func(o string) bool { return flagName(o) == "-Xmx" })
+	up.Options = append(up.Options, "-Xmx"+size.JVM(h+s.cfg.Step))
+	return up, true
+}
+
+// climbHeap holds c at up (heapClimb's) once, when the budget and the
+// grid have room: a pass is c's edge there, with that heap.
+func (s *searcher) climbHeap(ctx context.Context, c *cand, p, up Point) error {
+	c.ko = max(c.ko, p.MemoryBytes)
+	c.MinOKBytes = s.lowestOKAbove(c, c.ko)
+	if up.MemoryBytes > s.top || s.res.Used()+2 > s.cfg.Budget {
+		return nil
+	}
+	s.note("%s ran out of Java heap with %s at %s for the soak's length, the rest fitting: it is held a step up with the step given to the heap (%s)",
+		p.Candidate, challengeHeapOption(p.Options), size.Format(p.MemoryBytes), challengeHeapOption(up.Options))
+	o, err := s.run(ctx, up)
+	if err != nil {
+		return err
+	}
+	if o.Verdict == trial.OK {
+		c.oks = append(c.oks, len(s.res.Trials)-1)
+		c.MinOKBytes = up.MemoryBytes
+		return nil
+	}
+	c.ko = max(c.ko, up.MemoryBytes)
+	c.MinOKBytes = s.lowestOKAbove(c, c.ko)
+	return nil
 }
 
 // challengeHeapOption is the -Xmx option among opts, for a note.

@@ -23,7 +23,10 @@ type leanApp struct {
 	// (filecache's page cache): the planner sizes the heap as if it were
 	// free.
 	unseen map[string]int64
-	runs   []Point
+	// soakLive, when set, is the live set of a trial as long as the soak:
+	// a heap under it that passed the search runs out in the hold.
+	soakLive int64
+	runs     []Point
 }
 
 // profileOf is what a trial of a JVM with non-heap n measures: the
@@ -92,7 +95,7 @@ func (a *leanApp) heapOf(p Point) int64 {
 func (a *leanApp) judge(p Point) Outcome {
 	h, n := a.heapOf(p), a.trueNonHeap(p.Candidate)
 	switch {
-	case h < a.live:
+	case h < a.live, p.Soak > 0 && h < a.soakLive:
 		return Outcome{Verdict: trial.KO, Kind: trial.KindJavaOOM, StartSeconds: 3}
 	case h+n+2*tmib > p.MemoryBytes:
 		return Outcome{Verdict: trial.KO, Kind: trial.KindOOMKilled, StartSeconds: 3}
@@ -206,5 +209,28 @@ func TestHoldWithAChallengeHeapClimbsOnlyOnTheKernelsKinds(t *testing.T) {
 		if got := limitCanHelp(c.c, c.p, c.kind); got != c.want {
 			t.Errorf("%s %v failed on %s: climbs %v, want %v", c.c.Name, c.p.Options, c.kind, got, c.want)
 		}
+	}
+}
+
+// A hold of a challenge's heap that ran out of Java heap, the rest of
+// the JVM fitting, climbs a step with the step given to the heap: here
+// the launcher's heap at its edge passes 15 s trials and is 2 MiB short
+// for the soak. Without the rule the lazy JIT's holds fail one by one
+// with the heap they inherited, and the answer climbs back to the
+// launcher's own edge or above.
+func TestHeapShortForTheSoakClimbsWithTheStep(t *testing.T) {
+	a := &leanApp{planner: LauncherPlanner(17, plan.Footprint), live: 40 * tmib,
+		nonHeap: map[string]int64{LauncherName: 96 * tmib, "serial-c1-lazyjit": 76 * tmib}, def: 100 * tmib}
+	probe, inc := a.tune(t)
+	h := a.heapOf(probe.Trials[bestOf(probe, LauncherName)].Point)
+	a = &leanApp{planner: a.planner, live: a.live, nonHeap: a.nonHeap, def: a.def, soakLive: h + 2*tmib}
+	r, _ := a.tune(t)
+	if r.Verdict != Proven || r.MemoryBytes >= inc.MinOKBytes {
+		t.Fatalf("%q at %s, the launcher's edge %s: want the lazy JIT proven below it\n%s", r.Verdict, size.Format(r.MemoryBytes), size.Format(inc.MinOKBytes), searchLog(r))
+	}
+	got := a.heapOf(r.Trials[r.Chosen].Point)
+	if r.Trials[r.Chosen].Point.Candidate != "serial-c1-lazyjit" || got != h+8*tmib {
+		t.Errorf("answer %s with -Xmx%s, want serial-c1-lazyjit with the challenge's heap and a step, %s\n%s",
+			r.Trials[r.Chosen].Point.Candidate, size.JVM(got), size.JVM(h+8*tmib), searchLog(r))
 	}
 }

@@ -91,6 +91,9 @@ func (s *searcher) unheld(t Trial) bool {
 // search's next OK of c may be far above. A hold that failed on kind where
 // more limit cannot help (limitCanHelp) is recorded and does not climb.
 func (s *searcher) climb(ctx context.Context, c *cand, p Point, kind trial.Kind) error {
+	if up, ok := s.heapClimb(c, p, kind); ok {
+		return s.climbHeap(ctx, c, p, up)
+	}
 	if !limitCanHelp(c, p, kind) {
 		c.ko = max(c.ko, p.MemoryBytes)
 		c.MinOKBytes = s.lowestOKAbove(c, c.ko)
