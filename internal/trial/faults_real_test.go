@@ -3,7 +3,6 @@
 package trial
 
 import (
-	"context"
 	"os"
 	"strings"
 	"testing"
@@ -35,13 +34,7 @@ func TestJVMStarvedUnderLoadIsMemoryStall(t *testing.T) {
 	}
 	a := wrappedFixture(t, noOOMKill, "oom", 30*time.Second, "-XX:MaxDirectMemorySize=4g")
 	spec := prepared(t, a, Spec{MemoryBytes: 128 * size.MiB, CPUs: 1, Duration: 120 * time.Second})
-	t0 := time.Now()
-	r, err := Run(context.Background(), spec, a, deps(t))
-	if err != nil {
-		t.Fatal(err)
-	}
-	took := time.Since(t0)
-	t.Logf("%s (in %v)", r.Line(), took.Round(100*time.Millisecond))
+	r, took := timedRun(t, a, spec)
 	if r.Verdict != KO || r.Kind != KindMemoryStall || !strings.Contains(r.Failed[0], "pinned at the 128Mi limit") ||
 		!strings.Contains(r.Failed[0], "under_oom") {
 		t.Fatalf("got %s %s %q\n%s", r.Verdict, r.Kind, r.Failed, r.OutputTail)

@@ -1,6 +1,7 @@
 package trial
 
 import (
+	"context"
 	"fmt"
 	"os"
 	"os/exec"
@@ -127,4 +128,19 @@ func ownTrialGroups(t *testing.T) []string {
 func gone(pid int) bool {
 	b, err := os.ReadFile(fmt.Sprintf("/proc/%d/stat", pid))
 	return err != nil || strings.Contains(string(b), ") Z ")
+}
+
+// timedRun runs one trial of a under spec on the real deps, failing the
+// test if jvmfit could not run it; it logs the result's line and returns
+// it with how long the trial took (the tests of early stops judge that).
+func timedRun(t *testing.T, a *app.App, spec Spec) (*Result, time.Duration) {
+	t.Helper()
+	t0 := time.Now()
+	r, err := Run(context.Background(), spec, a, deps(t))
+	if err != nil {
+		t.Fatal(err)
+	}
+	took := time.Since(t0)
+	t.Logf("%s (in %v)", r.Line(), took.Round(100*time.Millisecond))
+	return r, took
 }

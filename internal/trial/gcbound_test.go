@@ -1,7 +1,6 @@
 package trial
 
 import (
-	"context"
 	"os"
 	"strings"
 	"testing"
@@ -79,13 +78,7 @@ func TestGCBoundIsJavaOOM(t *testing.T) {
 func TestRealJVMBoundInGCIsStoppedEarly(t *testing.T) {
 	a := fixtureApp(t, "gcbound", 2*time.Minute, "-XX:+UseParallelGC", "-XX:-UseGCOverheadLimit", "-Xmx32m", "-Xms32m")
 	spec := prepared(t, a, Spec{NoLimits: os.Geteuid() != 0, MemoryBytes: 256 * size.MiB, CPUs: 1, Duration: 5 * time.Second})
-	t0 := time.Now()
-	r, err := Run(context.Background(), spec, a, deps(t))
-	if err != nil {
-		t.Fatal(err)
-	}
-	took := time.Since(t0)
-	t.Logf("%s (in %v)", r.Line(), took.Round(100*time.Millisecond))
+	r, took := timedRun(t, a, spec)
 	if r.Verdict != KO || r.Kind != KindJavaOOM || !strings.Contains(r.Failed[0], "collecting garbage") {
 		t.Fatalf("got %s %s %q\n%s", r.Verdict, r.Kind, r.Failed, r.OutputTail)
 	}
